@@ -1,0 +1,18 @@
+// `warpsim demo`: the model's built-in demonstration, a register transpose
+// (seed 000, Fig. 2) on a small warp shown pass by pass.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+namespace warpsim::cli {
+
+struct DemoOptions {
+  int lanes = 8;
+  std::string format = "text";  // text | json
+  bool trace = false;           // also list every instruction
+};
+
+int run_demo(const DemoOptions& options, std::ostream& out);
+
+}  // namespace warpsim::cli

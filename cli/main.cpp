@@ -1,0 +1,51 @@
+// warpsim: inspect the warp model and validate sampling kernels.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "cli/demo.hpp"
+#include "sim/lane_mask.hpp"
+
+namespace {
+
+// Exit codes: 0 success, 1 the work ran and found a failure, 2 bad usage or input.
+constexpr int kUsageError = 2;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"warpsim: a lane-accurate GPU warp model, with the seeds' sampling algorithms on it.\n"
+               "With no subcommand, runs the demonstration (`warpsim demo`)."};
+  app.set_version_flag("--version", std::string("warpsim ") + WARPSIM_VERSION);
+  app.require_subcommand(0, 1);
+
+  warpsim::cli::DemoOptions demo;
+  auto* demo_cmd = app.add_subcommand("demo", "Register transpose (seed 000, Fig. 2) shown pass by pass");
+  demo_cmd->add_option("--lanes,-w", demo.lanes, "warp width W, a power of two from 2 to 64")
+      ->check(CLI::IsMember({2, 4, 8, 16, 32, 64}))
+      ->capture_default_str();
+  demo_cmd->add_option("--format", demo.format, "output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  demo_cmd->add_flag("--trace", demo.trace, "also list every simulated instruction");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "warpsim: " << e.what() << "\nRun 'warpsim --help' for usage.\n";
+    return kUsageError;
+  }
+
+  try {
+    return warpsim::cli::run_demo(demo, std::cout);
+  } catch (const std::exception& e) {
+    std::cerr << "warpsim: error: " << e.what() << '\n';
+    return 1;
+  }
+}

@@ -1,0 +1,49 @@
+#include "cli/report_json.hpp"
+
+#include "sim/lane_mask.hpp"
+
+namespace warpsim::cli {
+
+nlohmann::json to_json(const sim::Counters& c) {
+  nlohmann::json by_kind = nlohmann::json::object();
+  for (std::size_t i = 0; i < sim::kOpCount; ++i) {
+    if (c.instructions[i] != 0) by_kind[sim::op_name(static_cast<sim::Op>(i))] = c.instructions[i];
+  }
+  return {
+      {"instructions", c.total_instructions()},
+      {"instructions_by_kind", by_kind},
+      {"lane_operations", c.lane_operations},
+      {"shuffles", c.shuffles()},
+      {"votes", c.votes()},
+      {"loads", c.loads()},
+      {"stores", c.stores()},
+      {"global_requests", c.global_requests},
+      {"global_sectors", c.global_sectors},
+      {"global_lines", c.global_lines},
+      {"global_bytes", c.global_bytes},
+      {"shared_requests", c.shared_requests},
+      {"shared_wavefronts", c.shared_wavefronts},
+      {"shared_bank_conflicts", c.shared_bank_conflicts},
+      {"divergent_branches", c.divergent_branches},
+      {"loop_iterations", c.loop_iterations},
+  };
+}
+
+nlohmann::json to_json(const sim::TraceStep& s, int width) {
+  nlohmann::json changes = nlohmann::json::array();
+  for (const auto& rc : s.changes) {
+    nlohmann::json lanes = nlohmann::json::array();
+    for (const auto& lc : rc.lanes) lanes.push_back({{"lane", lc.lane}, {"before", lc.before}, {"after", lc.after}});
+    changes.push_back({{"register", rc.reg}, {"lanes", lanes}});
+  }
+  return {{"step", s.step},
+          {"op", sim::op_name(s.op)},
+          {"label", s.label},
+          {"active", sim::format_mask(s.active, width)},
+          {"changes", changes},
+          {"note", s.note}};
+}
+
+nlohmann::json to_json(const sim::RegisterGrid& g) { return g; }
+
+}  // namespace warpsim::cli

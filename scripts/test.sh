@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds warpsim with AddressSanitizer and UndefinedBehaviorSanitizer on the
+# host code and runs every test. GPU tests skip, saying why, without a device.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${WARPSIM_TEST_BUILD:-build-test}
+jobs=${WARPSIM_JOBS:-$(nproc)}
+
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_SANITIZE=ON -DWARPSIM_BENCHMARKS=OFF
+cmake --build "$build" -j "$jobs"
+# protect_shadow_gap=0: the CUDA runtime maps memory where ASan keeps its gap.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-protect_shadow_gap=0:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+ctest --test-dir "$build" --output-on-failure -j "$jobs"

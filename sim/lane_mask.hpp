@@ -1,0 +1,44 @@
+// Lane masks: one bit per lane, bit i for lane i, up to 64 lanes.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <string>
+
+namespace warpsim::sim {
+
+inline constexpr int kMaxLanes = 64;
+
+using LaneMask = std::uint64_t;
+
+// The mask with the low `width` bits set (all lanes of a warp of that width).
+constexpr LaneMask full_mask(int width) {
+  return width >= 64 ? ~LaneMask{0} : ((LaneMask{1} << width) - 1);
+}
+
+constexpr bool has_lane(LaneMask mask, int lane) { return (mask >> lane) & 1U; }
+
+constexpr int lane_count(LaneMask mask) { return std::popcount(mask); }
+
+constexpr bool is_power_of_two(int x) { return x > 0 && (x & (x - 1)) == 0; }
+
+constexpr int log2_exact(int x) { return std::countr_zero(static_cast<unsigned>(x)); }
+
+// Calls f(lane) for every set bit, lowest lane first.
+template <class F>
+constexpr void for_each_lane(LaneMask mask, F&& f) {
+  while (mask != 0) {
+    const int lane = std::countr_zero(mask);
+    f(lane);
+    mask &= mask - 1;
+  }
+}
+
+// "0x000000ff" style, as wide as the warp needs.
+std::string format_mask(LaneMask mask, int width);
+
+// Lanes are lettered A, B, C, ... as in the seeds' figures; past Z come a..z
+// then digits, enough for 64 lanes.
+char lane_letter(int lane);
+
+}  // namespace warpsim::sim

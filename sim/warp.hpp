@@ -1,0 +1,507 @@
+// One warp of W lanes executing in lockstep under an active mask: the model's
+// core. Every method that simulates a warp instruction counts it, records it
+// in the trace when tracing is on, and throws UndefinedBehavior (before writing
+// anything) where CUDA leaves the result undefined.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "sim/coalescing.hpp"
+#include "sim/counters.hpp"
+#include "sim/diagnostics.hpp"
+#include "sim/global_memory.hpp"
+#include "sim/insn/shfl.hpp"
+#include "sim/insn/vote.hpp"
+#include "sim/lane_mask.hpp"
+#include "sim/local_memory.hpp"
+#include "sim/op_kind.hpp"
+#include "sim/reg.hpp"
+#include "sim/shared_memory.hpp"
+#include "sim/trace.hpp"
+#include "sim/value_format.hpp"
+
+namespace warpsim::sim {
+
+struct WarpConfig {
+  int width = 32;         // lanes: a power of two from 2 to 64
+  int line_bytes = 128;   // global-memory cache line: a power of two >= 32
+  bool trace = false;     // record every instruction (costs nothing when off)
+};
+
+class Warp {
+ public:
+  explicit Warp(WarpConfig config = {});
+
+  int width() const { return width_; }
+  int line_bytes() const { return line_bytes_; }
+  LaneMask lanes() const { return full_mask(width_); }
+  LaneMask active() const { return active_; }
+  bool is_active(int lane) const { return has_lane(active_, lane); }
+  std::uint64_t step() const { return step_; }  // instructions issued so far
+
+  const Counters& counters() const { return counters_; }
+  void reset_counters() { counters_ = {}; }
+  bool tracing() const { return tracing_; }
+  const Trace& trace() const { return trace_; }
+  void clear_trace() { trace_.clear(); }
+  const std::vector<Flag>& flags() const { return flags_; }
+
+  // ---- lane-local instructions -------------------------------------------
+  // dst[l] = f(l) on every active lane l: one instruction of kind `op`. `f`
+  // must read only lane l of any register (that is what lane-local means).
+  template <class T, class F>
+  void compute(Op op, Reg<T>& dst, F&& f, std::string_view label = {});
+
+  template <class T>
+  void mov(Reg<T>& d, PerLane<T> a) {
+    compute(Op::Move, d, [&](int l) { return a(l); });
+  }
+  template <class T>
+  void add(Reg<T>& d, const Reg<T>& a, PerLane<T> b) {
+    compute(Op::Add, d, [&](int l) { return static_cast<T>(a[l] + b(l)); });
+  }
+  template <class T>
+  void sub(Reg<T>& d, const Reg<T>& a, PerLane<T> b) {
+    compute(Op::Sub, d, [&](int l) { return static_cast<T>(a[l] - b(l)); });
+  }
+  // Separately rounded product; never contracted into an FMA by the host
+  // compiler because the product is stored to a T first.
+  template <class T>
+  void mul(Reg<T>& d, const Reg<T>& a, PerLane<T> b) {
+    compute(Op::Mul, d, [&](int l) {
+      volatile T p = static_cast<T>(a[l] * b(l));
+      return static_cast<T>(p);
+    });
+  }
+  // Fused multiply-add with one rounding, as the GPU's FFMA/DFMA.
+  template <class T>
+  void fma(Reg<T>& d, const Reg<T>& a, PerLane<T> b, PerLane<T> c) {
+    compute(Op::Fma, d, [&](int l) { return std::fma(a[l], b(l), c(l)); });
+  }
+  template <class T>
+  void select(Reg<T>& d, const Reg<bool>& p, PerLane<T> if_true, PerLane<T> if_false) {
+    compute(Op::Select, d, [&](int l) { return p[l] ? if_true(l) : if_false(l); });
+  }
+  void lane_id(Reg<int>& d) {
+    compute(Op::Move, d, [](int l) { return l; }, "laneid");
+  }
+
+  // ---- control flow: divergence and reconvergence --------------------------
+  // Lanes whose p is true run `then_fn`, the others wait; all reconverge after.
+  template <class Then>
+  void if_then(const Reg<bool>& p, Then&& then_fn) {
+    if_else(p, std::forward<Then>(then_fn), [] {});
+  }
+  template <class Then, class Else>
+  void if_else(const Reg<bool>& p, Then&& then_fn, Else&& else_fn);
+
+  // A loop that runs while any lane still works: each iteration runs `cond`
+  // (which must write p) on the lanes still looping, retires those whose p is
+  // false, and runs `body` on the rest. Returns the number of iterations.
+  template <class Cond, class Body>
+  int loop_while(const Reg<bool>& p, Cond&& cond, Body&& body);
+
+  // ---- shuffles (CUDA __shfl*_sync; width 0 means the whole warp) ----------
+  template <class T>
+  void shfl_sync(Reg<T>& dst, PerLane<LaneMask> member, const Reg<T>& var, PerLane<int> src_lane, int width = 0) {
+    shuffle(insn::ShflMode::Idx, dst, member, var, src_lane, width);
+  }
+  template <class T>
+  void shfl_up_sync(Reg<T>& dst, PerLane<LaneMask> member, const Reg<T>& var, PerLane<int> delta, int width = 0) {
+    shuffle(insn::ShflMode::Up, dst, member, var, delta, width);
+  }
+  template <class T>
+  void shfl_down_sync(Reg<T>& dst, PerLane<LaneMask> member, const Reg<T>& var, PerLane<int> delta, int width = 0) {
+    shuffle(insn::ShflMode::Down, dst, member, var, delta, width);
+  }
+  template <class T>
+  void shfl_xor_sync(Reg<T>& dst, PerLane<LaneMask> member, const Reg<T>& var, PerLane<int> lane_mask,
+                     int width = 0) {
+    shuffle(insn::ShflMode::Bfly, dst, member, var, lane_mask, width);
+  }
+
+  // ---- votes (CUDA __ballot_sync, __any_sync, __all_sync, __activemask) ----
+  void ballot_sync(Reg<LaneMask>& dst, PerLane<LaneMask> member, const Reg<bool>& pred);
+  void any_sync(Reg<bool>& dst, PerLane<LaneMask> member, const Reg<bool>& pred);
+  void all_sync(Reg<bool>& dst, PerLane<LaneMask> member, const Reg<bool>& pred);
+  void activemask(Reg<LaneMask>& dst);
+
+  // ---- memory --------------------------------------------------------------
+  template <class T>
+  GlobalAccessCost load_global(Reg<T>& dst, const GlobalMemory& mem, PerLane<std::uint64_t> address);
+  template <class T>
+  GlobalAccessCost store_global(GlobalMemory& mem, PerLane<std::uint64_t> address, const Reg<T>& value);
+  template <class T>
+  SharedAccessCost load_shared(Reg<T>& dst, const SharedMemory& mem, PerLane<std::uint64_t> address);
+  template <class T>
+  SharedAccessCost store_shared(SharedMemory& mem, PerLane<std::uint64_t> address, const Reg<T>& value);
+  template <class T>
+  void load_local(Reg<T>& dst, const LocalArray<T>& arr, PerLane<int> index);
+  template <class T>
+  void store_local(LocalArray<T>& arr, PerLane<int> index, const Reg<T>& value);
+
+  // ---- register arrays indexed per lane ------------------------------------
+  // A uniform index is an ordinary move. A lane-dependent one is legal here
+  // but not on NVIDIA's register file: counted as Op::IndexedRegister and
+  // flagged.
+  template <class T>
+  void read_indexed(Reg<T>& dst, const RegArray<T>& arr, PerLane<int> index);
+  template <class T>
+  void write_indexed(RegArray<T>& arr, PerLane<int> index, const Reg<T>& value);
+
+ private:
+  class MaskScope;  // restores the active mask on scope exit, also on throw
+
+  std::uint64_t issue(Op op);
+  // Member-mask rules shared by shuffles and votes; appends to `out`.
+  void check_members(std::uint64_t step, const char* op, PerLane<LaneMask> member, std::vector<Diagnostic>& out) const;
+  static void raise_if_any(std::vector<Diagnostic>& diags);
+  void check_width(std::uint64_t step, const char* op, int width, std::vector<Diagnostic>& out) const;
+  template <class T>
+  void record(std::uint64_t step, Op op, std::string_view label, const Reg<T>& dst, const Reg<T>* before,
+              std::string note = {});
+  void record_note(std::uint64_t step, Op op, std::string_view label, std::string note);
+  // Writes dst[l] = f(l) on the active lanes; when tracing, records the step
+  // with the label and note that `describe` returns (built only then).
+  template <class T, class F, class Describe>
+  void commit(std::uint64_t step, Op op, Reg<T>& dst, F&& f, Describe&& describe);
+  void flag(std::uint64_t step, std::string what) { flags_.push_back({step, std::move(what)}); }
+  template <class Mem>
+  void check_access(std::uint64_t step, const char* op, const Mem& mem, PerLane<std::uint64_t> address,
+                    int bytes, std::array<std::uint64_t, kMaxLanes>& addrs, int& n) const;
+
+  template <class T>
+  void shuffle(insn::ShflMode mode, Reg<T>& dst, PerLane<LaneMask> member, const Reg<T>& var, PerLane<int> b,
+               int width);
+  void vote(insn::VoteMode mode, PerLane<LaneMask> member, const Reg<bool>& pred,
+            std::array<LaneMask, kMaxLanes>& result, std::uint64_t& step);
+
+  int width_;
+  int line_bytes_;
+  bool tracing_;
+  LaneMask active_;
+  std::uint64_t step_ = 0;
+  Counters counters_;
+  Trace trace_;
+  std::vector<Flag> flags_;
+};
+
+// ===========================================================================
+// Implementation of the templates.
+
+class Warp::MaskScope {
+ public:
+  explicit MaskScope(Warp& w) : w_(w), saved_(w.active_) {}
+  ~MaskScope() { w_.active_ = saved_; }
+  MaskScope(const MaskScope&) = delete;
+  MaskScope& operator=(const MaskScope&) = delete;
+
+ private:
+  Warp& w_;
+  LaneMask saved_;
+};
+
+template <class T>
+void Warp::record(std::uint64_t step, Op op, std::string_view label, const Reg<T>& dst, const Reg<T>* before,
+                  std::string note) {
+  TraceStep s;
+  s.step = step;
+  s.op = op;
+  s.label = label.empty() ? std::string(op_name(op)) + " " + dst.name() : std::string(label);
+  s.active = active_;
+  s.note = std::move(note);
+  RegisterChange change{dst.name(), {}};
+  for_each_lane(active_, [&](int l) {
+    std::string after = format_value(dst[l]);
+    std::string prior = before ? format_value((*before)[l]) : std::string();
+    if (!before || prior != after) change.lanes.push_back({l, std::move(prior), std::move(after)});
+  });
+  if (!change.lanes.empty()) s.changes.push_back(std::move(change));
+  trace_.push_back(std::move(s));
+}
+
+template <class T, class F, class Describe>
+void Warp::commit(std::uint64_t step, Op op, Reg<T>& dst, F&& f, Describe&& describe) {
+  if (tracing_) [[unlikely]] {
+    const Reg<T> before = dst;
+    for_each_lane(active_, [&](int l) { dst[l] = f(l); });
+    auto [label, note] = describe();
+    record(step, op, label, dst, &before, std::move(note));
+    return;
+  }
+  for_each_lane(active_, [&](int l) { dst[l] = f(l); });
+}
+
+template <class T, class F>
+void Warp::compute(Op op, Reg<T>& dst, F&& f, std::string_view label) {
+  const std::uint64_t step = issue(op);
+  commit(step, op, dst, f, [&] { return std::pair{std::string(label), std::string()}; });
+}
+
+template <class Then, class Else>
+void Warp::if_else(const Reg<bool>& p, Then&& then_fn, Else&& else_fn) {
+  const std::uint64_t step = issue(Op::Branch);
+  LaneMask taken = 0;
+  for_each_lane(active_, [&](int l) {
+    if (p[l]) taken |= LaneMask{1} << l;
+  });
+  const LaneMask not_taken = active_ & ~taken;
+  if (taken != 0 && not_taken != 0) ++counters_.divergent_branches;
+  if (tracing_) [[unlikely]] {
+    record_note(step, Op::Branch, "branch on " + p.name(),
+                "taken " + format_mask(taken, width_) + ", not taken " + format_mask(not_taken, width_));
+  }
+  MaskScope scope(*this);
+  if (taken != 0) {
+    active_ = taken;
+    then_fn();
+  }
+  if (not_taken != 0) {
+    active_ = not_taken;
+    else_fn();
+  }
+}
+
+template <class Cond, class Body>
+int Warp::loop_while(const Reg<bool>& p, Cond&& cond, Body&& body) {
+  MaskScope scope(*this);
+  int iterations = 0;
+  while (active_ != 0) {
+    cond();
+    const std::uint64_t step = issue(Op::Branch);
+    LaneMask still = 0;
+    for_each_lane(active_, [&](int l) {
+      if (p[l]) still |= LaneMask{1} << l;
+    });
+    if (still != active_ && still != 0) ++counters_.divergent_branches;
+    if (tracing_) [[unlikely]] {
+      record_note(step, Op::Branch, "loop while " + p.name(),
+                  "continuing " + format_mask(still, width_) + ", retiring " + format_mask(active_ & ~still, width_));
+    }
+    active_ = still;
+    if (active_ == 0) break;
+    ++iterations;
+    ++counters_.loop_iterations;
+    body();
+  }
+  return iterations;
+}
+
+template <class T>
+void Warp::shuffle(insn::ShflMode mode, Reg<T>& dst, PerLane<LaneMask> member, const Reg<T>& var, PerLane<int> b,
+                   int width) {
+  static constexpr Op kOps[] = {Op::Shfl, Op::ShflUp, Op::ShflDown, Op::ShflXor};
+  const Op op = kOps[static_cast<int>(mode)];
+  const char* name = insn::shfl_mode_name(mode);
+  const std::uint64_t step = issue(op);
+  const int w = width == 0 ? width_ : width;
+
+  std::vector<Diagnostic> diags;
+  check_width(step, name, w, diags);
+  raise_if_any(diags);
+  check_members(step, name, member, diags);
+
+  std::array<T, kMaxLanes> got;
+  for_each_lane(active_, [&](int l) {
+    const int src = insn::shfl_source(mode, l, b(l), w, width_).source;
+    if (!has_lane(member(l), src)) {
+      diags.push_back({step, l, Undefined::SourceOutsideMemberMask, name,
+                       "reads lane " + std::to_string(src) + ", outside member mask " +
+                           format_mask(member(l), width_)});
+    } else if (!has_lane(active_, src)) {
+      diags.push_back({step, l, Undefined::SourceLaneInactive,
+                       name, "reads lane " + std::to_string(src) + ", which is inactive"});
+    } else {
+      got[static_cast<std::size_t>(l)] = var[src];
+    }
+  });
+  raise_if_any(diags);
+
+  commit(step, op, dst, [&](int l) { return got[static_cast<std::size_t>(l)]; }, [&] {
+    std::string label = std::string(name) + " " + dst.name() + " <- " + var.name() + ", ";
+    label += b.is_uniform() ? std::to_string(b(0)) : std::string("per-lane");
+    if (w != width_) label += ", width " + std::to_string(w);
+    return std::pair{label, std::string()};
+  });
+}
+
+template <class Mem>
+void Warp::check_access(std::uint64_t step, const char* op, const Mem& mem, PerLane<std::uint64_t> address,
+                        int bytes, std::array<std::uint64_t, kMaxLanes>& addrs, int& n) const {
+  std::vector<Diagnostic> diags;
+  n = 0;
+  for_each_lane(active_, [&](int l) {
+    const std::uint64_t a = address(l);
+    if (a % static_cast<std::uint64_t>(bytes) != 0) {
+      diags.push_back({step, l, Undefined::Misaligned, op,
+                       "address " + std::to_string(a) + " is not a multiple of " + std::to_string(bytes)});
+    } else if (!mem.contains(a, static_cast<std::size_t>(bytes))) {
+      diags.push_back({step, l, Undefined::OutOfBounds, op,
+                       std::to_string(bytes) + " bytes at address " + std::to_string(a) + " lie outside memory"});
+    }
+    addrs[static_cast<std::size_t>(n++)] = a;
+  });
+  raise_if_any(diags);
+}
+
+template <class T>
+GlobalAccessCost Warp::load_global(Reg<T>& dst, const GlobalMemory& mem, PerLane<std::uint64_t> address) {
+  const std::uint64_t step = issue(Op::LoadGlobal);
+  std::array<std::uint64_t, kMaxLanes> addrs;
+  int n = 0;
+  check_access(step, "load.global", mem, address, sizeof(T), addrs, n);
+  const GlobalAccessCost cost = global_access_cost({addrs.data(), static_cast<std::size_t>(n)}, sizeof(T), line_bytes_);
+  ++counters_.global_requests;
+  counters_.global_sectors += static_cast<std::uint64_t>(cost.sectors);
+  counters_.global_lines += static_cast<std::uint64_t>(cost.lines);
+  counters_.global_bytes += static_cast<std::uint64_t>(cost.bytes);
+  commit(step, Op::LoadGlobal, dst, [&](int l) { return mem.template load<T>(address(l)); }, [&] {
+    return std::pair{"load.global " + dst.name(),
+                     std::to_string(cost.sectors) + " sectors, " + std::to_string(cost.lines) + " lines"};
+  });
+  return cost;
+}
+
+template <class T>
+GlobalAccessCost Warp::store_global(GlobalMemory& mem, PerLane<std::uint64_t> address, const Reg<T>& value) {
+  const std::uint64_t step = issue(Op::StoreGlobal);
+  std::array<std::uint64_t, kMaxLanes> addrs;
+  int n = 0;
+  check_access(step, "store.global", mem, address, sizeof(T), addrs, n);
+  // Two lanes storing different values to one address: CUDA does not say which wins.
+  std::vector<Diagnostic> diags;
+  for_each_lane(active_, [&](int l) {
+    for_each_lane(active_ & ((LaneMask{1} << l) - 1), [&](int k) {
+      if (address(k) == address(l) && format_value(value[k]) != format_value(value[l])) {
+        diags.push_back({step, l, Undefined::ConflictingStores, "store.global",
+                         "lanes " + std::to_string(k) + " and " + std::to_string(l) +
+                             " store different values to address " + std::to_string(address(l))});
+      }
+    });
+  });
+  raise_if_any(diags);
+  const GlobalAccessCost cost = global_access_cost({addrs.data(), static_cast<std::size_t>(n)}, sizeof(T), line_bytes_);
+  ++counters_.global_requests;
+  counters_.global_sectors += static_cast<std::uint64_t>(cost.sectors);
+  counters_.global_lines += static_cast<std::uint64_t>(cost.lines);
+  counters_.global_bytes += static_cast<std::uint64_t>(cost.bytes);
+  for_each_lane(active_, [&](int l) { mem.template store<T>(address(l), value[l]); });
+  if (tracing_) [[unlikely]] {
+    record_note(step, Op::StoreGlobal, "store.global " + value.name(),
+                std::to_string(cost.sectors) + " sectors, " + std::to_string(cost.lines) + " lines");
+  }
+  return cost;
+}
+
+template <class T>
+SharedAccessCost Warp::load_shared(Reg<T>& dst, const SharedMemory& mem, PerLane<std::uint64_t> address) {
+  const std::uint64_t step = issue(Op::LoadShared);
+  std::array<std::uint64_t, kMaxLanes> addrs;
+  int n = 0;
+  check_access(step, "load.shared", mem, address, sizeof(T), addrs, n);
+  const SharedAccessCost cost = shared_access_cost({addrs.data(), static_cast<std::size_t>(n)}, sizeof(T));
+  ++counters_.shared_requests;
+  counters_.shared_wavefronts += static_cast<std::uint64_t>(cost.wavefronts);
+  counters_.shared_bank_conflicts += static_cast<std::uint64_t>(cost.conflicts);
+  commit(step, Op::LoadShared, dst, [&](int l) { return mem.template load<T>(address(l)); }, [&] {
+    return std::pair{"load.shared " + dst.name(),
+                     std::to_string(cost.wavefronts) + " wavefronts, " + std::to_string(cost.conflicts) + " bank conflicts"};
+  });
+  return cost;
+}
+
+template <class T>
+SharedAccessCost Warp::store_shared(SharedMemory& mem, PerLane<std::uint64_t> address, const Reg<T>& value) {
+  const std::uint64_t step = issue(Op::StoreShared);
+  std::array<std::uint64_t, kMaxLanes> addrs;
+  int n = 0;
+  check_access(step, "store.shared", mem, address, sizeof(T), addrs, n);
+  const SharedAccessCost cost = shared_access_cost({addrs.data(), static_cast<std::size_t>(n)}, sizeof(T));
+  ++counters_.shared_requests;
+  counters_.shared_wavefronts += static_cast<std::uint64_t>(cost.wavefronts);
+  counters_.shared_bank_conflicts += static_cast<std::uint64_t>(cost.conflicts);
+  for_each_lane(active_, [&](int l) { mem.template store<T>(address(l), value[l]); });
+  if (tracing_) [[unlikely]] {
+    record_note(step, Op::StoreShared, "store.shared " + value.name(),
+                std::to_string(cost.wavefronts) + " wavefronts, " + std::to_string(cost.conflicts) + " bank conflicts");
+  }
+  return cost;
+}
+
+template <class T>
+void Warp::load_local(Reg<T>& dst, const LocalArray<T>& arr, PerLane<int> index) {
+  const std::uint64_t step = issue(Op::LoadLocal);
+  std::vector<Diagnostic> diags;
+  for_each_lane(active_, [&](int l) {
+    if (index(l) < 0 || static_cast<std::size_t>(index(l)) >= arr.size()) {
+      diags.push_back({step, l, Undefined::OutOfBounds, "load.local",
+                       arr.name() + "[" + std::to_string(index(l)) + "] of " + std::to_string(arr.size())});
+    }
+  });
+  raise_if_any(diags);
+  commit(step, Op::LoadLocal, dst, [&](int l) { return arr.at(l, static_cast<std::size_t>(index(l))); },
+         [&] { return std::pair{"load.local " + dst.name() + " <- " + arr.name(), std::string()}; });
+}
+
+template <class T>
+void Warp::store_local(LocalArray<T>& arr, PerLane<int> index, const Reg<T>& value) {
+  const std::uint64_t step = issue(Op::StoreLocal);
+  std::vector<Diagnostic> diags;
+  for_each_lane(active_, [&](int l) {
+    if (index(l) < 0 || static_cast<std::size_t>(index(l)) >= arr.size()) {
+      diags.push_back({step, l, Undefined::OutOfBounds, "store.local",
+                       arr.name() + "[" + std::to_string(index(l)) + "] of " + std::to_string(arr.size())});
+    }
+  });
+  raise_if_any(diags);
+  for_each_lane(active_, [&](int l) { arr.at(l, static_cast<std::size_t>(index(l))) = value[l]; });
+  if (tracing_) [[unlikely]] record_note(step, Op::StoreLocal, "store.local " + arr.name() + " <- " + value.name(), {});
+}
+
+template <class T>
+void Warp::read_indexed(Reg<T>& dst, const RegArray<T>& arr, PerLane<int> index) {
+  bool uniform = true;
+  const int first = active_ ? index(std::countr_zero(active_)) : 0;
+  for_each_lane(active_, [&](int l) { uniform = uniform && index(l) == first; });
+  const Op op = uniform ? Op::Move : Op::IndexedRegister;
+  const std::uint64_t step = issue(op);
+  std::vector<Diagnostic> diags;
+  for_each_lane(active_, [&](int l) {
+    if (index(l) < 0 || index(l) >= arr.size()) {
+      diags.push_back({step, l, Undefined::OutOfBounds, "indexed_register",
+                       arr.name() + "[" + std::to_string(index(l)) + "] of " + std::to_string(arr.size())});
+    }
+  });
+  raise_if_any(diags);
+  if (!uniform) flag(step, "lane-dependent index into register array " + arr.name() + " (read)");
+  commit(step, op, dst, [&](int l) { return arr[index(l)][l]; },
+         [&] { return std::pair{dst.name() + " <- " + arr.name() + "[per-lane]", std::string()}; });
+}
+
+template <class T>
+void Warp::write_indexed(RegArray<T>& arr, PerLane<int> index, const Reg<T>& value) {
+  bool uniform = true;
+  const int first = active_ ? index(std::countr_zero(active_)) : 0;
+  for_each_lane(active_, [&](int l) { uniform = uniform && index(l) == first; });
+  const Op op = uniform ? Op::Move : Op::IndexedRegister;
+  const std::uint64_t step = issue(op);
+  std::vector<Diagnostic> diags;
+  for_each_lane(active_, [&](int l) {
+    if (index(l) < 0 || index(l) >= arr.size()) {
+      diags.push_back({step, l, Undefined::OutOfBounds, "indexed_register",
+                       arr.name() + "[" + std::to_string(index(l)) + "] of " + std::to_string(arr.size())});
+    }
+  });
+  raise_if_any(diags);
+  if (!uniform) flag(step, "lane-dependent index into register array " + arr.name() + " (write)");
+  for_each_lane(active_, [&](int l) { arr[index(l)][l] = value[l]; });
+  if (tracing_) [[unlikely]] record_note(step, op, arr.name() + "[per-lane] <- " + value.name(), {});
+}
+
+}  // namespace warpsim::sim
