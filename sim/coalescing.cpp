@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 #include "sim/global_memory.hpp"
 #include "sim/lane_mask.hpp"
@@ -11,19 +12,28 @@ namespace warpsim::sim {
 
 namespace {
 
+// Distinct values in ids[0..n), sorting first unless already sorted (the
+// common case: a coalesced access lists its addresses in lane order).
+int count_distinct(std::uint64_t* ids, std::size_t n) {
+  if (!std::is_sorted(ids, ids + n)) std::sort(ids, ids + n);
+  int distinct = n ? 1 : 0;
+  for (std::size_t i = 1; i < n; ++i) distinct += ids[i] != ids[i - 1];
+  return distinct;
+}
+
 // Number of distinct values of (a / unit) over every byte range [a, a + bytes).
-// An access of up to 16 bytes may still straddle units when misaligned, so all
-// units a range overlaps are counted.
+// An access may straddle units when misaligned, so all units a range overlaps
+// are counted.
 int distinct_units(std::span<const std::uint64_t> addresses, int bytes, std::uint64_t unit) {
   std::array<std::uint64_t, 4 * kMaxLanes> ids;
   std::size_t n = 0;
+  const int shift = std::countr_zero(unit);  // units are powers of two: shift, don't divide
   for (std::uint64_t a : addresses) {
-    const std::uint64_t first = a / unit;
-    const std::uint64_t last = (a + static_cast<std::uint64_t>(bytes) - 1) / unit;
+    const std::uint64_t first = a >> shift;
+    const std::uint64_t last = (a + static_cast<std::uint64_t>(bytes) - 1) >> shift;
     for (std::uint64_t u = first; u <= last && n < ids.size(); ++u) ids[n++] = u;
   }
-  std::sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n));
-  return static_cast<int>(std::unique(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n)) - ids.begin());
+  return count_distinct(ids.data(), n);
 }
 
 }  // namespace
@@ -49,7 +59,9 @@ SharedAccessCost shared_access_cost(std::span<const std::uint64_t> addresses, in
       words[n++] = w;
     }
   }
-  std::sort(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(n));
+  if (!std::is_sorted(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(n))) {
+    std::sort(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(n));
+  }
   n = static_cast<std::size_t>(std::unique(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(n)) - words.begin());
   std::array<int, kSharedBanks> per_bank{};
   for (std::size_t i = 0; i < n; ++i) ++per_bank[words[i] % kSharedBanks];

@@ -38,6 +38,30 @@ void Warp::check_width(std::uint64_t step, const char* op, int width, std::vecto
 void Warp::check_members(std::uint64_t step, const char* op, PerLane<LaneMask> member,
                          std::vector<Diagnostic>& out) const {
   if (active_ == 0) return;
+  bool valid = member(std::countr_zero(active_)) == active_;
+  if (valid && !member.is_uniform()) for_each_lane(active_, [&](int l) { valid = valid && member(l) == active_; });
+  if (!valid) [[unlikely]] report_members(step, op, member, out);
+}
+
+void Warp::report_sources(std::uint64_t step, const char* op, PerLane<LaneMask> member,
+                          const std::array<int, kMaxLanes>& sources, LaneMask bad,
+                          std::vector<Diagnostic>& diags) const {
+  for_each_lane(bad, [&](int l) {
+    const int src = sources[static_cast<std::size_t>(l)];
+    if (!has_lane(member(l), src)) {
+      diags.push_back({step, l, Undefined::SourceOutsideMemberMask, op,
+                       "reads lane " + std::to_string(src) + ", outside member mask " + format_mask(member(l), width_)});
+    } else {
+      diags.push_back({step, l, Undefined::SourceLaneInactive, op,
+                       "reads lane " + std::to_string(src) + ", which is inactive"});
+    }
+  });
+  raise_if_any(diags);
+  throw std::logic_error("report_sources: no lane at fault");
+}
+
+void Warp::report_members(std::uint64_t step, const char* op, PerLane<LaneMask> member,
+                          std::vector<Diagnostic>& out) const {
   const LaneMask first = member(std::countr_zero(active_));
   for_each_lane(active_, [&](int l) {
     const LaneMask m = member(l);

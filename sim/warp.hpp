@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -160,7 +161,16 @@ class Warp {
 
   std::uint64_t issue(Op op);
   // Member-mask rules shared by shuffles and votes; appends to `out`.
+  // A valid member mask is the same on every active lane and equals the
+  // active set (each caller names itself; each named lane executes the call).
   void check_members(std::uint64_t step, const char* op, PerLane<LaneMask> member, std::vector<Diagnostic>& out) const;
+  void report_members(std::uint64_t step, const char* op, PerLane<LaneMask> member, std::vector<Diagnostic>& out) const;
+  [[noreturn]] void report_sources(std::uint64_t step, const char* op, PerLane<LaneMask> member,
+                                   const std::array<int, kMaxLanes>& sources, LaneMask bad,
+                                   std::vector<Diagnostic>& diags) const;
+  template <class Mem>
+  [[noreturn]] void report_access(std::uint64_t step, const char* op, const Mem& mem, PerLane<std::uint64_t> address,
+                                  int bytes) const;
   static void raise_if_any(std::vector<Diagnostic>& diags);
   void check_width(std::uint64_t step, const char* op, int width, std::vector<Diagnostic>& out) const;
   template <class T>
@@ -307,21 +317,21 @@ void Warp::shuffle(insn::ShflMode mode, Reg<T>& dst, PerLane<LaneMask> member, c
   raise_if_any(diags);
   check_members(step, name, member, diags);
 
+  // Fast path: gather, and note lanes whose source may not be read; the
+  // diagnostics are built only if there are any.
   std::array<T, kMaxLanes> got;
+  std::array<int, kMaxLanes> sources;
+  const LaneMask readable = member.is_uniform() ? (member(0) & active_) : 0;
+  LaneMask bad = 0;
   for_each_lane(active_, [&](int l) {
     const int src = insn::shfl_source(mode, l, b(l), w, width_).source;
-    if (!has_lane(member(l), src)) {
-      diags.push_back({step, l, Undefined::SourceOutsideMemberMask, name,
-                       "reads lane " + std::to_string(src) + ", outside member mask " +
-                           format_mask(member(l), width_)});
-    } else if (!has_lane(active_, src)) {
-      diags.push_back({step, l, Undefined::SourceLaneInactive,
-                       name, "reads lane " + std::to_string(src) + ", which is inactive"});
-    } else {
-      got[static_cast<std::size_t>(l)] = var[src];
-    }
+    sources[static_cast<std::size_t>(l)] = src;
+    const LaneMask ok = member.is_uniform() ? readable : (member(l) & active_);
+    bad |= has_lane(ok, src) ? LaneMask{0} : (LaneMask{1} << l);
+    got[static_cast<std::size_t>(l)] = var[src];
   });
-  raise_if_any(diags);
+  if (bad != 0) [[unlikely]] report_sources(step, name, member, sources, bad, diags);
+  raise_if_any(diags);  // member-mask faults with every source readable
 
   commit(step, op, dst, [&](int l) { return got[static_cast<std::size_t>(l)]; }, [&] {
     std::string label = std::string(name) + " " + dst.name() + " <- " + var.name() + ", ";
@@ -334,8 +344,28 @@ void Warp::shuffle(insn::ShflMode mode, Reg<T>& dst, PerLane<LaneMask> member, c
 template <class Mem>
 void Warp::check_access(std::uint64_t step, const char* op, const Mem& mem, PerLane<std::uint64_t> address,
                         int bytes, std::array<std::uint64_t, kMaxLanes>& addrs, int& n) const {
-  std::vector<Diagnostic> diags;
   n = 0;
+  std::uint64_t lo = ~std::uint64_t{0}, hi = 0, misaligned = 0;
+  for_each_lane(active_, [&](int l) {
+    const std::uint64_t a = address(l);
+    misaligned |= a % static_cast<std::uint64_t>(bytes);
+    lo = a < lo ? a : lo;
+    hi = a > hi ? a : hi;
+    addrs[static_cast<std::size_t>(n++)] = a;
+  });
+  if (n == 0) return;
+  // One allocation holding the whole span is the common case; otherwise look lane by lane.
+  if (misaligned != 0 || !mem.contains(lo, static_cast<std::size_t>(hi - lo) + static_cast<std::size_t>(bytes))) {
+    bool each_inside = misaligned == 0;
+    for (int i = 0; i < n && each_inside; ++i) each_inside = mem.contains(addrs[static_cast<std::size_t>(i)], static_cast<std::size_t>(bytes));
+    if (!each_inside) report_access(step, op, mem, address, bytes);
+  }
+}
+
+template <class Mem>
+void Warp::report_access(std::uint64_t step, const char* op, const Mem& mem, PerLane<std::uint64_t> address,
+                         int bytes) const {
+  std::vector<Diagnostic> diags;
   for_each_lane(active_, [&](int l) {
     const std::uint64_t a = address(l);
     if (a % static_cast<std::uint64_t>(bytes) != 0) {
@@ -345,9 +375,9 @@ void Warp::check_access(std::uint64_t step, const char* op, const Mem& mem, PerL
       diags.push_back({step, l, Undefined::OutOfBounds, op,
                        std::to_string(bytes) + " bytes at address " + std::to_string(a) + " lie outside memory"});
     }
-    addrs[static_cast<std::size_t>(n++)] = a;
   });
   raise_if_any(diags);
+  throw std::logic_error("report_access: no lane at fault");
 }
 
 template <class T>
