@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "generators.hpp"
+#include "weight_generators.hpp"
 #include "oracle/butterfly_draw.hpp"
+#include "oracle/prefix_draw.hpp"
 #include "oracle/reference.hpp"
 
 using namespace warpsim;
@@ -53,4 +55,109 @@ RC_GTEST_PROP(DrawProperties, ButterflyEqualsTheScalarDefinitionOnExactSums, ())
   const std::uint64_t blocks = static_cast<std::uint64_t>(k / w);
   RC_ASSERT(draws.counters.shuffles() == blocks * static_cast<std::uint64_t>(w - 1) + (blocks > 0 ? 2u * static_cast<std::uint64_t>(w - 1) : 0u));
   RC_ASSERT(draws.counters.count(sim::Op::IndexedRegister) == 0u);
+}
+
+RC_GTEST_PROP(DrawProperties, PrefixAlgorithmsEqualTheScalarDefinitionOnExactSums, ()) {
+  const int w = *warpsim::testing::gen_warp_width();
+  const int k = *rc::gen::inRange(1, 3 * w + 40);
+  const int m = *rc::gen::inRange(1, w + 1);
+  std::vector<float> weights;
+  for (int r = 0; r < m; ++r) {
+    auto row = *gen_exact_row(k);
+    row[static_cast<std::size_t>(*rc::gen::inRange(0, k))] += 1.0f;  // never all zero
+    weights.insert(weights.end(), row.begin(), row.end());
+  }
+  sim::Reg<float> u("u");
+  for (int l = 0; l < w; ++l) u[l] = uniform24(*rc::gen::arbitrary<std::uint32_t>());
+  for (auto search : {oracle::SearchKind::Linear, oracle::SearchKind::Binary}) {
+    for (int algo = 0; algo < 3; ++algo) {
+      sim::GlobalMemory mem;
+      const auto matrix = oracle::upload_matrix<float>(mem, weights, m, k);
+      sim::Warp warp({.width = w});
+      const auto draws = algo == 0 ? oracle::baseline_draw(warp, mem, matrix, 0, u, search)
+                                   : oracle::transposed_draw(warp, mem, matrix, 0, u, search,
+                                                             algo == 1 ? oracle::TransposeBy::Memory : oracle::TransposeBy::Registers);
+      for (int r = 0; r < m; ++r) {
+        const std::span<const float> row(weights.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(k), static_cast<std::size_t>(k));
+        RC_ASSERT(draws.index[static_cast<std::size_t>(r)] == oracle::reference_draw(row, u[r]));
+      }
+      if (algo == 2) {
+        const auto transposes = static_cast<std::uint64_t>(k / w);
+        RC_ASSERT(draws.counters.shuffles() == transposes * static_cast<std::uint64_t>(w / 2 * sim::log2_exact(w)));
+      }
+    }
+  }
+}
+
+// The prefix-sum algorithms add in the scalar definition's order, so they
+// agree with it bit for bit on any weights, exact or not.
+RC_GTEST_PROP(DrawProperties, PrefixAlgorithmsEqualTheScalarDefinitionOnAnyWeights, ()) {
+  const int w = *warpsim::testing::gen_warp_width();
+  const int k = *rc::gen::inRange(1, 2 * w + 20);
+  const auto family = *warpsim::testing::gen_family();
+  RC_TAG(warpsim::testing::family_name(family));
+  std::vector<float> weights;
+  for (int r = 0; r < w; ++r) {
+    const auto row = *warpsim::testing::gen_weights<float>(family, k);
+    weights.insert(weights.end(), row.begin(), row.end());
+  }
+  sim::Reg<float> u("u");
+  for (int l = 0; l < w; ++l) u[l] = uniform24(*rc::gen::arbitrary<std::uint32_t>());
+  sim::GlobalMemory mem;
+  const auto matrix = oracle::upload_matrix<float>(mem, weights, w, k);
+  sim::Warp w1({.width = w}), w2({.width = w});
+  const auto base = oracle::baseline_draw(w1, mem, matrix, 0, u, oracle::SearchKind::Binary);
+  const auto trans = oracle::transposed_draw(w2, mem, matrix, 0, u, oracle::SearchKind::Linear, oracle::TransposeBy::Registers);
+  for (int r = 0; r < w; ++r) {
+    const std::span<const float> row(weights.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(k), static_cast<std::size_t>(k));
+    const int ref = oracle::reference_draw(row, u[r]);
+    RC_ASSERT(base.index[static_cast<std::size_t>(r)] == ref);
+    RC_ASSERT(trans.index[static_cast<std::size_t>(r)] == ref);
+  }
+}
+
+// The butterfly adds in another order, so where sums round it may disagree
+// with the scalar definition -- but only where u * total lies within the
+// rounding bound of a bucket boundary. Bound: every computed partial sum,
+// running value and compare value of either algorithm is a sum (or a
+// difference of two sums) of at most K + 1 roundings of non-negative terms
+// bounded by the exact total S, so it is within gamma = 2(K + 2) eps S of its
+// exact value (eps = 2^-24, the unit roundoff of float); the target u' = S u
+// likewise. Each algorithm's answer j therefore satisfies
+// P[j - 1] - 2 gamma <= S u < P[j] + 2 gamma with P exact (long double).
+RC_GTEST_PROP(DrawProperties, ButterflyDisagreesOnlyWithinTheRoundingBound, ()) {
+  const int w = *warpsim::testing::gen_warp_width();
+  const int k = *rc::gen::inRange(1, 3 * w + 20);
+  const auto family = *warpsim::testing::gen_family();
+  const auto variant = *rc::gen::element(oracle::ButterflyVariant::Standard, oracle::ButterflyVariant::AddSub);
+  RC_TAG(warpsim::testing::family_name(family));
+  std::vector<float> weights;
+  for (int r = 0; r < w; ++r) {
+    const auto row = *warpsim::testing::gen_weights<float>(family, k);
+    weights.insert(weights.end(), row.begin(), row.end());
+  }
+  sim::Reg<float> u("u");
+  for (int l = 0; l < w; ++l) u[l] = uniform24(*rc::gen::arbitrary<std::uint32_t>());
+  sim::GlobalMemory mem;
+  const auto matrix = oracle::upload_matrix<float>(mem, weights, w, k);
+  sim::Warp warp({.width = w});
+  const auto draws = oracle::butterfly_draw(warp, mem, matrix, 0, u, variant);
+  for (int r = 0; r < w; ++r) {
+    const std::span<const float> row(weights.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(k), static_cast<std::size_t>(k));
+    const int ref = oracle::reference_draw(row, u[r]);
+    const int got = draws.index[static_cast<std::size_t>(r)];
+    RC_ASSERT(got >= 0 && got < k);
+    if (got == ref) continue;
+    std::vector<long double> prefix(static_cast<std::size_t>(k));
+    long double s = 0;
+    for (int j = 0; j < k; ++j) prefix[static_cast<std::size_t>(j)] = s += row[static_cast<std::size_t>(j)];
+    const long double gamma = 2.0L * (k + 2) * 0x1p-24L * s;
+    const long double t = s * static_cast<long double>(u[r]);
+    for (int j : {ref, got}) {
+      const long double below = j > 0 ? prefix[static_cast<std::size_t>(j - 1)] : 0.0L;
+      RC_ASSERT(below - 2 * gamma <= t);
+      RC_ASSERT(t < prefix[static_cast<std::size_t>(j)] + 2 * gamma || j == k - 1);
+    }
+    RC_TAG("disagreement within bound");
+  }
 }
