@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/demo.hpp"
+#include "cli/show.hpp"
 #include "sim/lane_mask.hpp"
 
 namespace {
@@ -29,6 +30,27 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   demo_cmd->add_flag("--trace", demo.trace, "also list every simulated instruction");
 
+  warpsim::cli::ShowOptions show;
+  auto* show_cmd = app.add_subcommand("show", "Show lane/register layouts step by step");
+  show_cmd->add_option("algorithm", show.algorithm, "butterfly | butterfly-search | transpose | prefix")
+      ->required()
+      ->check(CLI::IsMember({"butterfly", "butterfly-search", "transpose", "prefix"}));
+  show_cmd->add_option("--lanes,-w", show.lanes, "warp width W, a power of two from 2 to 64")
+      ->check(CLI::IsMember({2, 4, 8, 16, 32, 64}))
+      ->capture_default_str();
+  show_cmd->add_option("--k", show.k, "weights per distribution, K (default W)")->check(CLI::Range(1, 4096));
+  show_cmd->add_option("--variant", show.variant, "butterfly variant")
+      ->check(CLI::IsMember({"standard", "addsub"}))
+      ->capture_default_str();
+  show_cmd->add_option("--step", show.step, "which step: N, all or final")->capture_default_str();
+  show_cmd->add_option("--highlight", show.highlight, "mark the cells that belong to this lane (0 = A)");
+  show_cmd->add_option("--format", show.format, "output format")
+      ->check(CLI::IsMember({"text", "svg", "html", "json"}))
+      ->capture_default_str();
+  auto* weights_opt = show_cmd->add_option("--weights", show.weights_file,
+                                           "numeric weights: W x K numbers, lane after lane (CSV or whitespace; - for stdin)");
+  show_cmd->add_option("--seed", show.seed, "numeric weights from a generator with this seed")->excludes(weights_opt);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -43,7 +65,11 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (*show_cmd) return warpsim::cli::run_show(show, std::cout);
     return warpsim::cli::run_demo(demo, std::cout);
+  } catch (const warpsim::cli::UsageError& e) {
+    std::cerr << "warpsim: " << e.what() << '\n';
+    return kUsageError;
   } catch (const std::exception& e) {
     std::cerr << "warpsim: error: " << e.what() << '\n';
     return 1;

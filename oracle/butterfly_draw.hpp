@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cmath>
+#include <functional>
 
 #include "oracle/butterfly_table.hpp"
 #include "oracle/matrix_workload.hpp"
@@ -32,9 +33,14 @@ struct AsPrinted {
   bool alg8_line32 = false;
 };
 
+// Told, for step-by-step views, which table entry each lane takes on each
+// step of the in-block search: (step, lane, table row, lane it came from).
+using SearchObserver = std::function<void(int step, int lane, int row, int from_lane)>;
+
 template <class T>
 WarpDraws butterfly_draw(sim::Warp& warp, const sim::GlobalMemory& mem, const WeightMatrix<T>& w, int warp_index,
-                         const sim::Reg<T>& u, ButterflyVariant variant, AsPrinted as_printed = {}) {
+                         const sim::Reg<T>& u, ButterflyVariant variant, AsPrinted as_printed = {},
+                         const SearchObserver& observe = {}) {
   using sim::Op;
   using sim::PerLane;
   using sim::Reg;
@@ -124,6 +130,10 @@ WarpDraws butterfly_draw(sim::Warp& warp, const sim::GlobalMemory& mem, const We
         warp.shfl_xor_sync(t, warp.lanes(), send, PerLane<int>(flip));
         warp.compute(Op::Compare, take, [&](int l) { return ((lane[l] ^ d) & mask) == 0; });
         warp.select(y, take, PerLane<T>(t), PerLane<T>(y));
+        if (observe) {
+          for (int l = 0; l < W; ++l)
+            if (take[l]) observe(b, l, d, l ^ flip[l]);
+        }
       }
       warp.compute(Op::Logic, upper, [&](int l) { return (lane[l] & bit) != 0; });
       if (variant == ButterflyVariant::AddSub) {

@@ -1,0 +1,38 @@
+// Step-by-step pictures of register layouts: a sequence of frames, each a
+// grid of register rows x lanes, with the cells that changed on that step,
+// the cells to highlight (one lane's tree, as in seed 000, Figs. 5-7), and
+// each cell's owner lane for colouring.
+#pragma once
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/register_grid.hpp"
+
+namespace warpsim::cli {
+
+using Cell = std::pair<int, int>;  // (register row, lane)
+
+struct Frame {
+  std::string title;
+  sim::RegisterGrid grid;
+  std::vector<std::vector<int>> owner;  // owner lane of each cell, -1 if none
+  std::set<Cell> changed;
+  std::set<Cell> highlighted;
+};
+
+struct Layout {
+  std::string algorithm;
+  int lanes = 0;
+  std::vector<std::string> row_labels;  // one per register row
+  std::vector<Frame> frames;            // frame 0 is the start
+};
+
+std::string render_text(const Layout& layout, const std::vector<int>& steps);
+std::string render_json(const Layout& layout, const std::vector<int>& steps);
+std::string render_svg(const Layout& layout, int step);
+std::string render_html(const Layout& layout);
+
+}  // namespace warpsim::cli

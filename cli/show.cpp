@@ -1,0 +1,294 @@
+#include "cli/show.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "cli/layout_frames.hpp"
+#include "oracle/butterfly_draw.hpp"
+#include "oracle/butterfly_table.hpp"
+#include "oracle/register_transpose.hpp"
+#include "sim/register_grid.hpp"
+#include "sim/symbolic.hpp"
+#include "sim/warp.hpp"
+
+namespace warpsim::cli {
+
+namespace {
+
+using sim::Sym;
+
+// Element i of lane r's array, symbolic or numeric.
+template <class T>
+struct Values;
+template <>
+struct Values<Sym> {
+  Sym operator()(int r, int i) const { return Sym::element(r, i); }
+};
+template <>
+struct Values<float> {
+  std::vector<std::vector<float>> rows;
+  float operator()(int r, int i) const { return rows[static_cast<std::size_t>(r)][static_cast<std::size_t>(i)]; }
+};
+
+std::string cell_text(const Sym& s, bool partial_sums) { return s.to_string(partial_sums ? sim::SymStyle::Range : sim::SymStyle::Compact); }
+std::string cell_text(float v, bool) { return sim::format_value(v); }
+
+int owner_of(const Sym& s) { return s.terms().empty() ? -1 : s.terms().front().owner; }
+
+// Snapshots of a register array: texts and (for Sym) owners.
+template <class T>
+struct Recorder {
+  const sim::RegArray<T>* regs;
+  int lanes;
+  bool partial_sums;
+  std::vector<Frame> frames;
+
+  void snap(std::string title) {
+    Frame f;
+    f.title = std::move(title);
+    f.grid = sim::to_grid(*regs, lanes, [&](const T& v) { return cell_text(v, partial_sums); });
+    if constexpr (std::is_same_v<T, Sym>) {
+      f.owner.assign(f.grid.size(), std::vector<int>(static_cast<std::size_t>(lanes), -1));
+      for (int r = 0; r < regs->size(); ++r)
+        for (int l = 0; l < lanes; ++l) f.owner[static_cast<std::size_t>(r)][static_cast<std::size_t>(l)] = owner_of((*regs)[r][l]);
+    }
+    if (!frames.empty()) f.changed = [&] {
+      std::set<Cell> c;
+      for (auto cell : sim::changed_cells(frames.back().grid, f.grid)) c.insert(cell);
+      return c;
+    }();
+    frames.push_back(std::move(f));
+  }
+};
+
+std::vector<std::string> butterfly_row_labels(int w) {
+  std::vector<std::string> labels;
+  const int levels = sim::log2_exact(w);
+  for (int i = 0; i < w; ++i) {
+    if (i == w - 1) {
+      labels.push_back("S");
+      continue;
+    }
+    const int m = i ^ (i + 1);
+    labels.push_back(std::to_string(levels - sim::log2_exact((m + 1) / 2)));
+  }
+  return labels;
+}
+
+template <class T>
+std::vector<Frame> butterfly_frames(int w, int k, oracle::ButterflyVariant v, const Values<T>& values) {
+  std::vector<Frame> frames;
+  for (int j = 0; j < k; j += w) {
+    sim::RegArray<T> a("a", w);
+    for (int reg = 0; reg < w; ++reg)
+      for (int lane = 0; lane < w; ++lane) a[reg][lane] = values(reg, j + lane);  // transposed access
+    Recorder<T> rec{&a, w, true, {}};
+    const std::string block = k > w ? "block at " + std::to_string(j) + ": " : "";
+    rec.snap(block + "after the transposed loads (Fig. 1b)");
+    sim::Warp warp({.width = w});
+    oracle::butterfly_build(warp, a, v, [&](int level, int pair) {
+      const int bit = 1 << level, d = 2 * bit * pair + bit - 1;
+      rec.snap(block + "level " + std::to_string(level) + ": shfl_xor " + std::to_string(bit) + " on rows " +
+               std::to_string(d) + " and " + std::to_string(d + bit));
+    });
+    for (auto& f : rec.frames) frames.push_back(std::move(f));
+  }
+  return frames;
+}
+
+template <class T>
+std::vector<Frame> transpose_frames(int w, const Values<T>& values) {
+  sim::RegArray<T> a("a", w);
+  for (int reg = 0; reg < w; ++reg)
+    for (int lane = 0; lane < w; ++lane) a[reg][lane] = values(reg, lane);
+  Recorder<T> rec{&a, w, false, {}};
+  rec.snap("the transposed layout (Fig. 1b)");
+  sim::Warp warp({.width = w});
+  oracle::register_transpose(warp, a, [&](int pass) {
+    rec.snap("pass " + std::to_string(pass) + ": lanes k and k^" + std::to_string(1 << pass) + " trade registers");
+  });
+  return rec.frames;
+}
+
+template <class T>
+std::vector<Frame> prefix_frames(int w, int k, const Values<T>& values) {
+  sim::RegArray<T> p("p", k);
+  for (int i = 0; i < k; ++i)
+    for (int lane = 0; lane < w; ++lane) p[i][lane] = values(lane, i);
+  Recorder<T> rec{&p, w, true, {}};
+  rec.snap("each lane's own weights (the normal layout, Fig. 1a)");
+  sim::Warp warp({.width = w});
+  for (int i = 1; i < k; ++i) {
+    warp.add(p[i], p[i], sim::PerLane<T>(p[i - 1]));
+    rec.snap("p[" + std::to_string(i) + "] += p[" + std::to_string(i - 1) + "]");
+  }
+  return rec.frames;
+}
+
+std::vector<std::vector<float>> read_weights_file(const std::string& path, int w, int k) {
+  std::ifstream in(path == "-" ? "/dev/stdin" : path);
+  if (!in) throw UsageError("cannot open weights file '" + path + "'");
+  std::vector<float> all;
+  std::string token;
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (char& c : text)
+    if (c == ',' || c == '\n' || c == '\r' || c == '\t' || c == ';') c = ' ';
+  std::istringstream ss(text);
+  while (ss >> token) {
+    std::size_t used = 0;
+    float v = 0;
+    try {
+      v = std::stof(token, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != token.size()) throw UsageError("weights file '" + path + "': '" + token + "' is not a number");
+    if (!std::isfinite(v) || v < 0) throw UsageError("weights file '" + path + "': weight " + token + " is not finite and non-negative");
+    all.push_back(v);
+  }
+  if (all.size() != static_cast<std::size_t>(w * k)) {
+    throw UsageError("weights file '" + path + "' holds " + std::to_string(all.size()) + " numbers; W x K = " +
+                     std::to_string(w * k) + " are needed (lane r's K weights, lane after lane)");
+  }
+  std::vector<std::vector<float>> rows(static_cast<std::size_t>(w));
+  for (int r = 0; r < w; ++r) rows[static_cast<std::size_t>(r)].assign(all.begin() + r * k, all.begin() + (r + 1) * k);
+  return rows;
+}
+
+std::vector<int> select_steps(const std::string& step, int count) {
+  if (step == "all") {
+    std::vector<int> s(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) s[static_cast<std::size_t>(i)] = i;
+    return s;
+  }
+  if (step == "final") return {count - 1};
+  std::size_t used = 0;
+  int n = -1;
+  try {
+    n = std::stoi(step, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != step.size() || n < 0 || n >= count) {
+    throw UsageError("--step must be all, final or a step number from 0 to " + std::to_string(count - 1) + ", got '" + step + "'");
+  }
+  return {n};
+}
+
+}  // namespace
+
+int run_show(const ShowOptions& o, std::ostream& out) {
+  const int w = o.lanes;
+  const int k = o.k.value_or(w);
+  if (k < 1) throw UsageError("--k must be at least 1");
+  if (o.highlight && (*o.highlight < 0 || *o.highlight >= w)) {
+    throw UsageError("--highlight must name a lane from 0 to " + std::to_string(w - 1));
+  }
+  const bool numeric = !o.weights_file.empty() || o.seed.has_value();
+  if (!o.weights_file.empty() && o.seed) throw UsageError("give --weights or --seed, not both");
+  Values<float> nums;
+  if (!o.weights_file.empty()) {
+    nums.rows = read_weights_file(o.weights_file, w, k);
+  } else if (o.seed || o.algorithm == "butterfly-search") {
+    std::mt19937 rng(o.seed.value_or(1));
+    nums.rows.assign(static_cast<std::size_t>(w), std::vector<float>(static_cast<std::size_t>(k)));
+    for (auto& row : nums.rows)
+      for (auto& x : row) x = static_cast<float>(rng() % 10);
+  }
+  const auto variant = o.variant == "addsub" ? oracle::ButterflyVariant::AddSub : oracle::ButterflyVariant::Standard;
+
+  Layout layout;
+  layout.lanes = w;
+  std::vector<Frame> shape;  // symbolic run: owners and changed cells
+  std::vector<Frame> text;   // what to print: the numeric run, or the same
+  if (o.algorithm == "butterfly") {
+    if (k % w != 0) throw UsageError("the butterfly view shows W x W blocks: --k must be a multiple of --lanes");
+    layout.algorithm = std::string("butterfly table, ") + oracle::variant_name(variant) + " variant (seed 000, Sec. 3, Alg. 8)";
+    layout.row_labels = butterfly_row_labels(w);
+    shape = butterfly_frames<Sym>(w, k, variant, {});
+    if (numeric) text = butterfly_frames<float>(w, k, variant, nums);
+  } else if (o.algorithm == "transpose") {
+    if (k != w) throw UsageError("the register transpose moves a W x W block: --k must equal --lanes");
+    layout.algorithm = "register transpose (seed 000, Fig. 2)";
+    shape = transpose_frames<Sym>(w, {});
+    if (numeric) text = transpose_frames<float>(w, nums);
+  } else if (o.algorithm == "prefix") {
+    layout.algorithm = "per-lane prefix sums, the baseline (seed 000, Alg. 1)";
+    shape = prefix_frames<Sym>(w, k, {});
+    if (numeric) text = prefix_frames<float>(w, k, nums);
+  } else if (o.algorithm == "butterfly-search") {
+    if (k != w) throw UsageError("the butterfly search view searches one W x W block: --k must equal --lanes");
+    layout.algorithm = std::string("butterfly search, ") + oracle::variant_name(variant) + " variant (seed 000, Alg. 10)";
+    layout.row_labels = butterfly_row_labels(w);
+    auto table_sym = butterfly_frames<Sym>(w, k, variant, {});
+    auto table_num = butterfly_frames<float>(w, k, variant, nums);
+    Frame base_sym = table_sym.back(), base_num = table_num.back();
+    base_sym.changed.clear();
+    // Run the oracle's draw on this block, watching which entries lanes take.
+    std::vector<float> flat;
+    for (const auto& row : nums.rows) flat.insert(flat.end(), row.begin(), row.end());
+    sim::GlobalMemory mem;
+    const auto m = oracle::upload_matrix<float>(mem, flat, w, k);
+    sim::Reg<float> u("u");
+    std::mt19937 rng(o.seed.value_or(1) + 1);
+    for (int l = 0; l < w; ++l) u[l] = static_cast<float>(rng() >> 8) * 0x1p-24f;
+    std::vector<std::set<Cell>> picks(static_cast<std::size_t>(sim::log2_exact(w)));
+    std::vector<Cell> watched_pick(picks.size(), Cell{-1, -1});
+    std::vector<std::string> notes(picks.size());
+    const int watched = o.highlight.value_or(0);
+    sim::Warp warp({.width = w});
+    const auto draws = oracle::butterfly_draw(warp, mem, m, 0, u, variant, {}, [&](int step, int lane, int row, int from) {
+      picks[static_cast<std::size_t>(step)].insert({row, from});
+      if (lane == watched) {
+        watched_pick[static_cast<std::size_t>(step)] = {row, from};
+        notes[static_cast<std::size_t>(step)] = "lane " + std::string(1, sim::lane_letter(lane)) + " takes row " +
+                                                std::to_string(row) + " from lane " + std::string(1, sim::lane_letter(from));
+      }
+    });
+    base_sym.title = base_num.title = "the table; u' = sum * u, lane " + std::string(1, sim::lane_letter(watched)) +
+                                      " draws " + std::to_string(draws.index[static_cast<std::size_t>(watched)]);
+    shape.push_back(base_sym);
+    text.push_back(base_num);
+    for (std::size_t s = 0; s < picks.size(); ++s) {
+      Frame fs = base_sym, fn = base_num;
+      fs.changed = picks[s];
+      fs.highlighted = {watched_pick[s]};
+      fs.title = fn.title = "search step " + std::to_string(s) + ": every lane takes one entry (outlined); " + notes[s];
+      shape.push_back(fs);
+      text.push_back(fn);
+    }
+  } else {
+    throw UsageError("unknown algorithm '" + o.algorithm + "' (butterfly, butterfly-search, transpose, prefix)");
+  }
+  if (text.empty()) text = shape;
+
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    Frame f = text[i];
+    f.owner = shape[i].owner;
+    f.changed = shape[i].changed;
+    f.highlighted = shape[i].highlighted;  // set by views that pick cells themselves
+    if (o.highlight && f.highlighted.empty()) {
+      for (std::size_t r = 0; r < f.owner.size(); ++r)
+        for (std::size_t l = 0; l < f.owner[r].size(); ++l)
+          if (f.owner[r][l] == *o.highlight) f.highlighted.insert({static_cast<int>(r), static_cast<int>(l)});
+    }
+    layout.frames.push_back(std::move(f));
+  }
+
+  const auto steps = select_steps(o.step, static_cast<int>(layout.frames.size()));
+  if (o.format == "text") {
+    out << render_text(layout, steps);
+  } else if (o.format == "json") {
+    out << render_json(layout, steps);
+  } else if (o.format == "svg") {
+    if (steps.size() != 1) throw UsageError("--format svg draws one step: give --step N or final");
+    out << render_svg(layout, steps.front());
+  } else {
+    out << render_html(layout);
+  }
+  return 0;
+}
+
+}  // namespace warpsim::cli
