@@ -76,3 +76,40 @@ TEST(ButterflyDraw, Alg8Line32AsPrintedBreaksTheBlockSearch) {
   }
   EXPECT_GT(bad, 0);
 }
+
+#include "oracle/draw_matrix.hpp"
+
+TEST(DrawMatrix, EveryAlgorithmDrawsEveryRowWarpAfterWarp) {
+  // M = 100 rows of K = 45 integer weights: three full warps and a partial one.
+  const int m = 100, k = 45;
+  std::mt19937 rng(11);
+  std::vector<float> weights(static_cast<std::size_t>(m * k)), u(static_cast<std::size_t>(m));
+  for (auto& x : weights) x = static_cast<float>(rng() % 9);
+  for (int r = 0; r < m; ++r) weights[static_cast<std::size_t>(r * k + r % k)] += 1.0f;
+  for (auto& x : u) x = static_cast<float>(rng() >> 8) * 0x1p-24f;
+  for (auto algo : {oracle::Algorithm::BaselineLinear, oracle::Algorithm::BaselineBinary, oracle::Algorithm::TransposedMemory,
+                    oracle::Algorithm::TransposedRegisters, oracle::Algorithm::ButterflyStandard, oracle::Algorithm::ButterflyAddSub}) {
+    sim::GlobalMemory mem;
+    const auto matrix = oracle::upload_matrix<float>(mem, weights, m, k);
+    const auto d = oracle::draw_matrix<float>(mem, matrix, u, algo);
+    ASSERT_EQ(d.index.size(), static_cast<std::size_t>(m)) << oracle::algorithm_name(algo);
+    for (int r = 0; r < m; ++r) {
+      std::span<const float> row(weights.data() + r * k, static_cast<std::size_t>(k));
+      EXPECT_EQ(d.index[static_cast<std::size_t>(r)], oracle::reference_draw(row, u[static_cast<std::size_t>(r)]))
+          << oracle::algorithm_name(algo) << " row " << r;
+    }
+    EXPECT_GT(d.counters.global_requests, 0u);
+  }
+}
+
+TEST(DrawMatrix, TransposedAccessReadsFewerSectorsThanPerLaneAccess) {
+  // Fig. 1's point, measured on whole draws: K = 64 fp32 weights per row, W = 32.
+  const int m = 32, k = 64;
+  std::vector<float> weights(static_cast<std::size_t>(m * k), 1.0f), u(static_cast<std::size_t>(m), 0.5f);
+  sim::GlobalMemory mem;
+  const auto matrix = oracle::upload_matrix<float>(mem, weights, m, k);
+  const auto base = oracle::draw_matrix<float>(mem, matrix, u, oracle::Algorithm::BaselineBinary);
+  const auto bfly = oracle::draw_matrix<float>(mem, matrix, u, oracle::Algorithm::ButterflyAddSub);
+  EXPECT_EQ(base.counters.global_sectors, static_cast<std::uint64_t>(m * k)) << "one sector per weight";
+  EXPECT_EQ(bfly.counters.global_sectors, static_cast<std::uint64_t>(m * k * 4 / 32)) << "each sector once";
+}

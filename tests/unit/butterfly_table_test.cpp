@@ -170,3 +170,56 @@ TEST(Seed000Listings, Sec3BuildLoopAsPrintedSkipsMostLevels) {
   EXPECT_EQ(lanes_with_their_sum, 0) << "row W-1: " << row_text(a, w - 1, w);
   // The corrected loop, for (b = 0; (1 << b) < W; ++b), is oracle::butterfly_build.
 }
+
+TEST(ButterflyTable, EveryLaneOwnsItsTreeAndItsSum) {
+  // Figs. 5-7: the entries of one lane are W - 1 tree nodes and its sum, and
+  // the tree's root holds the first half of its array.
+  for (int w = 2; w <= 64; w *= 2) {
+    for (auto v : {ButterflyVariant::Standard, ButterflyVariant::AddSub}) {
+      const auto a = built(w, v);
+      for (int lane = 0; lane < w; ++lane) {
+        int owned = 0;
+        for (int r = 0; r < w; ++r)
+          for (int c = 0; c < w; ++c) owned += !a[r][c].terms().empty() && a[r][c].terms().front().owner == lane;
+        EXPECT_EQ(owned, w) << "W " << w << " lane " << lane;
+      }
+      if (w >= 2) {
+        int roots = 0;
+        for (int c = 0; c < w; ++c) roots += a[w / 2 - 1][c] == sim::Sym::range(c, 0, w / 2 - 1) || a[w / 2 - 1][c] == sim::Sym::range(c, w / 2, w - 1);
+        EXPECT_EQ(roots, w) << "W " << w;
+      }
+    }
+  }
+}
+
+// --- Seed 002, slides 49 and 51, as printed:
+//   for (int b = 0; b < N; b += b) {   /* 1, 2, 4, 8, ... */
+// b starts at 0 and b += b keeps it 0: the loop never ends, and its body
+// re-applies the level-0 butterfly (distance 1 << 0) on every pass.
+TEST(Seed002Listings, ButterflyLoopAsPrintedNeverAdvances) {
+  const int n = 16;
+  auto a = oracle::transposed_layout(n);
+  sim::Warp warp({.width = n});
+  sim::Reg<int> k("k");
+  warp.lane_id(k);
+  sim::Reg<bool> upper("upper");
+  sim::Reg<sim::Sym> h("h"), v("v");
+  std::vector<sim::RegisterGrid> after_pass;
+  int passes = 0;
+  for (int b = 0; b < n && passes < 3; b += b, ++passes) {  // capped: as printed it does not stop
+    for (int j = 0; j < (n >> (b + 1)); j++) {
+      const int d = (((j << 1) + 1) << b) - 1, dist = 1 << b;
+      warp.compute(sim::Op::Logic, upper, [&](int l) { return (k[l] & dist) != 0; });
+      warp.select(h, upper, sim::PerLane<sim::Sym>(a[d]), sim::PerLane<sim::Sym>(a[d + dist]));
+      warp.shfl_xor_sync(v, warp.lanes(), h, dist);
+      warp.select(a[d], upper, sim::PerLane<sim::Sym>(v), sim::PerLane<sim::Sym>(a[d]));
+      warp.select(a[d + dist], upper, sim::PerLane<sim::Sym>(a[d + dist]), sim::PerLane<sim::Sym>(v));
+      warp.add(a[d + dist], a[d + dist], sim::PerLane<sim::Sym>(a[d]));
+    }
+    after_pass.push_back(sim::to_grid(a, n));
+    EXPECT_EQ(b, 0) << "b += b leaves b at 0";
+  }
+  EXPECT_EQ(passes, 3) << "only the cap stopped the loop";
+  EXPECT_EQ(warp.counters().shuffles(), 3u * 8u) << "the same 8 level-0 exchanges, pass after pass";
+  EXPECT_NE(after_pass[0], after_pass[1]) << "re-applying the butterfly keeps changing the table";
+}

@@ -1,0 +1,63 @@
+// All M distributions of the matrix workload, warp after warp, with one
+// algorithm; u[m] is row m's uniform. Returns every row's index and the
+// model's counters summed over the warps.
+#pragma once
+
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "oracle/butterfly_draw.hpp"
+#include "oracle/prefix_draw.hpp"
+
+namespace warpsim::oracle {
+
+enum class Algorithm { BaselineLinear, BaselineBinary, TransposedMemory, TransposedRegisters, ButterflyStandard, ButterflyAddSub };
+
+inline const char* algorithm_name(Algorithm a) {
+  switch (a) {
+    case Algorithm::BaselineLinear: return "baseline-linear";
+    case Algorithm::BaselineBinary: return "baseline-binary";
+    case Algorithm::TransposedMemory: return "transposed-memory";
+    case Algorithm::TransposedRegisters: return "transposed-registers";
+    case Algorithm::ButterflyStandard: return "butterfly-standard";
+    case Algorithm::ButterflyAddSub: return "butterfly-addsub";
+  }
+  return "?";
+}
+
+struct MatrixDraws {
+  std::vector<int> index;  // one per row
+  sim::Counters counters;
+};
+
+template <class T>
+MatrixDraws draw_matrix(sim::GlobalMemory& mem, const WeightMatrix<T>& w, std::span<const T> u, Algorithm algorithm,
+                        int warp_width = 32) {
+  if (u.size() != static_cast<std::size_t>(w.rows)) throw std::invalid_argument("draw_matrix: one uniform per row");
+  MatrixDraws out;
+  const int warps = (w.rows + warp_width - 1) / warp_width;
+  for (int q = 0; q < warps; ++q) {
+    sim::Warp warp({.width = warp_width});
+    sim::Reg<T> uq("u");
+    for (int l = 0; l < warp_width; ++l) {
+      const int row = q * warp_width + l;
+      uq[l] = row < w.rows ? u[static_cast<std::size_t>(row)] : T{0};
+    }
+    WarpDraws d;
+    switch (algorithm) {
+      case Algorithm::BaselineLinear: d = baseline_draw(warp, mem, w, q, uq, SearchKind::Linear); break;
+      case Algorithm::BaselineBinary: d = baseline_draw(warp, mem, w, q, uq, SearchKind::Binary); break;
+      case Algorithm::TransposedMemory: d = transposed_draw(warp, mem, w, q, uq, SearchKind::Binary, TransposeBy::Memory); break;
+      case Algorithm::TransposedRegisters: d = transposed_draw(warp, mem, w, q, uq, SearchKind::Binary, TransposeBy::Registers); break;
+      case Algorithm::ButterflyStandard: d = butterfly_draw(warp, mem, w, q, uq, ButterflyVariant::Standard); break;
+      case Algorithm::ButterflyAddSub: d = butterfly_draw(warp, mem, w, q, uq, ButterflyVariant::AddSub); break;
+    }
+    out.index.insert(out.index.end(), d.index.begin(), d.index.end());
+    out.counters += d.counters;
+  }
+  return out;
+}
+
+}  // namespace warpsim::oracle
