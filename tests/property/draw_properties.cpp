@@ -25,6 +25,23 @@ rc::Gen<std::vector<float>> gen_exact_row(int k) {
 
 float uniform24(std::uint32_t bits) { return static_cast<float>(bits >> 8) * 0x1p-24f; }
 
+// m rows of k weights of one family, row after row.
+std::vector<float> rows_of(warpsim::testing::WeightFamily family, int m, int k) {
+  std::vector<float> weights;
+  for (int r = 0; r < m; ++r) {
+    const auto row = *warpsim::testing::gen_weights<float>(family, k);
+    weights.insert(weights.end(), row.begin(), row.end());
+  }
+  return weights;
+}
+
+// One 24-bit uniform in [0, 1) per lane.
+sim::Reg<float> uniforms(int w) {
+  sim::Reg<float> u("u");
+  for (int l = 0; l < w; ++l) u[l] = uniform24(*rc::gen::arbitrary<std::uint32_t>());
+  return u;
+}
+
 }  // namespace
 
 RC_GTEST_PROP(DrawProperties, ButterflyEqualsTheScalarDefinitionOnExactSums, ()) {
@@ -96,13 +113,8 @@ RC_GTEST_PROP(DrawProperties, PrefixAlgorithmsEqualTheScalarDefinitionOnAnyWeigh
   const int k = *rc::gen::inRange(1, 2 * w + 20);
   const auto family = *warpsim::testing::gen_family();
   RC_TAG(warpsim::testing::family_name(family));
-  std::vector<float> weights;
-  for (int r = 0; r < w; ++r) {
-    const auto row = *warpsim::testing::gen_weights<float>(family, k);
-    weights.insert(weights.end(), row.begin(), row.end());
-  }
-  sim::Reg<float> u("u");
-  for (int l = 0; l < w; ++l) u[l] = uniform24(*rc::gen::arbitrary<std::uint32_t>());
+  const auto weights = rows_of(family, w, k);
+  const auto u = uniforms(w);
   sim::GlobalMemory mem;
   const auto matrix = oracle::upload_matrix<float>(mem, weights, w, k);
   sim::Warp w1({.width = w}), w2({.width = w});
@@ -131,13 +143,8 @@ RC_GTEST_PROP(DrawProperties, ButterflyDisagreesOnlyWithinTheRoundingBound, ()) 
   const auto family = *warpsim::testing::gen_family();
   const auto variant = *rc::gen::element(oracle::ButterflyVariant::Standard, oracle::ButterflyVariant::AddSub);
   RC_TAG(warpsim::testing::family_name(family));
-  std::vector<float> weights;
-  for (int r = 0; r < w; ++r) {
-    const auto row = *warpsim::testing::gen_weights<float>(family, k);
-    weights.insert(weights.end(), row.begin(), row.end());
-  }
-  sim::Reg<float> u("u");
-  for (int l = 0; l < w; ++l) u[l] = uniform24(*rc::gen::arbitrary<std::uint32_t>());
+  const auto weights = rows_of(family, w, k);
+  const auto u = uniforms(w);
   sim::GlobalMemory mem;
   const auto matrix = oracle::upload_matrix<float>(mem, weights, w, k);
   sim::Warp warp({.width = w});
