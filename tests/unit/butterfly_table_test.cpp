@@ -223,3 +223,27 @@ TEST(Seed002Listings, ButterflyLoopAsPrintedNeverAdvances) {
   EXPECT_EQ(warp.counters().shuffles(), 3u * 8u) << "the same 8 level-0 exchanges, pass after pass";
   EXPECT_NE(after_pass[0], after_pass[1]) << "re-applying the butterfly keeps changing the table";
 }
+
+#include <fstream>
+
+namespace {
+
+std::vector<std::string> read_table(const std::string& name) {
+  std::ifstream in(std::string(WARPSIM_TEST_DATA) + "/" + name);
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '#') rows.push_back(line);
+  return rows;
+}
+
+}  // namespace
+
+TEST(ButterflyTable, SymbolicRunsReproduceSeed002sSlidesWholeTables) {
+  for (auto [v, file] : {std::pair{ButterflyVariant::Standard, "seed002_butterfly_standard.txt"},
+                         std::pair{ButterflyVariant::AddSub, "seed002_butterfly_addsub.txt"}}) {
+    const auto expect = read_table(file);
+    ASSERT_EQ(expect.size(), 16u) << file;
+    const auto a = built(16, v);
+    for (int r = 0; r < 16; ++r) EXPECT_EQ(row_text(a, r, 16), expect[static_cast<std::size_t>(r)]) << file << " row " << r;
+  }
+}
