@@ -1,0 +1,170 @@
+#include "stats/binomial.hpp"
+
+#include <algorithm>
+#include <boost/math/distributions/binomial.hpp>
+#include <boost/math/distributions/chi_squared.hpp>
+#include <boost/math/distributions/normal.hpp>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+#include "stats/goodness_of_fit.hpp"
+#include "stats/input_checks.hpp"
+
+namespace warpsim::stats {
+
+namespace {
+
+void check_p_values(std::span<const double> p) {
+  if (p.empty()) throw std::invalid_argument("no p-values");
+  for (double v : p)
+    if (!(v >= 0 && v <= 1)) throw std::invalid_argument("p-values must lie in [0, 1]");
+}
+
+}  // namespace
+
+double binomial_two_sided_p_value(std::uint64_t k, std::uint64_t n, double p) {
+  if (k > n) throw std::invalid_argument("binomial test: more successes than trials");
+  if (!(p >= 0 && p <= 1)) throw std::invalid_argument("binomial test: p must lie in [0, 1]");
+  if (n == 0) return 1;
+  const boost::math::binomial_distribution<double> b(static_cast<double>(n), p);
+  const double kd = static_cast<double>(k), nd = static_cast<double>(n);
+  const double mean = nd * p;
+  if (kd == mean || p == 0 || p == 1) return (p == 0 && k > 0) || (p == 1 && k < n) ? 0.0 : 1.0;
+  const double dk = boost::math::pdf(b, kd) * (1 + 1e-7);
+  // The pmf falls away from the mode on either side: binary-search the far side.
+  if (kd < mean) {
+    // y: outcomes in [ceil(mean), n] with pmf <= dk, all at the top end
+    std::uint64_t lo = static_cast<std::uint64_t>(std::ceil(mean)), hi = n + 1;
+    while (lo < hi) {
+      const std::uint64_t mid = lo + (hi - lo) / 2;
+      if (boost::math::pdf(b, static_cast<double>(mid)) <= dk) hi = mid; else lo = mid + 1;
+    }
+    const double upper = lo <= n ? boost::math::cdf(boost::math::complement(b, static_cast<double>(lo) - 1)) : 0.0;
+    return std::min(1.0, boost::math::cdf(b, kd) + upper);
+  }
+  // y: outcomes in [0, floor(mean)] with pmf <= dk, all at the bottom end
+  std::int64_t lo = -1, hi = static_cast<std::int64_t>(std::floor(mean));
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo + 1) / 2;
+    if (boost::math::pdf(b, static_cast<double>(mid)) <= dk) lo = mid; else hi = mid - 1;
+  }
+  const double lower = lo >= 0 ? boost::math::cdf(b, static_cast<double>(lo)) : 0.0;
+  return std::min(1.0, lower + boost::math::cdf(boost::math::complement(b, kd - 1)));
+}
+
+std::vector<double> holm_adjust(std::span<const double> p) {
+  check_p_values(p);
+  const std::size_t m = p.size();
+  std::vector<std::size_t> order(m);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+  std::vector<double> adj(m);
+  double running = 0;
+  for (std::size_t r = 0; r < m; ++r) {
+    running = std::max(running, std::min(1.0, static_cast<double>(m - r) * p[order[r]]));
+    adj[order[r]] = running;
+  }
+  return adj;
+}
+
+std::vector<double> benjamini_hochberg_adjust(std::span<const double> p) {
+  check_p_values(p);
+  const std::size_t m = p.size();
+  std::vector<std::size_t> order(m);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+  std::vector<double> adj(m);
+  double running = 1;
+  for (std::size_t r = m; r-- > 0;) {
+    running = std::min(running, static_cast<double>(m) / static_cast<double>(r + 1) * p[order[r]]);
+    adj[order[r]] = std::min(1.0, running);
+  }
+  return adj;
+}
+
+CategoryVerdicts per_category_binomial(std::span<const double> observed, std::span<const double> probabilities,
+                                       double alpha, Correction correction, double power) {
+  check_counts(observed);
+  check_probabilities(probabilities);
+  check_alpha(alpha);
+  if (observed.size() != probabilities.size()) throw std::invalid_argument("observed counts and probabilities differ in length");
+  const auto n = static_cast<std::uint64_t>(std::accumulate(observed.begin(), observed.end(), 0.0));
+  CategoryVerdicts v;
+  v.p_values.resize(observed.size());
+  for (std::size_t i = 0; i < observed.size(); ++i) {
+    v.p_values[i] = binomial_two_sided_p_value(static_cast<std::uint64_t>(observed[i]), n, probabilities[i]);
+  }
+  v.adjusted = correction == Correction::Holm ? holm_adjust(v.p_values) : benjamini_hochberg_adjust(v.p_values);
+  for (std::size_t i = 0; i < v.adjusted.size(); ++i)
+    if (v.adjusted[i] <= alpha) v.rejected.push_back(i);
+  TestResult& r = v.summary;
+  r.test = correction == Correction::Holm ? "binomial (Holm)" : "binomial (Benjamini-Hochberg)";
+  r.alpha = alpha;
+  r.sample_size = static_cast<std::size_t>(n);
+  r.p_value = *std::min_element(v.adjusted.begin(), v.adjusted.end());
+  r.statistic = static_cast<double>(v.rejected.size());
+  r.reject = !v.rejected.empty();
+  r.notes.push_back(std::to_string(v.rejected.size()) + " of " + std::to_string(observed.size()) +
+                    " categories rejected after the correction");
+  // A relative error e in category i moves its count by e n p_i; the test at
+  // level alpha / K (Bonferroni, which Holm's first step is) sees it with the
+  // given power when e n p_i >= (z_{1 - alpha / 2K} + z_power) sqrt(n p_i (1 - p_i)).
+  const boost::math::normal z;
+  const double k = static_cast<double>(observed.size());
+  const double za = boost::math::quantile(boost::math::complement(z, alpha / (2 * k)));
+  const double zb = boost::math::quantile(z, power);
+  double worst = 0;
+  for (double p : probabilities)
+    if (p > 0 && p < 1) worst = std::max(worst, (za + zb) * std::sqrt((1 - p) / (static_cast<double>(n) * p)));
+  r.detectable.power = power;
+  r.detectable.max_relative_error = worst;
+  r.detectable.basis = "normal approximation to each binomial at level alpha / K";
+  return v;
+}
+
+TestResult fisher_combination(std::span<const double> p, double alpha) {
+  check_p_values(p);
+  check_alpha(alpha);
+  TestResult r;
+  r.test = "fisher";
+  r.alpha = alpha;
+  r.sample_size = p.size();
+  double s = 0;
+  for (double v : p) s += -2 * std::log(std::max(v, 1e-300));
+  r.statistic = s;
+  r.df = 2.0 * static_cast<double>(p.size());
+  r.p_value = boost::math::cdf(boost::math::complement(boost::math::chi_squared(*r.df), s));
+  r.reject = r.p_value <= alpha;
+  return r;
+}
+
+TestResult stouffer_combination(std::span<const double> p, double alpha) {
+  check_p_values(p);
+  check_alpha(alpha);
+  TestResult r;
+  r.test = "stouffer";
+  r.alpha = alpha;
+  r.sample_size = p.size();
+  const boost::math::normal z;
+  double s = 0;
+  for (double v : p) s += boost::math::quantile(boost::math::complement(z, std::clamp(v, 1e-300, 1.0 - 1e-16)));
+  r.statistic = s / std::sqrt(static_cast<double>(p.size()));
+  r.p_value = boost::math::cdf(boost::math::complement(z, r.statistic));
+  r.reject = r.p_value <= alpha;
+  return r;
+}
+
+TestResult p_value_uniformity(std::span<const double> p, double alpha, int bins) {
+  check_p_values(p);
+  if (bins < 2) throw std::invalid_argument("uniformity needs at least 2 bins");
+  std::vector<double> counts(static_cast<std::size_t>(bins), 0.0), probs(static_cast<std::size_t>(bins), 1.0 / bins);
+  for (double v : p) counts[static_cast<std::size_t>(std::min(bins - 1, static_cast<int>(v * bins)))] += 1;
+  GofOptions o;
+  o.alpha = alpha;
+  TestResult r = chi_square_test(counts, probs, o);
+  r.test = "p-value uniformity (" + std::to_string(bins) + " bins)";
+  return r;
+}
+
+}  // namespace warpsim::stats

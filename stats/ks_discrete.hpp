@@ -1,0 +1,64 @@
+// Kolmogorov-Smirnov tests for samples of category indices 0..K-1 (a
+// discrete law, in index order).
+//
+// One sample: D = max_i |C_i / n - F_i| over the cumulative counts C_i and the
+// null CDF F_i. The continuous-case p-value is conservative for a discrete
+// null, so the exact one is computed: P(D >= d) = 1 - P(all i: |C_i - n F_i| <
+// n d), by dynamic programming over the cumulative count, category after
+// category (C_{i+1} - C_i given C_i is binomial), where the work fits; beyond,
+// a Monte-Carlo p-value with its standard error.
+//
+// Two samples: D = max_i |C1_i / n1 - C2_i / n2|. Exact p-value under the
+// permutation null, ties included, by a lattice-path dynamic program that
+// checks D only at the end of each block of tied values; beyond the work
+// limit, the asymptotic Kolmogorov distribution (Boost), which is
+// conservative with ties.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "stats/test_result.hpp"
+
+namespace warpsim::stats {
+
+double ks_statistic(std::span<const double> observed, std::span<const double> probabilities);
+
+// Exact P(D >= d) for n draws from `probabilities`; empty if the dynamic
+// program would take more than `max_work` steps.
+std::optional<double> ks_exact_p_value(std::span<const double> probabilities, std::uint64_t n, double d,
+                                       double max_work = 2e8);
+
+struct MonteCarloP {
+  double p_value;         // (1 + hits) / (1 + replicates)
+  double standard_error;  // sqrt(p (1 - p) / replicates)
+  std::uint64_t replicates;
+};
+
+MonteCarloP ks_monte_carlo_p_value(std::span<const double> probabilities, std::uint64_t n, double d,
+                                   std::uint64_t replicates, std::uint64_t seed);
+
+struct KsOptions {
+  double alpha = 0.05;
+  double power = 0.9;
+  double max_exact_work = 2e8;
+  std::uint64_t monte_carlo_replicates = 10000;
+  std::uint64_t seed = 20261121;
+};
+
+TestResult ks_discrete_test(std::span<const double> observed, std::span<const double> probabilities,
+                            const KsOptions& options = {});
+
+// Two samples given as counts per category (same categories, index order).
+TestResult ks_two_sample_test(std::span<const double> counts1, std::span<const double> counts2,
+                              const KsOptions& options = {});
+
+// Exact two-sample p-value for raw values (ties allowed); empty past the work limit.
+std::optional<double> ks_two_sample_exact_p_value(std::span<const double> counts1, std::span<const double> counts2,
+                                                  double d, double max_work = 2e8);
+
+// Kolmogorov distance detected with the given power by a level-alpha test on
+// n draws (finite-sample, Dvoretzky-Kiefer-Wolfowitz with Massart's constant).
+double ks_detectable_distance(double n, double alpha, double power);
+
+}  // namespace warpsim::stats

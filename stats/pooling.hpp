@@ -1,0 +1,32 @@
+// Pooling of categories whose expected count is small, before a chi-square
+// or G-test. The rule (documented in docs/stats.md and reported with every
+// result):
+//   1. Categories with probability 0 are dropped; an observation in one makes
+//      the test reject outright (the sample is impossible under the null).
+//   2. Every category whose expected count n*p is below `min_expected`
+//      (default 5, Cochran's rule) goes into one pooled category.
+//   3. If the pooled category's expected count is itself below
+//      `min_expected`, it is merged with the remaining category of smallest
+//      expected count, repeatedly, until it is not (or one category is left).
+// Categories are never reordered or merged by adjacency: a sampler's indices
+// have no order that the test should assume.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace warpsim::stats {
+
+struct PooledCounts {
+  std::vector<double> observed;
+  std::vector<double> expected;
+  std::size_t pooled_categories = 0;    // original categories merged into the pool
+  std::size_t dropped_zero_probability = 0;
+  std::uint64_t observed_in_impossible = 0;  // observations in zero-probability categories
+};
+
+PooledCounts pool_small_expected(std::span<const double> observed, std::span<const double> probabilities,
+                                 double min_expected = 5.0);
+
+}  // namespace warpsim::stats

@@ -1,0 +1,11 @@
+// warpsim's statistical tests, all of them. Every result says what a pass
+// rules out (stats/test_result.hpp).
+#pragma once
+
+#include "stats/binomial.hpp"
+#include "stats/goodness_of_fit.hpp"
+#include "stats/homogeneity.hpp"
+#include "stats/ks_discrete.hpp"
+#include "stats/pooling.hpp"
+#include "stats/power.hpp"
+#include "stats/test_result.hpp"
