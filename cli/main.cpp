@@ -5,6 +5,7 @@
 
 #include "cli/demo.hpp"
 #include "cli/show.hpp"
+#include "cli/stats_command.hpp"
 #include "sim/lane_mask.hpp"
 
 namespace {
@@ -51,6 +52,21 @@ int main(int argc, char** argv) {
                                            "numeric weights: W x K numbers, lane after lane (CSV or whitespace; - for stdin)");
   show_cmd->add_option("--seed", show.seed, "numeric weights from a generator with this seed")->excludes(weights_opt);
 
+  warpsim::cli::StatsOptions st;
+  auto* stats_cmd = app.add_subcommand("stats", "Test observed category counts against a law, or two samples against each other");
+  stats_cmd->add_option("test", st.test, "chi-square | g-test | ks-discrete | binomial | homogeneity | ks-two-sample")
+      ->required()
+      ->check(CLI::IsMember({"chi-square", "g-test", "ks-discrete", "binomial", "homogeneity", "ks-two-sample"}));
+  stats_cmd->add_option("--observed", st.observed, "counts per category (CSV or one a line; - for stdin)")->required();
+  stats_cmd->add_option("--probabilities", st.probabilities, "the law's probabilities, one per category");
+  stats_cmd->add_option("--observed2", st.observed2, "the second sample's counts (two-sample tests)");
+  stats_cmd->add_option("--alpha", st.alpha, "significance level")->check(CLI::Range(1e-12, 1.0 - 1e-12))->capture_default_str();
+  stats_cmd->add_option("--format", st.format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  stats_cmd->add_flag("--normalize", st.normalize, "divide the probabilities by their sum instead of refusing them");
+  stats_cmd->add_option("--correction", st.correction, "binomial: multiple-testing correction")
+      ->check(CLI::IsMember({"holm", "bh"}))
+      ->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -66,6 +82,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*show_cmd) return warpsim::cli::run_show(show, std::cout);
+    if (*stats_cmd) return warpsim::cli::run_stats(st, std::cout);
     return warpsim::cli::run_demo(demo, std::cout);
   } catch (const warpsim::cli::UsageError& e) {
     std::cerr << "warpsim: " << e.what() << '\n';

@@ -1,6 +1,7 @@
 #include "stats/goodness_of_fit.hpp"
 
 #include <boost/math/distributions/chi_squared.hpp>
+#include <cstdio>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -10,6 +11,14 @@
 #include "stats/power.hpp"
 
 namespace warpsim::stats {
+
+namespace {
+std::string format_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+}  // namespace
 
 namespace {
 
@@ -32,7 +41,7 @@ TestResult gof(Statistic kind, std::span<const double> observed, std::span<const
   const PooledCounts pc = pool_small_expected(observed, probabilities, o.min_expected);
   if (pc.pooled_categories) {
     r.notes.push_back(std::to_string(pc.pooled_categories) + " categories with expected count below " +
-                      std::to_string(o.min_expected) + " pooled into one");
+                      format_number(o.min_expected) + " pooled into one");
   }
   if (pc.dropped_zero_probability) {
     r.notes.push_back(std::to_string(pc.dropped_zero_probability) + " categories of probability 0 left out");

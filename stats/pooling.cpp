@@ -11,6 +11,8 @@ PooledCounts pool_small_expected(std::span<const double> observed, std::span<con
   if (observed.size() != probabilities.size()) throw std::invalid_argument("observed and probabilities differ in length");
   const double n = std::accumulate(observed.begin(), observed.end(), 0.0);
   PooledCounts out;
+  out.observed.reserve(observed.size() + 1);
+  out.expected.reserve(observed.size() + 1);
   double pool_obs = 0, pool_exp = 0;
   for (std::size_t i = 0; i < observed.size(); ++i) {
     const double e = n * probabilities[i];

@@ -1,0 +1,133 @@
+#include "cli/stats_command.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <sstream>
+
+#include "cli/number_file.hpp"
+#include "cli/show.hpp"  // UsageError
+#include "stats/stats.hpp"
+
+namespace warpsim::cli {
+
+namespace {
+
+nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+nlohmann::json to_json(const stats::TestResult& r) {
+  return {{"test", r.test},
+          {"statistic", std::isfinite(r.statistic) ? nlohmann::json(r.statistic) : nlohmann::json("inf")},
+          {"df", optional_json(r.df)},
+          {"p_value", r.p_value},
+          {"p_value_standard_error", optional_json(r.p_value_standard_error)},
+          {"alpha", r.alpha},
+          {"reject", r.reject},
+          {"sample_size", r.sample_size},
+          {"detectable_bias",
+           {{"power", r.detectable.power},
+            {"total_variation", optional_json(r.detectable.total_variation)},
+            {"max_relative_error", optional_json(r.detectable.max_relative_error)},
+            {"kolmogorov_distance", optional_json(r.detectable.kolmogorov_distance)},
+            {"basis", r.detectable.basis}}},
+          {"notes", r.notes}};
+}
+
+std::string to_text(const stats::TestResult& r) {
+  std::ostringstream s;
+  s.precision(6);
+  s << r.test << ": statistic " << r.statistic;
+  if (r.df) s << ", df " << *r.df;
+  s << ", p-value " << r.p_value;
+  if (r.p_value_standard_error) s << " (standard error " << *r.p_value_standard_error << ")";
+  s << ", n = " << r.sample_size << "\n";
+  s << (r.reject ? "REJECTED" : "not rejected") << " at alpha = " << r.alpha << "\n";
+  const auto& d = r.detectable;
+  s << "a pass rules out, with power " << d.power << ":";
+  bool any = false;
+  if (d.total_variation) s << (any ? ";" : "") << " any bias of total-variation distance >= " << *d.total_variation, any = true;
+  if (d.max_relative_error) s << (any ? ";" : "") << " a relative error >= " << *d.max_relative_error << " in any one category", any = true;
+  if (d.kolmogorov_distance) s << (any ? ";" : "") << " any bias of Kolmogorov distance >= " << *d.kolmogorov_distance, any = true;
+  if (!any) s << " nothing";
+  s << "\n  (" << d.basis << ")\n";
+  for (const auto& n : r.notes) s << "note: " << n << "\n";
+  return s.str();
+}
+
+std::vector<double> probabilities(const StatsOptions& o, std::size_t expected_size) {
+  if (o.probabilities.empty()) throw UsageError("--probabilities FILE is required for " + o.test);
+  auto p = read_numbers(o.probabilities);
+  if (p.size() != expected_size) {
+    throw UsageError("--probabilities holds " + std::to_string(p.size()) + " numbers, --observed " +
+                     std::to_string(expected_size) + ": they must match");
+  }
+  double total = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (!std::isfinite(p[i]) || p[i] < 0) {
+      throw UsageError("probability " + std::to_string(i) + " is " + std::to_string(p[i]) + ": not finite and non-negative");
+    }
+    total += p[i];
+  }
+  if (std::abs(total - 1) > 1e-9) {
+    if (!o.normalize) {
+      throw UsageError("the probabilities sum to " + std::to_string(total) + ", not 1; pass --normalize to divide by the sum");
+    }
+    if (total <= 0) throw UsageError("the probabilities are all zero: nothing to normalise");
+    for (auto& x : p) x /= total;
+  }
+  return p;
+}
+
+}  // namespace
+
+int run_stats(const StatsOptions& o, std::ostream& out) {
+  if (o.observed == "-" && (o.probabilities == "-" || o.observed2 == "-")) {
+    throw UsageError("only one input can come from standard input");
+  }
+  const auto observed = read_numbers(o.observed);
+  stats::TestResult r;
+  std::vector<std::size_t> rejected_categories;
+  try {
+    if (o.test == "chi-square" || o.test == "g-test") {
+      const auto p = probabilities(o, observed.size());
+      stats::GofOptions g;
+      g.alpha = o.alpha;
+      r = o.test == "chi-square" ? stats::chi_square_test(observed, p, g) : stats::g_test(observed, p, g);
+    } else if (o.test == "ks-discrete") {
+      const auto p = probabilities(o, observed.size());
+      stats::KsOptions k;
+      k.alpha = o.alpha;
+      r = stats::ks_discrete_test(observed, p, k);
+    } else if (o.test == "binomial") {
+      const auto p = probabilities(o, observed.size());
+      auto v = stats::per_category_binomial(observed, p, o.alpha,
+                                            o.correction == "bh" ? stats::Correction::BenjaminiHochberg : stats::Correction::Holm);
+      r = v.summary;
+      rejected_categories = v.rejected;
+    } else {
+      if (o.observed2.empty()) throw UsageError("--observed2 FILE is required for " + o.test);
+      const auto second = read_numbers(o.observed2);
+      if (second.size() != observed.size()) throw UsageError("--observed and --observed2 differ in length");
+      stats::KsOptions k;
+      k.alpha = o.alpha;
+      r = o.test == "homogeneity" ? stats::chi_square_homogeneity(observed, second, o.alpha) : stats::ks_two_sample_test(observed, second, k);
+    }
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (o.format == "json") {
+    auto j = to_json(r);
+    if (o.test == "binomial") j["rejected_categories"] = rejected_categories;
+    out << j.dump(2) << "\n";
+  } else {
+    out << to_text(r);
+    if (!rejected_categories.empty()) {
+      out << "rejected categories:";
+      for (auto c : rejected_categories) out << ' ' << c;
+      out << "\n";
+    }
+  }
+  return r.reject ? 1 : 0;
+}
+
+}  // namespace warpsim::cli
