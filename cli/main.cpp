@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
   stats_cmd->add_option("--correction", st.correction, "binomial: multiple-testing correction")
       ->check(CLI::IsMember({"holm", "bh"}))
       ->capture_default_str();
+  stats_cmd->add_option("--target-tv", st.target_tv, "chi-square, g-test: also say how many draws detect this total-variation bias");
 
   try {
     app.parse(argc, argv);

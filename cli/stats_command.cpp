@@ -115,12 +115,23 @@ int run_stats(const StatsOptions& o, std::ostream& out) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
+  std::optional<double> needed;
+  if (o.target_tv) {
+    if (!r.df || *r.df < 1) throw UsageError("--target-tv needs a chi-square or G-test with at least two categories");
+    if (!(*o.target_tv > 0 && *o.target_tv <= 1)) throw UsageError("--target-tv must lie in (0, 1]");
+    needed = stats::sample_size_for_total_variation(*r.df, o.alpha, r.detectable.power, *o.target_tv);
+  }
   if (o.format == "json") {
     auto j = to_json(r);
+    if (needed) j["sample_size_for_target_tv"] = {{"target_tv", *o.target_tv}, {"draws", *needed}};
     if (o.test == "binomial") j["rejected_categories"] = rejected_categories;
     out << j.dump(2) << "\n";
   } else {
     out << to_text(r);
+    if (needed) {
+      out << "draws needed to detect total-variation distance " << *o.target_tv << " with power " << r.detectable.power
+          << ": " << static_cast<long long>(*needed) << "\n";
+    }
     if (!rejected_categories.empty()) {
       out << "rejected categories:";
       for (auto c : rejected_categories) out << ' ' << c;

@@ -1,6 +1,7 @@
 // `warpsim stats TEST --observed FILE --probabilities FILE ...`
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -15,6 +16,7 @@ struct StatsOptions {
   std::string format = "text";
   bool normalize = false;
   std::string correction = "holm";  // binomial: holm | bh
+  std::optional<double> target_tv;   // chi-square, g-test: report the draws needed to detect this bias
 };
 
 // 0: not rejected; 1: rejected; throws UsageError for bad input.
