@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/layout_frames.hpp"
+#include "cli/number_file.hpp"
 #include "oracle/butterfly_draw.hpp"
 #include "oracle/butterfly_table.hpp"
 #include "oracle/register_transpose.hpp"
@@ -128,32 +129,18 @@ std::vector<Frame> prefix_frames(int w, int k, const Values<T>& values) {
 }
 
 std::vector<std::vector<float>> read_weights_file(const std::string& path, int w, int k) {
-  std::ifstream in(path == "-" ? "/dev/stdin" : path);
-  if (!in) throw UsageError("cannot open weights file '" + path + "'");
-  std::vector<float> all;
-  std::string token;
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  for (char& c : text)
-    if (c == ',' || c == '\n' || c == '\r' || c == '\t' || c == ';') c = ' ';
-  std::istringstream ss(text);
-  while (ss >> token) {
-    std::size_t used = 0;
-    float v = 0;
-    try {
-      v = std::stof(token, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != token.size()) throw UsageError("weights file '" + path + "': '" + token + "' is not a number");
-    if (!std::isfinite(v) || v < 0) throw UsageError("weights file '" + path + "': weight " + token + " is not finite and non-negative");
-    all.push_back(v);
+  const auto all = read_numbers(path);
+  for (double v : all) {
+    if (!std::isfinite(v) || v < 0) throw UsageError("weights file '" + path + "': weight " + std::to_string(v) + " is not finite and non-negative");
   }
   if (all.size() != static_cast<std::size_t>(w * k)) {
     throw UsageError("weights file '" + path + "' holds " + std::to_string(all.size()) + " numbers; W x K = " +
                      std::to_string(w * k) + " are needed (lane r's K weights, lane after lane)");
   }
   std::vector<std::vector<float>> rows(static_cast<std::size_t>(w));
-  for (int r = 0; r < w; ++r) rows[static_cast<std::size_t>(r)].assign(all.begin() + r * k, all.begin() + (r + 1) * k);
+  for (int r = 0; r < w; ++r) {
+    for (int i = 0; i < k; ++i) rows[static_cast<std::size_t>(r)].push_back(static_cast<float>(all[static_cast<std::size_t>(r * k + i)]));
+  }
   return rows;
 }
 

@@ -1,7 +1,6 @@
 #include "stats/goodness_of_fit.hpp"
 
 #include <boost/math/distributions/chi_squared.hpp>
-#include <cstdio>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -11,14 +10,6 @@
 #include "stats/power.hpp"
 
 namespace warpsim::stats {
-
-namespace {
-std::string format_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-}  // namespace
 
 namespace {
 
@@ -40,8 +31,7 @@ TestResult gof(Statistic kind, std::span<const double> observed, std::span<const
   r.sample_size = static_cast<std::size_t>(n);
   const PooledCounts pc = pool_small_expected(observed, probabilities, o.min_expected);
   if (pc.pooled_categories) {
-    r.notes.push_back(std::to_string(pc.pooled_categories) + " categories with expected count below " +
-                      format_number(o.min_expected) + " pooled into one");
+    r.notes.push_back(pooling_note(pc.pooled_categories, o.min_expected));
   }
   if (pc.dropped_zero_probability) {
     r.notes.push_back(std::to_string(pc.dropped_zero_probability) + " categories of probability 0 left out");

@@ -2,23 +2,15 @@
 
 #include <algorithm>
 #include <boost/math/distributions/chi_squared.hpp>
-#include <cstdio>
 #include <numeric>
 #include <stdexcept>
 #include <vector>
 
 #include "stats/input_checks.hpp"
+#include "stats/pooling.hpp"
 #include "stats/power.hpp"
 
 namespace warpsim::stats {
-
-namespace {
-std::string format_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-}  // namespace
 
 TestResult chi_square_homogeneity(std::span<const double> c1, std::span<const double> c2, double alpha,
                                   double min_expected, double power) {
@@ -63,7 +55,7 @@ TestResult chi_square_homogeneity(std::span<const double> c1, std::span<const do
   r.test = "chi-square homogeneity";
   r.alpha = alpha;
   r.sample_size = static_cast<std::size_t>(n);
-  if (pooled) r.notes.push_back(std::to_string(pooled) + " categories with an expected count below " + format_number(min_expected) + " pooled into one");
+  if (pooled) r.notes.push_back(pooling_note(pooled, min_expected));
   if (empty) r.notes.push_back(std::to_string(empty) + " categories empty in both samples left out");
   const double df = static_cast<double>(a.size()) - 1;
   r.df = df;

@@ -1,10 +1,17 @@
 #include "stats/pooling.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 #include <stdexcept>
 
 namespace warpsim::stats {
+
+std::string pooling_note(std::size_t pooled_categories, double min_expected) {
+  char threshold[32];
+  std::snprintf(threshold, sizeof threshold, "%g", min_expected);
+  return std::to_string(pooled_categories) + " categories with an expected count below " + threshold + " pooled into one";
+}
 
 PooledCounts pool_small_expected(std::span<const double> observed, std::span<const double> probabilities,
                                  double min_expected) {

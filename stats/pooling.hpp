@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace warpsim::stats {
@@ -25,6 +26,9 @@ struct PooledCounts {
   std::size_t dropped_zero_probability = 0;
   std::uint64_t observed_in_impossible = 0;  // observations in zero-probability categories
 };
+
+// "N categories with expected count below T pooled into one", for reports.
+std::string pooling_note(std::size_t pooled_categories, double min_expected);
 
 PooledCounts pool_small_expected(std::span<const double> observed, std::span<const double> probabilities,
                                  double min_expected = 5.0);

@@ -16,19 +16,24 @@ constexpr int kReps = 1000;
 
 std::vector<double> uniform(int k) { return std::vector<double>(static_cast<std::size_t>(k), 1.0 / k); }
 
+// The least detectable alternative at total-variation distance delta: mass
+// delta moves from half the categories to the other half in proportion to p
+// (Cauchy-Schwarz is tight there), so lambda = 4 n delta^2 exactly.
+std::vector<double> worst_case_alternative(std::vector<double> p, double delta) {
+  const std::size_t k = p.size();
+  for (std::size_t i = 0; i < k; ++i) p[i] *= (i < k / 2 ? 1 + 2 * delta : 1 - 2 * delta);
+  return p;
+}
+
 }  // namespace
 
 TEST(Power, ChiSquareDetectsTheStatedTotalVariationAtTheStatedRate) {
-  // The least detectable alternative at total-variation distance delta moves
-  // mass delta from half the categories to the other half in proportion to p
-  // (Cauchy-Schwarz is tight there): lambda = 4 n delta^2 exactly.
   const int k = 10;
   const std::uint64_t n = 4000;
   const auto p = uniform(k);
   const auto probe = chi_square_test(std::vector<double>(k, static_cast<double>(n) / k), p);
   const double delta = *probe.detectable.total_variation;
-  std::vector<double> q = p;
-  for (int i = 0; i < k; ++i) q[static_cast<std::size_t>(i)] *= (i < k / 2 ? 1 + 2 * delta : 1 - 2 * delta);
+  const auto q = worst_case_alternative(p, delta);
   std::mt19937_64 rng(21);
   int r = 0;
   for (int rep = 0; rep < kReps; ++rep) r += chi_square_test(multinomial(rng, n, q), p).reject;
@@ -60,8 +65,7 @@ TEST(Power, GTestMatchesThePearsonPowerStatement) {
   const auto p = uniform(k);
   const auto probe = g_test(std::vector<double>(k, static_cast<double>(n) / k), p);
   const double delta = *probe.detectable.total_variation;
-  std::vector<double> q = p;
-  for (int i = 0; i < k; ++i) q[static_cast<std::size_t>(i)] *= (i < k / 2 ? 1 + 2 * delta : 1 - 2 * delta);
+  const auto q = worst_case_alternative(p, delta);
   std::mt19937_64 rng(23);
   int r = 0;
   for (int rep = 0; rep < kReps; ++rep) r += g_test(multinomial(rng, n, q), p).reject;
