@@ -10,6 +10,7 @@
 
 #include "oracle/butterfly_draw.hpp"
 #include "oracle/prefix_draw.hpp"
+#include "rng/philox_uniform.hpp"
 
 namespace warpsim::oracle {
 
@@ -58,6 +59,15 @@ MatrixDraws draw_matrix(sim::GlobalMemory& mem, const WeightMatrix<T>& w, std::s
     out.counters += d.counters;
   }
   return out;
+}
+
+// The uniforms the GPU kernels use for rows 0 .. m-1 (stream = row, draw 0),
+// from the mapping both sides share.
+template <class T>
+std::vector<T> row_uniforms(std::uint64_t seed, int m) {
+  std::vector<T> u(static_cast<std::size_t>(m));
+  for (int r = 0; r < m; ++r) u[static_cast<std::size_t>(r)] = rng::uniform<T>(seed, static_cast<std::uint64_t>(r));
+  return u;
 }
 
 }  // namespace warpsim::oracle

@@ -1,0 +1,100 @@
+// Matrix workload on the device: M x K weights with M*K = 2^28 (1 GiB fp32,
+// 2 GiB fp64), K = 32, 128, 1024. For each: the read-once roof (the matrix's
+// bytes over the bandwidth of a device-to-device copy measured in the same
+// run) and every kernel's median time over >= 10 timed runs after warm-up,
+// with CUDA events. Prints one JSON object per line.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/matrix_sampler.hpp"
+#include "rng/philox_uniform.hpp"
+
+using namespace warpsim;
+
+namespace {
+
+template <class T>
+__global__ void fill_uniform(T* w, std::size_t n, std::uint64_t seed) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    w[i] = rng::uniform<T>(seed, i, 1);
+  }
+}
+
+template <class F>
+double median_ms(F&& run, int reps = 15) {
+  cudaEvent_t a, b;
+  WARPSIM_CUDA(cudaEventCreate(&a));
+  WARPSIM_CUDA(cudaEventCreate(&b));
+  for (int i = 0; i < 3; ++i) run();  // warm-up
+  WARPSIM_CUDA(cudaDeviceSynchronize());
+  std::vector<float> t;
+  for (int i = 0; i < reps; ++i) {
+    WARPSIM_CUDA(cudaEventRecord(a));
+    run();
+    WARPSIM_CUDA(cudaEventRecord(b));
+    WARPSIM_CUDA(cudaEventSynchronize(b));
+    float ms = 0;
+    WARPSIM_CUDA(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  WARPSIM_CUDA(cudaEventDestroy(a));
+  WARPSIM_CUDA(cudaEventDestroy(b));
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+template <class T>
+void run(const char* dtype) {
+  const std::size_t n = std::size_t{1} << 28;
+  T *w = nullptr, *copy = nullptr;
+  int* z = nullptr;
+  WARPSIM_CUDA(cudaMalloc(&w, n * sizeof(T)));
+  WARPSIM_CUDA(cudaMalloc(&copy, n * sizeof(T)));
+  fill_uniform<T><<<4096, 256>>>(w, n, 42);
+  WARPSIM_CUDA(cudaGetLastError());
+  WARPSIM_CUDA(cudaDeviceSynchronize());
+  const double bytes = static_cast<double>(n * sizeof(T));
+  const double copy_ms = median_ms([&] { WARPSIM_CUDA(cudaMemcpyAsync(copy, w, n * sizeof(T), cudaMemcpyDeviceToDevice)); });
+  WARPSIM_CUDA(cudaFree(copy));
+  const double bandwidth = 2 * bytes / (copy_ms * 1e-3);  // read + write
+  const double roof_ms = bytes / bandwidth * 1e3;
+  std::printf("{\"dtype\": \"%s\", \"what\": \"copy\", \"ms\": %.4f, \"bandwidth_TBps\": %.3f, \"roof_ms\": %.4f}\n", dtype, copy_ms,
+              bandwidth * 1e-12, roof_ms);
+  gpu::MatrixSampler<T> sampler;
+  for (int k : {32, 128, 1024}) {
+    const int m = static_cast<int>(n / static_cast<std::size_t>(k));
+    WARPSIM_CUDA(cudaMalloc(&z, static_cast<std::size_t>(m) * sizeof(int)));
+    for (auto algo : {gpu::MatrixAlgorithm::Baseline, gpu::MatrixAlgorithm::TransposedRegisters, gpu::MatrixAlgorithm::ButterflyStandard,
+                      gpu::MatrixAlgorithm::ButterflyAddSub}) {
+      std::uint64_t seed = 1;
+      const double ms = median_ms([&] { sampler.draw(w, m, k, seed++, algo, z); });
+      WARPSIM_CUDA(cudaDeviceSynchronize());
+      std::printf("{\"dtype\": \"%s\", \"what\": \"%s\", \"K\": %d, \"M\": %d, \"ms\": %.4f, \"roof_ms\": %.4f, \"x_roof\": %.2f}\n", dtype,
+                  gpu::algorithm_name(algo), k, m, ms, roof_ms, ms / roof_ms);
+      std::fflush(stdout);
+    }
+    WARPSIM_CUDA(cudaFree(z));
+  }
+  WARPSIM_CUDA(cudaFree(w));
+}
+
+}  // namespace
+
+int main() {
+  try {
+    cudaDeviceProp p{};
+    WARPSIM_CUDA(cudaGetDeviceProperties(&p, 0));
+    std::printf("{\"device\": \"%s\", \"sms\": %d, \"l2_MB\": %.1f}\n", p.name, p.multiProcessorCount, p.l2CacheSize / 1048576.0);
+    run<float>("fp32");
+    run<double>("fp64");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpu_matrix_bench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

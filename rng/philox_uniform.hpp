@@ -1,0 +1,50 @@
+// The random-number mapping that the GPU kernels and the oracle share, so the
+// oracle can replay any GPU draw: this is the one header both include.
+//
+//   (seed, stream, draw) -> Philox4x32-10 (Random123), key = seed,
+//                           counter = {stream low 32 bits, stream high 32 bits, draw, 0}
+//   float:  u = (x0 >> 8) * 2^-24                       -- 24 bits, u in [0, 1 - 2^-24]
+//   double: u = (((x0 << 32) | x1) >> 11) * 2^-53       -- 53 bits, u in [0, 1 - 2^-53]
+//
+// `stream` is the distribution's row in the matrix workload and the token's
+// index in the LDA workload; `draw` numbers successive draws from one stream.
+// Both conversions are exact (every such u is representable), and u < 1, so
+// u' = total * u stays below the total in round-to-nearest.
+#pragma once
+
+#include <Random123/philox.h>
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define WARPSIM_HOST_DEVICE __host__ __device__
+#else
+#define WARPSIM_HOST_DEVICE
+#endif
+
+namespace warpsim::rng {
+
+WARPSIM_HOST_DEVICE inline r123::Philox4x32::ctr_type philox_bits(std::uint64_t seed, std::uint64_t stream, std::uint32_t draw) {
+  r123::Philox4x32 philox;
+  const r123::Philox4x32::ctr_type ctr = {{static_cast<std::uint32_t>(stream), static_cast<std::uint32_t>(stream >> 32), draw, 0u}};
+  const r123::Philox4x32::key_type key = {{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}};
+  return philox(ctr, key);
+}
+
+template <class T>
+WARPSIM_HOST_DEVICE inline T uniform(std::uint64_t seed, std::uint64_t stream, std::uint32_t draw = 0);
+
+template <>
+WARPSIM_HOST_DEVICE inline float uniform<float>(std::uint64_t seed, std::uint64_t stream, std::uint32_t draw) {
+  const auto x = philox_bits(seed, stream, draw);
+  return static_cast<float>(x.v[0] >> 8) * 0x1p-24f;
+}
+
+template <>
+WARPSIM_HOST_DEVICE inline double uniform<double>(std::uint64_t seed, std::uint64_t stream, std::uint32_t draw) {
+  const auto x = philox_bits(seed, stream, draw);
+  const std::uint64_t bits = ((static_cast<std::uint64_t>(x.v[0]) << 32) | x.v[1]) >> 11;
+  return static_cast<double>(bits) * 0x1p-53;
+}
+
+}  // namespace warpsim::rng

@@ -1,0 +1,212 @@
+// The GPU kernels against the oracle, bit for bit: the butterfly tables they
+// build and the indices they draw, for the same uniforms, on every family of
+// weights; plus a statistical check of the GPU's draws against the weights.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/matrix_sampler.hpp"
+#include "oracle/butterfly_table.hpp"
+#include "oracle/draw_matrix.hpp"
+#include "require_gpu.hpp"
+#include "stats/goodness_of_fit.hpp"
+
+using namespace warpsim;
+
+namespace {
+
+template <class T>
+struct DeviceArray {
+  T* p = nullptr;
+  std::size_t n = 0;
+  explicit DeviceArray(std::size_t n_) : n(n_) { WARPSIM_CUDA(cudaMalloc(&p, std::max<std::size_t>(n, 1) * sizeof(T))); }
+  explicit DeviceArray(const std::vector<T>& host) : DeviceArray(host.size()) {
+    WARPSIM_CUDA(cudaMemcpy(p, host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  ~DeviceArray() { cudaFree(p); }
+  std::vector<T> download() const {
+    std::vector<T> h(n);
+    WARPSIM_CUDA(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
+    return h;
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+};
+
+oracle::Algorithm oracle_twin(gpu::MatrixAlgorithm a) {
+  switch (a) {
+    case gpu::MatrixAlgorithm::Baseline: return oracle::Algorithm::BaselineBinary;
+    case gpu::MatrixAlgorithm::TransposedRegisters: return oracle::Algorithm::TransposedRegisters;
+    case gpu::MatrixAlgorithm::ButterflyStandard: return oracle::Algorithm::ButterflyStandard;
+    case gpu::MatrixAlgorithm::ButterflyAddSub: return oracle::Algorithm::ButterflyAddSub;
+  }
+  return oracle::Algorithm::BaselineBinary;
+}
+
+constexpr gpu::MatrixAlgorithm kAlgorithms[] = {gpu::MatrixAlgorithm::Baseline, gpu::MatrixAlgorithm::TransposedRegisters,
+                                                gpu::MatrixAlgorithm::ButterflyStandard, gpu::MatrixAlgorithm::ButterflyAddSub};
+
+enum class Family { Uniform, Zeros, OneNonZero, Subnormal, HugeRange, Integer };
+
+template <class T>
+std::vector<T> weights(Family f, int m, int k, std::mt19937_64& rng) {
+  std::vector<T> w(static_cast<std::size_t>(m) * static_cast<std::size_t>(k));
+  std::uniform_real_distribution<T> unit(0, 1);
+  for (int r = 0; r < m; ++r) {
+    T* row = w.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(k);
+    for (int i = 0; i < k; ++i) {
+      switch (f) {
+        case Family::Uniform: row[i] = unit(rng); break;
+        case Family::Zeros: row[i] = rng() % 3 == 0 ? unit(rng) : T(0); break;
+        case Family::OneNonZero: row[i] = 0; break;
+        case Family::Subnormal: row[i] = std::numeric_limits<T>::denorm_min() * static_cast<T>(rng() % 1000); break;
+        case Family::HugeRange: row[i] = std::ldexp(T(1), static_cast<int>(rng() % 200) - 100); break;
+        case Family::Integer: row[i] = static_cast<T>(rng() % 1000); break;
+      }
+    }
+    if (f == Family::OneNonZero || f == Family::Zeros || f == Family::Subnormal || f == Family::Integer) {
+      row[rng() % static_cast<unsigned>(k)] = f == Family::Subnormal ? std::numeric_limits<T>::min() : T(1);
+    }
+  }
+  return w;
+}
+
+// Returns the number of rows where GPU and oracle differ (and reports the first few).
+template <class T>
+int compare(const std::vector<T>& w, int m, int k, std::uint64_t seed, gpu::MatrixAlgorithm algo) {
+  DeviceArray<T> dw(w);
+  DeviceArray<int> dz(static_cast<std::size_t>(m));
+  gpu::MatrixSampler<T> sampler;
+  sampler.draw(dw.p, m, k, seed, algo, dz.p);
+  WARPSIM_CUDA(cudaDeviceSynchronize());
+  const auto gpu_z = dz.download();
+  sim::GlobalMemory mem;
+  const auto matrix = oracle::upload_matrix<T>(mem, w, m, k);
+  const auto u = oracle::row_uniforms<T>(seed, m);
+  const auto oracle_z = oracle::draw_matrix<T>(mem, matrix, u, oracle_twin(algo));
+  int bad = 0;
+  for (int r = 0; r < m; ++r) {
+    if (gpu_z[static_cast<std::size_t>(r)] != oracle_z.index[static_cast<std::size_t>(r)] && ++bad <= 3) {
+      ADD_FAILURE() << gpu::algorithm_name(algo) << " M " << m << " K " << k << " row " << r << ": GPU "
+                    << gpu_z[static_cast<std::size_t>(r)] << ", oracle " << oracle_z.index[static_cast<std::size_t>(r)];
+    }
+  }
+  return bad;
+}
+
+}  // namespace
+
+TEST(GpuMatrix, DrawsEqualTheOracleBitForBitOnEveryFamily) {
+  WARPSIM_REQUIRE_GPU();
+  std::mt19937_64 rng(5);
+  for (auto family : {Family::Uniform, Family::Zeros, Family::OneNonZero, Family::Subnormal, Family::HugeRange, Family::Integer}) {
+    for (auto [m, k] : {std::pair{1, 1}, std::pair{37, 5}, std::pair{64, 32}, std::pair{100, 71}, std::pair{96, 256}, std::pair{33, 1024}}) {
+      const auto wf = weights<float>(family, m, k, rng);
+      const auto wd = weights<double>(family, m, k, rng);
+      for (auto algo : kAlgorithms) {
+        EXPECT_EQ(compare(wf, m, k, 1000 + static_cast<std::uint64_t>(m), algo), 0) << "fp32 family " << static_cast<int>(family);
+        EXPECT_EQ(compare(wd, m, k, 2000 + static_cast<std::uint64_t>(k), algo), 0) << "fp64 family " << static_cast<int>(family);
+      }
+    }
+  }
+}
+
+TEST(GpuMatrix, ButterflyTablesEqualTheOraclesBitForBit) {
+  WARPSIM_REQUIRE_GPU();
+  std::mt19937_64 rng(6);
+  const int m = 70, k = 45;  // 3 warps (the last partial), a remnant of 13, one block
+  for (bool addsub : {false, true}) {
+    const auto w = weights<float>(Family::Uniform, m, k, rng);
+    DeviceArray<float> dw(w);
+    const int warps = (m + 31) / 32;
+    DeviceArray<float> dt(static_cast<std::size_t>(warps) * 1024);
+    gpu::MatrixSampler<float> sampler;
+    sampler.butterfly_tables(dw.p, m, k, addsub, dt.p);
+    WARPSIM_CUDA(cudaDeviceSynchronize());
+    const auto tables = dt.download();
+    for (int q = 0; q < warps; ++q) {
+      sim::RegArray<float> a("a", 32);
+      for (int reg = 0; reg < 32; ++reg)
+        for (int lane = 0; lane < 32; ++lane) {
+          const int row = std::min(q * 32 + reg, m - 1);
+          a[reg][lane] = w[static_cast<std::size_t>(row * k + k % 32 + lane)];
+        }
+      sim::Warp warp({.width = 32});
+      oracle::butterfly_build(warp, a, addsub ? oracle::ButterflyVariant::AddSub : oracle::ButterflyVariant::Standard);
+      for (int reg = 0; reg < 32; ++reg)
+        for (int lane = 0; lane < 32; ++lane) {
+          const float g = tables[static_cast<std::size_t>((q * 32 + reg) * 32 + lane)];
+          ASSERT_EQ(std::memcmp(&g, &a[reg][lane], sizeof g), 0) << "warp " << q << " reg " << reg << " lane " << lane;
+        }
+    }
+  }
+}
+
+TEST(GpuMatrix, PropertyGpuEqualsOracleShrinkingAnyDisagreement) {
+  WARPSIM_REQUIRE_GPU();
+  const bool ok = rc::check("GPU draws equal the oracle's", [] {
+    const int m = *rc::gen::inRange(1, 80);
+    const int k = *rc::gen::inRange(1, 140);
+    const auto algo = *rc::gen::elementOf(std::vector<gpu::MatrixAlgorithm>(std::begin(kAlgorithms), std::end(kAlgorithms)));
+    const auto w = *rc::gen::container<std::vector<float>>(
+        static_cast<std::size_t>(m * k),
+        rc::gen::oneOf(rc::gen::just(0.0f), rc::gen::map(rc::gen::inRange(1, 1 << 24), [](int v) { return static_cast<float>(v) * 0x1p-20f; })));
+    std::vector<float> fixed = w;
+    for (int r = 0; r < m; ++r) fixed[static_cast<std::size_t>(r * k)] += 1.0f;  // no all-zero row
+    const auto seed = *rc::gen::arbitrary<std::uint32_t>();
+    RC_ASSERT(compare(fixed, m, k, seed, algo) == 0);
+  });
+  EXPECT_TRUE(ok);
+}
+
+TEST(GpuMatrix, DrawsFollowTheWeightsChiSquare) {
+  // 2^18 rows, every row the same K = 100 weights: the histogram of the GPU's
+  // draws must fit the weights (alpha = 0.001, fixed seed: deterministic; a
+  // correct sampler fails with probability 0.001 over seeds).
+  WARPSIM_REQUIRE_GPU();
+  const int m = 1 << 18, k = 100;
+  std::vector<float> row(k);
+  std::mt19937_64 rng(8);
+  for (auto& x : row) x = static_cast<float>(rng() % 50);
+  row[3] = 0;
+  std::vector<float> w;
+  w.reserve(static_cast<std::size_t>(m) * k);
+  for (int r = 0; r < m; ++r) w.insert(w.end(), row.begin(), row.end());
+  double total = 0;
+  for (float x : row) total += x;
+  std::vector<double> p(k);
+  for (int i = 0; i < k; ++i) p[static_cast<std::size_t>(i)] = row[static_cast<std::size_t>(i)] / total;
+  DeviceArray<float> dw(w);
+  DeviceArray<int> dz(static_cast<std::size_t>(m));
+  gpu::MatrixSampler<float> sampler;
+  for (auto algo : kAlgorithms) {
+    sampler.draw(dw.p, m, k, 77, algo, dz.p);
+    WARPSIM_CUDA(cudaDeviceSynchronize());
+    std::vector<double> counts(k, 0.0);
+    for (int z : dz.download()) counts[static_cast<std::size_t>(z)] += 1;
+    stats::GofOptions o;
+    o.alpha = 0.001;
+    const auto r = stats::chi_square_test(counts, p, o);
+    EXPECT_FALSE(r.reject) << gpu::algorithm_name(algo) << ": p " << r.p_value;
+    EXPECT_EQ(counts[3], 0) << "a zero weight is never drawn";
+    RecordProperty(std::string(gpu::algorithm_name(algo)) + "_p_value", std::to_string(r.p_value));
+    RecordProperty(std::string(gpu::algorithm_name(algo)) + "_detectable_tv", std::to_string(*r.detectable.total_variation));
+    std::printf("%s: chi-square p = %.4f; a pass rules out total variation >= %.5f (power 0.9)\n", gpu::algorithm_name(algo),
+                r.p_value, *r.detectable.total_variation);
+  }
+}
+
+TEST(GpuMatrix, RejectsBadArgumentsWithAMessage) {
+  WARPSIM_REQUIRE_GPU();
+  gpu::MatrixSampler<float> sampler;
+  DeviceArray<int> dz(4);
+  EXPECT_THROW(sampler.draw(nullptr, 4, 4, 1, gpu::MatrixAlgorithm::Baseline, dz.p), std::invalid_argument);
+  DeviceArray<float> dw(std::vector<float>(16, 1.0f));
+  EXPECT_THROW(sampler.draw(dw.p, 0, 4, 1, gpu::MatrixAlgorithm::Baseline, dz.p), std::invalid_argument);
+  EXPECT_THROW(sampler.butterfly_tables(dw.p, 4, 4, false, dw.p), std::invalid_argument);
+}
