@@ -2,6 +2,7 @@
 // listings' errata, and what it costs.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -112,4 +113,23 @@ TEST(DrawMatrix, TransposedAccessReadsFewerSectorsThanPerLaneAccess) {
   const auto bfly = oracle::draw_matrix<float>(mem, matrix, u, oracle::Algorithm::ButterflyAddSub);
   EXPECT_EQ(base.counters.global_sectors, static_cast<std::uint64_t>(m * k)) << "one sector per weight";
   EXPECT_EQ(bfly.counters.global_sectors, static_cast<std::uint64_t>(m * k * 4 / 32)) << "each sector once";
+}
+
+TEST(DrawEdgeCases, ATotalInTheSubnormalRangeLetsUPrimeReachTheTotal) {
+  // u < 1 does not keep u' = total * u below the total once the total is
+  // subnormal: 0.9 * 2^-149 rounds to 2^-149. Then no running sum exceeds u',
+  // the seeds' searches fall back to an end of the array, and a weight of 0
+  // is drawn (docs/errata.md, E9).
+  const float tiny = std::numeric_limits<float>::denorm_min();
+  const std::vector<float> row{0.0f, tiny, 0.0f, 0.0f, 0.0f};
+  const float u = 0.9f;
+  ASSERT_EQ(tiny * u, tiny);
+  EXPECT_EQ(oracle::reference_draw<float>(row, u), 4) << "Alg. 2 stops at K - 1, weight 0";
+  sim::GlobalMemory mem;
+  const auto m = oracle::upload_matrix<float>(mem, row, 1, 5);
+  for (auto algo : {oracle::Algorithm::BaselineBinary, oracle::Algorithm::ButterflyAddSub}) {
+    const std::vector<float> us{u};
+    const auto d = oracle::draw_matrix<float>(mem, m, us, algo, 8);
+    EXPECT_EQ(row[static_cast<std::size_t>(d.index[0])], 0.0f) << oracle::algorithm_name(algo) << " draws index " << d.index[0];
+  }
 }
