@@ -8,6 +8,7 @@
 #include "generators.hpp"
 #include "weight_generators.hpp"
 #include "oracle/butterfly_draw.hpp"
+#include "oracle/draw_matrix.hpp"
 #include "oracle/prefix_draw.hpp"
 #include "oracle/reference.hpp"
 
@@ -167,4 +168,27 @@ RC_GTEST_PROP(DrawProperties, ButterflyDisagreesOnlyWithinTheRoundingBound, ()) 
     }
     RC_TAG("disagreement within bound");
   }
+}
+
+// A lane's index does not depend on the other lanes' weights or uniforms
+// (what lets the oracle replay the LDA workload in blocks of W rows).
+RC_GTEST_PROP(DrawProperties, ALanesIndexDoesNotDependOnItsWarpMatesData, ()) {
+  const int k = *rc::gen::inRange(1, 100);
+  const int m = 32;
+  const int lane = *rc::gen::inRange(0, m);
+  auto weights = rows_of(*warpsim::testing::gen_family(), m, k);
+  std::vector<float> u(static_cast<std::size_t>(m));
+  for (auto& x : u) x = uniform24(*rc::gen::arbitrary<std::uint32_t>());
+  const auto algo = *rc::gen::element(oracle::Algorithm::TransposedRegisters, oracle::Algorithm::ButterflyStandard, oracle::Algorithm::ButterflyAddSub);
+  sim::GlobalMemory mem;
+  const auto before = oracle::draw_matrix<float>(mem, oracle::upload_matrix<float>(mem, weights, m, k), u, algo);
+  // new data and uniforms everywhere but `lane`
+  auto others = rows_of(*warpsim::testing::gen_family(), m, k);
+  for (int r = 0; r < m; ++r) {
+    if (r == lane) continue;
+    std::copy_n(others.begin() + static_cast<std::ptrdiff_t>(r * k), k, weights.begin() + static_cast<std::ptrdiff_t>(r * k));
+    u[static_cast<std::size_t>(r)] = uniform24(*rc::gen::arbitrary<std::uint32_t>());
+  }
+  const auto after = oracle::draw_matrix<float>(mem, oracle::upload_matrix<float>(mem, weights, m, k), u, algo);
+  RC_ASSERT(after.index[static_cast<std::size_t>(lane)] == before.index[static_cast<std::size_t>(lane)]);
 }

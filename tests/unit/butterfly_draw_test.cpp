@@ -133,3 +133,29 @@ TEST(DrawEdgeCases, ATotalInTheSubnormalRangeLetsUPrimeReachTheTotal) {
     EXPECT_EQ(row[static_cast<std::size_t>(d.index[0])], 0.0f) << oracle::algorithm_name(algo) << " draws index " << d.index[0];
   }
 }
+
+TEST(DrawEdgeCases, AddSubtractIndexDependsOnTheLaneNumber) {
+  // Found by a RapidCheck property (errata E10): the add-subtract search
+  // computes a midpoint as high - y in lanes whose bit is set and low + y in
+  // the others; the two round differently. One row, at lane 31 and at lane
+  // 29 of the same warp, with everything else equal, draws different indices.
+  const int k = 38;
+  std::vector<float> row(k, std::ldexp(1.0f, -100));
+  for (auto [i, e] : {std::pair{5, -40}, {7, -41}, {9, -42}, {12, -44}, {17, -23}, {29, -20}, {32, -25}}) {
+    row[static_cast<std::size_t>(i)] = std::ldexp(1.0f, e);
+  }
+  std::vector<float> w;
+  for (int r = 0; r < 32; ++r) w.insert(w.end(), row.begin(), row.end());
+  auto index_at = [&](int lane, oracle::Algorithm algo) {
+    std::vector<float> u(32, 0.0f);
+    u[static_cast<std::size_t>(lane)] = 20 * 0x1p-24f;
+    sim::GlobalMemory mem;
+    return oracle::draw_matrix<float>(mem, oracle::upload_matrix<float>(mem, w, 32, k), u, algo).index[static_cast<std::size_t>(lane)];
+  };
+  EXPECT_EQ(index_at(31, oracle::Algorithm::ButterflyAddSub), 9);
+  EXPECT_EQ(index_at(29, oracle::Algorithm::ButterflyAddSub), 7);
+  EXPECT_EQ(index_at(31, oracle::Algorithm::ButterflyStandard), index_at(29, oracle::Algorithm::ButterflyStandard))
+      << "the standard variant always adds to the low end";
+  // The scalar definition: the running sum first exceeds u' at index 7.
+  EXPECT_EQ(oracle::reference_draw<float>(row, 20 * 0x1p-24f), 7);
+}
