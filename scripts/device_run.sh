@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device call: GPU tests, compute-sanitizer, the matrix benchmark and the
-# PyTorch baselines, logs under $OUT. Expects the binaries built here in
-# .device-out/ (carried): gpu_tests, bench_gpu_matrix.
+# PyTorch baselines, the LDA sweep, logs under $OUT. Expects the binaries
+# built here in .device-out/ (carried): gpu_tests, bench_gpu_matrix, bench_gpu_lda.
 set -uo pipefail
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
@@ -12,3 +12,4 @@ compute-sanitizer --tool memcheck ./.device-out/gpu_tests --gtest_filter='GpuMat
 tail -3 "$out/memcheck.log"
 ./.device-out/bench_gpu_matrix 2>&1 | tee "$out/bench_gpu_matrix.jsonl"
 PYTHONUNBUFFERED=1 python3 bench/torch_baselines.py 2>&1 | tee "$out/torch_baselines.jsonl"
+./.device-out/bench_gpu_lda 2>&1 | tee "$out/bench_gpu_lda.jsonl"

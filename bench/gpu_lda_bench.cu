@@ -1,0 +1,102 @@
+// One z-draw sweep of the LDA workload at the seed's sizes (synthetic corpus,
+// oracle/lda_corpus.hpp), K from 16 to 1024, fp32 and fp64, every algorithm:
+// median of 10 timed sweeps after warm-up (CUDA events). Prints one JSON
+// object per line, with the bytes a sweep must move.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/lda_sampler.hpp"
+#include "oracle/lda_corpus.hpp"
+#include "rng/philox_uniform.hpp"
+
+using namespace warpsim;
+
+namespace {
+
+template <class T>
+__global__ void fill_uniform(T* w, std::size_t n, std::uint64_t seed, std::uint32_t draw) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    w[i] = rng::uniform<T>(seed, i, draw);
+  }
+}
+
+template <class F>
+double median_ms(F&& run, int reps = 10) {
+  cudaEvent_t a, b;
+  WARPSIM_CUDA(cudaEventCreate(&a));
+  WARPSIM_CUDA(cudaEventCreate(&b));
+  for (int i = 0; i < 2; ++i) run();
+  WARPSIM_CUDA(cudaDeviceSynchronize());
+  std::vector<float> t;
+  for (int i = 0; i < reps; ++i) {
+    WARPSIM_CUDA(cudaEventRecord(a));
+    run();
+    WARPSIM_CUDA(cudaEventRecord(b));
+    WARPSIM_CUDA(cudaEventSynchronize(b));
+    float ms = 0;
+    WARPSIM_CUDA(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  WARPSIM_CUDA(cudaEventDestroy(a));
+  WARPSIM_CUDA(cudaEventDestroy(b));
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+template <class T>
+void run(const oracle::LdaCorpus& c, const char* dtype, const int* offsets, const int* words, int* z) {
+  gpu::LdaSampler<T> sampler;
+  const double tokens = static_cast<double>(c.words.size());
+  for (int k : {16, 32, 64, 128, 256, 512, 1024}) {
+    T *theta = nullptr, *phi = nullptr;
+    const std::size_t nt = static_cast<std::size_t>(c.documents) * k, np = static_cast<std::size_t>(c.vocabulary) * k;
+    WARPSIM_CUDA(cudaMalloc(&theta, nt * sizeof(T)));
+    WARPSIM_CUDA(cudaMalloc(&phi, np * sizeof(T)));
+    fill_uniform<T><<<2048, 256>>>(theta, nt, 5, 2);
+    fill_uniform<T><<<2048, 256>>>(phi, np, 5, 3);
+    WARPSIM_CUDA(cudaGetLastError());
+    // Bytes: theta once, words and z once; phi gathered once per token (no
+    // reuse) at most, or once in all (perfect reuse) at least.
+    const double fixed = static_cast<double>(nt * sizeof(T)) + 8 * tokens;
+    const double gather = tokens * k * sizeof(T), phi_once = static_cast<double>(np * sizeof(T));
+    for (auto algo : {gpu::MatrixAlgorithm::Baseline, gpu::MatrixAlgorithm::TransposedRegisters, gpu::MatrixAlgorithm::ButterflyStandard,
+                      gpu::MatrixAlgorithm::ButterflyAddSub}) {
+      std::uint64_t seed = 1;
+      const double ms = median_ms([&] { sampler.draw(theta, phi, offsets, words, c.documents, k, seed++, algo, z); });
+      WARPSIM_CUDA(cudaDeviceSynchronize());
+      std::printf("{\"dtype\": \"%s\", \"K\": %d, \"what\": \"%s\", \"ms\": %.4f, \"bytes_min_MB\": %.1f, \"bytes_gather_MB\": %.1f, "
+                  "\"GBps_if_gathered\": %.0f}\n",
+                  dtype, k, gpu::algorithm_name(algo), ms, (fixed + phi_once) / 1e6, (fixed + gather) / 1e6,
+                  (fixed + gather) / (ms * 1e-3) / 1e9);
+      std::fflush(stdout);
+    }
+    WARPSIM_CUDA(cudaFree(theta));
+    WARPSIM_CUDA(cudaFree(phi));
+  }
+}
+
+}  // namespace
+
+int main() {
+  try {
+    const auto c = oracle::make_lda_corpus();
+    std::printf("{\"corpus\": {\"documents\": %d, \"vocabulary\": %d, \"tokens\": %zu, \"longest\": %d}}\n", c.documents, c.vocabulary,
+                c.words.size(), c.longest());
+    int *offsets = nullptr, *words = nullptr, *z = nullptr;
+    WARPSIM_CUDA(cudaMalloc(&offsets, c.offsets.size() * sizeof(int)));
+    WARPSIM_CUDA(cudaMalloc(&words, c.words.size() * sizeof(int)));
+    WARPSIM_CUDA(cudaMalloc(&z, c.words.size() * sizeof(int)));
+    WARPSIM_CUDA(cudaMemcpy(offsets, c.offsets.data(), c.offsets.size() * sizeof(int), cudaMemcpyHostToDevice));
+    WARPSIM_CUDA(cudaMemcpy(words, c.words.data(), c.words.size() * sizeof(int), cudaMemcpyHostToDevice));
+    run<float>(c, "fp32", offsets, words, z);
+    run<double>(c, "fp64", offsets, words, z);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpu_lda_bench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
