@@ -11,41 +11,13 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/lda_sampler.hpp"
 #include "oracle/lda_corpus.hpp"
+#include "bench/cuda_timing.cuh"
 #include "rng/philox_uniform.hpp"
 
 using namespace warpsim;
+using bench::fill_uniform;
 
 namespace {
-
-template <class T>
-__global__ void fill_uniform(T* w, std::size_t n, std::uint64_t seed, std::uint32_t draw) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    w[i] = rng::uniform<T>(seed, i, draw);
-  }
-}
-
-template <class F>
-double median_ms(F&& run, int reps = 10) {
-  cudaEvent_t a, b;
-  WARPSIM_CUDA(cudaEventCreate(&a));
-  WARPSIM_CUDA(cudaEventCreate(&b));
-  for (int i = 0; i < 2; ++i) run();
-  WARPSIM_CUDA(cudaDeviceSynchronize());
-  std::vector<float> t;
-  for (int i = 0; i < reps; ++i) {
-    WARPSIM_CUDA(cudaEventRecord(a));
-    run();
-    WARPSIM_CUDA(cudaEventRecord(b));
-    WARPSIM_CUDA(cudaEventSynchronize(b));
-    float ms = 0;
-    WARPSIM_CUDA(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  WARPSIM_CUDA(cudaEventDestroy(a));
-  WARPSIM_CUDA(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 template <class T>
 void run(const oracle::LdaCorpus& c, const char* dtype, const int* offsets, const int* words, int* z) {
@@ -66,7 +38,7 @@ void run(const oracle::LdaCorpus& c, const char* dtype, const int* offsets, cons
     for (auto algo : {gpu::MatrixAlgorithm::Baseline, gpu::MatrixAlgorithm::TransposedRegisters, gpu::MatrixAlgorithm::ButterflyStandard,
                       gpu::MatrixAlgorithm::ButterflyAddSub}) {
       std::uint64_t seed = 1;
-      const double ms = median_ms([&] { sampler.draw(theta, phi, offsets, words, c.documents, k, seed++, algo, z); });
+      const double ms = bench::median_ms([&] { sampler.draw(theta, phi, offsets, words, c.documents, k, seed++, algo, z); }, 10, 2);
       WARPSIM_CUDA(cudaDeviceSynchronize());
       std::printf("{\"dtype\": \"%s\", \"K\": %d, \"what\": \"%s\", \"ms\": %.4f, \"bytes_min_MB\": %.1f, \"bytes_gather_MB\": %.1f, "
                   "\"GBps_if_gathered\": %.0f}\n",

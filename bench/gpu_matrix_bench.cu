@@ -12,41 +12,13 @@
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/matrix_sampler.hpp"
+#include "bench/cuda_timing.cuh"
 #include "rng/philox_uniform.hpp"
 
 using namespace warpsim;
+using bench::fill_uniform;
 
 namespace {
-
-template <class T>
-__global__ void fill_uniform(T* w, std::size_t n, std::uint64_t seed) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    w[i] = rng::uniform<T>(seed, i, 1);
-  }
-}
-
-template <class F>
-double median_ms(F&& run, int reps = 15) {
-  cudaEvent_t a, b;
-  WARPSIM_CUDA(cudaEventCreate(&a));
-  WARPSIM_CUDA(cudaEventCreate(&b));
-  for (int i = 0; i < 3; ++i) run();  // warm-up
-  WARPSIM_CUDA(cudaDeviceSynchronize());
-  std::vector<float> t;
-  for (int i = 0; i < reps; ++i) {
-    WARPSIM_CUDA(cudaEventRecord(a));
-    run();
-    WARPSIM_CUDA(cudaEventRecord(b));
-    WARPSIM_CUDA(cudaEventSynchronize(b));
-    float ms = 0;
-    WARPSIM_CUDA(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  WARPSIM_CUDA(cudaEventDestroy(a));
-  WARPSIM_CUDA(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 template <class T>
 void run(const char* dtype) {
@@ -55,11 +27,11 @@ void run(const char* dtype) {
   int* z = nullptr;
   WARPSIM_CUDA(cudaMalloc(&w, n * sizeof(T)));
   WARPSIM_CUDA(cudaMalloc(&copy, n * sizeof(T)));
-  fill_uniform<T><<<4096, 256>>>(w, n, 42);
+  fill_uniform<T><<<4096, 256>>>(w, n, 42, 1);
   WARPSIM_CUDA(cudaGetLastError());
   WARPSIM_CUDA(cudaDeviceSynchronize());
   const double bytes = static_cast<double>(n * sizeof(T));
-  const double copy_ms = median_ms([&] { WARPSIM_CUDA(cudaMemcpyAsync(copy, w, n * sizeof(T), cudaMemcpyDeviceToDevice)); });
+  const double copy_ms = bench::median_ms([&] { WARPSIM_CUDA(cudaMemcpyAsync(copy, w, n * sizeof(T), cudaMemcpyDeviceToDevice)); }, 15, 3);
   WARPSIM_CUDA(cudaFree(copy));
   const double bandwidth = 2 * bytes / (copy_ms * 1e-3);  // read + write
   const double roof_ms = bytes / bandwidth * 1e3;
@@ -72,7 +44,7 @@ void run(const char* dtype) {
     for (auto algo : {gpu::MatrixAlgorithm::Baseline, gpu::MatrixAlgorithm::TransposedRegisters, gpu::MatrixAlgorithm::ButterflyStandard,
                       gpu::MatrixAlgorithm::ButterflyAddSub}) {
       std::uint64_t seed = 1;
-      const double ms = median_ms([&] { sampler.draw(w, m, k, seed++, algo, z); });
+      const double ms = bench::median_ms([&] { sampler.draw(w, m, k, seed++, algo, z); }, 15, 3);
       WARPSIM_CUDA(cudaDeviceSynchronize());
       std::printf("{\"dtype\": \"%s\", \"what\": \"%s\", \"K\": %d, \"M\": %d, \"ms\": %.4f, \"roof_ms\": %.4f, \"x_roof\": %.2f}\n", dtype,
                   gpu::algorithm_name(algo), k, m, ms, roof_ms, ms / roof_ms);

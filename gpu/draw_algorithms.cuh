@@ -61,15 +61,24 @@ __device__ int draw_baseline(const Source& s, T* p, std::size_t stride, int k, T
   return binary_search(p, stride, k, mul_rn(sum, u));
 }
 
-// Alg. 4-6 with the in-register transpose of Fig. 2 (W/2 log2 W shfl_xor a block).
+// The remnant (the first K mod W weights, the lane's own): running sums into
+// p[0 .. K mod W - 1], the sum so far returned (Alg. 6 lines 8-12, Alg. 8
+// lines 8-12).
 template <class T, class Source>
-__device__ int draw_transposed(const Source& s, T* p, int k, int lane, T u) {
-  const int r = k % kW;
+__device__ __forceinline__ T sum_remnant(const Source& s, T* p, int r) {
   T sum = 0;
   for (int j = 0; j < r; ++j) {
     sum = add_rn(sum, s.own(j));
     p[static_cast<std::size_t>(j) * kW] = sum;
   }
+  return sum;
+}
+
+// Alg. 4-6 with the in-register transpose of Fig. 2 (W/2 log2 W shfl_xor a block).
+template <class T, class Source>
+__device__ int draw_transposed(const Source& s, T* p, int k, int lane, T u) {
+  const int r = k % kW;
+  T sum = sum_remnant(s, p, r);
   for (int j = r; j < k; j += kW) {
     T a[kW];
     s.block(j, a);
@@ -124,12 +133,7 @@ template <class T, bool AddSub, class Source>
 __device__ int draw_butterfly(const Source& s, T* p, int k, int lane, T u) {
   const int r = k % kW;
   const int blocks = k / kW;
-  T sum = 0;
-  // Alg. 8, lines 8-12: the remnant
-  for (int j = 0; j < r; ++j) {
-    sum = add_rn(sum, s.own(j));
-    p[static_cast<std::size_t>(j) * kW] = sum;
-  }
+  T sum = sum_remnant(s, p, r);
   // Alg. 8, lines 13-34: the blocks
   for (int j = r; j < k; j += kW) {
     T a[kW];

@@ -106,20 +106,8 @@ __global__ void lda_cooperative_kernel(const T* __restrict__ theta, const T* __r
   }
 }
 
-int resident_blocks(const void* kernel, int threads, std::size_t shared_bytes) {
-  int device = 0, sms = 0, per_sm = 0;
-  WARPSIM_CUDA(cudaGetDevice(&device));
-  WARPSIM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  WARPSIM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));
-  return std::max(1, sms * per_sm);
-}
 
 }  // namespace
-
-template <class T>
-LdaSampler<T>::~LdaSampler() {
-  if (scratch_) cudaFree(scratch_);
-}
 
 template <class T>
 void LdaSampler<T>::draw(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k,
@@ -148,17 +136,7 @@ void LdaSampler<T>::draw(const T* theta, const T* phi, const int* offsets, const
   if (shared) WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   const int needed = cooperative ? ((documents + kW - 1) / kW * kW + threads - 1) / threads : (documents + threads - 1) / threads;
   const int blocks = std::min(needed, resident_blocks(kernel, threads, shared));
-  if (!shared) {
-    const std::size_t elements = static_cast<std::size_t>(blocks) * threads * k * (cooperative ? 2 : 1);
-    if (elements > scratch_elements_) {
-      if (scratch_) WARPSIM_CUDA(cudaFree(scratch_));
-      scratch_ = nullptr;
-      scratch_elements_ = 0;
-      WARPSIM_CUDA(cudaMalloc(&scratch_, elements * sizeof(T)));
-      scratch_elements_ = elements;
-    }
-  }
-  T* scratch = shared ? nullptr : scratch_;
+  T* scratch = shared ? nullptr : scratch_.ensure(static_cast<std::size_t>(blocks) * threads * k * (cooperative ? 2 : 1));
   switch (algorithm) {
     case MatrixAlgorithm::Baseline:
       lda_baseline_kernel<T><<<blocks, threads, 0, stream>>>(theta, phi, offsets, words, documents, k, seed, z, scratch);

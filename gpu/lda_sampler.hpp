@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "gpu/launch.hpp"
 #include "gpu/matrix_sampler.hpp"  // MatrixAlgorithm names the same four algorithms
 
 namespace warpsim::gpu {
@@ -18,19 +19,13 @@ namespace warpsim::gpu {
 template <class T>
 class LdaSampler {
  public:
-  LdaSampler() = default;
-  ~LdaSampler();
-  LdaSampler(const LdaSampler&) = delete;
-  LdaSampler& operator=(const LdaSampler&) = delete;
-
   // Device pointers: theta (documents x K), phi (vocabulary x K), offsets
   // (documents + 1), words and z (one per token). Asynchronous on `stream`.
   void draw(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed,
             MatrixAlgorithm algorithm, int* z, cudaStream_t stream = nullptr);
 
  private:
-  T* scratch_ = nullptr;
-  std::size_t scratch_elements_ = 0;
+  DeviceScratch<T> scratch_;
 };
 
 }  // namespace warpsim::gpu

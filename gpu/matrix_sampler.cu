@@ -83,13 +83,6 @@ __global__ void butterfly_tables_kernel(const T* __restrict__ w, int m, int k, T
   for (int d = 0; d < kW; ++d) tables[(q * kW + d) * kW + lane] = a[d];
 }
 
-int resident_blocks(const void* kernel, int threads, std::size_t shared_bytes) {
-  int device = 0, sms = 0, per_sm = 0;
-  WARPSIM_CUDA(cudaGetDevice(&device));
-  WARPSIM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  WARPSIM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));
-  return std::max(1, sms * per_sm);
-}
 
 // Shared memory for the warp-cooperative kernels: K values per lane for each
 // warp of the block, with as many warps per block (4, 2 or 1) as fit in
@@ -123,23 +116,6 @@ const char* algorithm_name(MatrixAlgorithm a) {
 }
 
 template <class T>
-MatrixSampler<T>::~MatrixSampler() {
-  if (scratch_) cudaFree(scratch_);  // no throwing from a destructor
-}
-
-template <class T>
-T* MatrixSampler<T>::ensure_scratch(std::size_t elements) {
-  if (elements > scratch_elements_) {
-    if (scratch_) WARPSIM_CUDA(cudaFree(scratch_));
-    scratch_ = nullptr;
-    scratch_elements_ = 0;
-    WARPSIM_CUDA(cudaMalloc(&scratch_, elements * sizeof(T)));
-    scratch_elements_ = elements;
-  }
-  return scratch_;
-}
-
-template <class T>
 void MatrixSampler<T>::draw(const T* weights, int m, int k, std::uint64_t seed, MatrixAlgorithm algorithm, int* out,
                             cudaStream_t stream) {
   if (m < 1 || k < 1) throw std::invalid_argument("MatrixSampler::draw: needs M >= 1 and K >= 1");
@@ -161,7 +137,7 @@ void MatrixSampler<T>::draw(const T* weights, int m, int k, std::uint64_t seed, 
   const int warps_needed = (m + kW - 1) / kW;
   const int blocks_needed = cooperative ? (warps_needed * kW + threads - 1) / threads : (m + threads - 1) / threads;
   const int blocks = std::min(blocks_needed, resident_blocks(kernel, threads, shared));
-  T* scratch = shared ? nullptr : ensure_scratch(static_cast<std::size_t>(blocks) * threads * static_cast<std::size_t>(k));
+  T* scratch = shared ? nullptr : scratch_.ensure(static_cast<std::size_t>(blocks) * threads * static_cast<std::size_t>(k));
   switch (algorithm) {
     case MatrixAlgorithm::Baseline: baseline_kernel<T><<<blocks, threads, 0, stream>>>(weights, m, k, seed, out, scratch); break;
     case MatrixAlgorithm::TransposedRegisters: cooperative_kernel<T, Coop::Transposed><<<blocks, threads, shared, stream>>>(weights, m, k, seed, out, scratch); break;

@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "gpu/launch.hpp"
+
 namespace warpsim::gpu {
 
 enum class MatrixAlgorithm {
@@ -26,11 +28,6 @@ const char* algorithm_name(MatrixAlgorithm a);
 template <class T>
 class MatrixSampler {
  public:
-  MatrixSampler() = default;
-  ~MatrixSampler();
-  MatrixSampler(const MatrixSampler&) = delete;
-  MatrixSampler& operator=(const MatrixSampler&) = delete;
-
   // weights: device, M x K row-major; out: device, M ints. Asynchronous on `stream`.
   void draw(const T* weights, int m, int k, std::uint64_t seed, MatrixAlgorithm algorithm, int* out,
             cudaStream_t stream = nullptr);
@@ -42,9 +39,7 @@ class MatrixSampler {
   void butterfly_tables(const T* weights, int m, int k, bool addsub, T* tables, cudaStream_t stream = nullptr);
 
  private:
-  T* scratch_ = nullptr;
-  std::size_t scratch_elements_ = 0;
-  T* ensure_scratch(std::size_t elements);
+  DeviceScratch<T> scratch_;
 };
 
 }  // namespace warpsim::gpu

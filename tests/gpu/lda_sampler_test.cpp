@@ -6,6 +6,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/lda_sampler.hpp"
 #include "oracle/lda_workload.hpp"
+#include "device_array.hpp"
 #include "require_gpu.hpp"
 
 using namespace warpsim;
@@ -13,16 +14,7 @@ using namespace warpsim;
 namespace {
 
 template <class T>
-struct Dev {
-  T* p = nullptr;
-  explicit Dev(const std::vector<T>& h) {
-    WARPSIM_CUDA(cudaMalloc(&p, std::max<std::size_t>(h.size(), 1) * sizeof(T)));
-    WARPSIM_CUDA(cudaMemcpy(p, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  ~Dev() { cudaFree(p); }
-  Dev(const Dev&) = delete;
-  Dev& operator=(const Dev&) = delete;
-};
+using Dev = gpu_test::DeviceArray<T>;
 
 oracle::Algorithm twin(gpu::MatrixAlgorithm a) {
   switch (a) {
@@ -38,7 +30,7 @@ template <class T>
 void check(const oracle::LdaCorpus& corpus, int k, std::uint64_t seed) {
   const auto model = oracle::make_lda_model<T>(corpus, k, seed);
   Dev<T> theta(model.theta), phi(model.phi);
-  Dev<int> offsets(corpus.offsets), words(corpus.words), z(std::vector<int>(corpus.words.size(), -1));
+  Dev<int> offsets(corpus.offsets), words(corpus.words), z(corpus.words.size());
   gpu::LdaSampler<T> sampler;
   for (auto algo : {gpu::MatrixAlgorithm::Baseline, gpu::MatrixAlgorithm::TransposedRegisters, gpu::MatrixAlgorithm::ButterflyStandard,
                     gpu::MatrixAlgorithm::ButterflyAddSub}) {

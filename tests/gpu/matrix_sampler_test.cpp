@@ -13,6 +13,7 @@
 #include "gpu/matrix_sampler.hpp"
 #include "oracle/butterfly_table.hpp"
 #include "oracle/draw_matrix.hpp"
+#include "device_array.hpp"
 #include "require_gpu.hpp"
 #include "stats/goodness_of_fit.hpp"
 
@@ -20,23 +21,7 @@ using namespace warpsim;
 
 namespace {
 
-template <class T>
-struct DeviceArray {
-  T* p = nullptr;
-  std::size_t n = 0;
-  explicit DeviceArray(std::size_t n_) : n(n_) { WARPSIM_CUDA(cudaMalloc(&p, std::max<std::size_t>(n, 1) * sizeof(T))); }
-  explicit DeviceArray(const std::vector<T>& host) : DeviceArray(host.size()) {
-    WARPSIM_CUDA(cudaMemcpy(p, host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  ~DeviceArray() { cudaFree(p); }
-  std::vector<T> download() const {
-    std::vector<T> h(n);
-    WARPSIM_CUDA(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
-    return h;
-  }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-};
+using gpu_test::DeviceArray;
 
 oracle::Algorithm oracle_twin(gpu::MatrixAlgorithm a) {
   switch (a) {

@@ -1,0 +1,31 @@
+#include <algorithm>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/launch.hpp"
+
+namespace warpsim::gpu {
+
+int resident_blocks(const void* kernel, int threads, std::size_t shared_bytes) {
+  int device = 0, sms = 0, per_sm = 0;
+  WARPSIM_CUDA(cudaGetDevice(&device));
+  WARPSIM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  WARPSIM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));
+  return std::max(1, sms * per_sm);
+}
+
+template <class T>
+T* DeviceScratch<T>::ensure(std::size_t elements) {
+  if (elements > elements_) {
+    if (p_) WARPSIM_CUDA(cudaFree(p_));
+    p_ = nullptr;
+    elements_ = 0;
+    WARPSIM_CUDA(cudaMalloc(&p_, elements * sizeof(T)));
+    elements_ = elements;
+  }
+  return p_;
+}
+
+template class DeviceScratch<float>;
+template class DeviceScratch<double>;
+
+}  // namespace warpsim::gpu

@@ -1,0 +1,34 @@
+// What the samplers' launches share: how many blocks of a kernel are
+// resident at once (their grids loop, so scratch is sized by what is
+// resident), and a reusable, checked scratch allocation.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace warpsim::gpu {
+
+// Blocks of `kernel` resident on the whole device at once (at least 1).
+int resident_blocks(const void* kernel, int threads, std::size_t shared_bytes);
+
+// Device memory that grows on demand and is freed with the owner.
+template <class T>
+class DeviceScratch {
+ public:
+  DeviceScratch() = default;
+  ~DeviceScratch() {
+    if (p_) cudaFree(p_);  // never throw from a destructor
+  }
+  DeviceScratch(const DeviceScratch&) = delete;
+  DeviceScratch& operator=(const DeviceScratch&) = delete;
+
+  // At least `elements` elements (contents undefined).
+  T* ensure(std::size_t elements);
+
+ private:
+  T* p_ = nullptr;
+  std::size_t elements_ = 0;
+};
+
+}  // namespace warpsim::gpu

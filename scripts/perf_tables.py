@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Renders the GPU tables of docs/PERF.md from a device run's logs
+(bench_gpu_matrix.jsonl, torch_baselines.jsonl, bench_gpu_lda.jsonl), between
+the <!-- matrix-table --> and <!-- lda-table --> markers.
+
+    python3 scripts/perf_tables.py docs/device-logs/2026-11-21 docs/PERF.md
+"""
+import json
+import re
+import sys
+
+
+def load(path):
+    return [json.loads(line) for line in open(path) if line.strip().startswith("{")]
+
+
+def matrix_table(rows, torch):
+    out = []
+    for dt in ["fp32", "fp64"]:
+        copy = [r for r in rows if r.get("dtype") == dt and r["what"] == "copy"][0]
+        size = "1" if dt == "fp32" else "2"
+        out.append(f"\n**{dt}** — {size} GiB matrix; device-to-device copy {copy['ms']:.3f} ms = {copy['bandwidth_TBps']:.2f} TB/s "
+                   f"(bytes read + written); read-once floor {copy['roof_ms']:.3f} ms.\n")
+        out.append("| K | M | baseline | transposed + register transpose | butterfly standard | butterfly add-subtract | x floor (best) "
+                   "| torch.multinomial | cumsum + searchsorted | Gumbel-max | best PyTorch / ours |")
+        out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for k in [32, 128, 1024]:
+            g = {r["what"]: r for r in rows if r.get("dtype") == dt and r.get("K") == k}
+            t = {r["what"]: r["ms"] for r in torch if r.get("dtype") == dt and r.get("K") == k}
+            best = min(g[a]["ms"] for a in ["transposed-registers", "butterfly-standard", "butterfly-addsub"])
+            out.append(f"| {k} | {g['baseline']['M']:,} | {g['baseline']['ms']:.3f} | {g['transposed-registers']['ms']:.3f} | "
+                       f"{g['butterfly-standard']['ms']:.3f} | {g['butterfly-addsub']['ms']:.3f} | {best / copy['roof_ms']:.2f} | "
+                       f"{t['torch.multinomial']:.2f} | {t['cumsum+searchsorted']:.2f} | {t['gumbel-max']:.2f} | {min(t.values()) / best:.1f}x |")
+    return "\n".join(out) + "\n"
+
+
+def lda_table(lda):
+    out = ["| dtype | K | baseline | transposed + register transpose | butterfly standard | butterfly add-subtract | "
+           "add-subtract vs transposed | bytes min / gather (MB) | add-subtract GB/s (gather) |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for dt in ["fp32", "fp64"]:
+        for k in [16, 32, 64, 128, 256, 512, 1024]:
+            g = {r["what"]: r for r in lda if r.get("dtype") == dt and r.get("K") == k}
+            a, t = g["butterfly-addsub"], g["transposed-registers"]
+            out.append(f"| {dt} | {k} | {g['baseline']['ms']:.2f} | {t['ms']:.2f} | {g['butterfly-standard']['ms']:.2f} | {a['ms']:.2f} | "
+                       f"{t['ms'] / a['ms']:.2f}x | {a['bytes_min_MB']:.0f} / {a['bytes_gather_MB']:.0f} | {a['GBps_if_gathered']:.0f} |")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    logs, perf = sys.argv[1], sys.argv[2]
+    text = open(perf).read()
+    m = matrix_table(load(f"{logs}/bench_gpu_matrix.jsonl"), load(f"{logs}/torch_baselines.jsonl"))
+    l = lda_table(load(f"{logs}/bench_gpu_lda.jsonl"))
+    text = re.sub(r"<!-- matrix-table -->.*?<!-- /matrix-table -->", lambda _: f"<!-- matrix-table -->\n{m}<!-- /matrix-table -->", text, flags=re.S)
+    text = re.sub(r"<!-- lda-table -->.*?<!-- /lda-table -->", lambda _: f"<!-- lda-table -->\n{l}<!-- /lda-table -->", text, flags=re.S)
+    open(perf, "w").write(text)
+
+
+if __name__ == "__main__":
+    main()
