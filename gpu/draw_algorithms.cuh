@@ -192,4 +192,82 @@ __device__ int draw_butterfly(const Source& s, T* p, int k, int lane, T u) {
   return z;
 }
 
+// Alg. 7-10 for K too large for the lane's p' to stay on chip, with the same
+// operations on the same values and so the same bits: the first pass keeps
+// only the remnant's running sums and each block's running sum, in
+// q[0 .. r-1] and q[r + block] (stride W), which is what Alg. 9 reads; the
+// search then rebuilds the table of each block some lane chose, one block at
+// a time, and runs Alg. 10 against it, taking its shuffles from the registers
+// of the rebuilt table instead of from p' (so no hisBlockBase is needed: every
+// lane serves from the table in hand, and a lane keeps the result only for
+// its own block). Bytes: the matrix once, plus the chosen blocks again.
+template <class T, bool AddSub, class Source>
+__device__ int draw_butterfly_rebuild(const Source& s, T* q, int k, int lane, T u) {
+  const int r = k % kW;
+  const int blocks = k / kW;
+  T sum = sum_remnant(s, q, r);
+  for (int b = 0; b < blocks; ++b) {
+    T a[kW];
+    s.block(r + b * kW, a);
+    butterfly_build<T, AddSub>(a, lane);
+    sum = add_rn(sum, a[kW - 1]);
+    q[static_cast<std::size_t>(r + b) * kW] = sum;
+  }
+  // Alg. 9: the block (q[r + mid] is p'[mid * W + r + W - 1])
+  const T target = mul_rn(sum, u);
+  int lo = 0, hi = blocks - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (target < q[static_cast<std::size_t>(r + mid) * kW]) hi = mid; else lo = mid + 1;
+  }
+  const int block_base = r + lo * kW;
+  int z = 0;
+  if (k >= kW) {
+    // p'[blockBase - 1] is q[r + lo - 1] (a block's sum, or the remnant's last)
+    const T low0 = block_base > 0 ? q[static_cast<std::size_t>(r + lo - 1) * kW] : T(0);
+    const T high0 = q[static_cast<std::size_t>(r + lo) * kW];
+    bool pending = true;
+    for (unsigned want = __ballot_sync(kFull, pending); want != 0; want = __ballot_sync(kFull, pending)) {
+      const int chosen = __shfl_sync(kFull, lo, __ffs(want) - 1);
+      T a[kW];
+      s.block(r + chosen * kW, a);
+      butterfly_build<T, AddSub>(a, lane);
+      T low = low0, high = high0;
+      int flip = 0;
+#pragma unroll
+      for (int b = 0; b < 5; ++b) {
+        const int bit = (kW / 2) >> b;
+        const int mask = ((kW - 1) * (2 * bit)) & (kW - 1);
+        T y = 0;
+#pragma unroll
+        for (int i = 0; i < kW / (2 * bit); ++i) {
+          const int d = (bit - 1) + 2 * bit * i;
+          const T t = __shfl_xor_sync(kFull, a[d], flip);
+          y = ((lane ^ d) & mask) == 0 ? t : y;
+        }
+        const bool upper = (lane & bit) != 0;
+        const T compare = (AddSub && upper) ? sub_rn(high, y) : add_rn(low, y);
+        if (target < compare) {
+          high = compare;
+          flip ^= bit & lane;
+        } else {
+          low = compare;
+          flip ^= bit & ~lane;
+        }
+      }
+      if (pending && lo == chosen) {
+        z = block_base + (flip ^ lane);
+        pending = false;
+      }
+    }
+  }
+  // Alg. 9, lines 17-27: in the remnant after all
+  if (r > 0 && block_base > 0 && target < q[static_cast<std::size_t>(r + lo - 1) * kW]) {
+    int i = 0;
+    while (i < r && !(target < q[static_cast<std::size_t>(i) * kW])) ++i;
+    z = i;
+  }
+  return z;
+}
+
 }  // namespace warpsim::gpu::detail

@@ -49,13 +49,20 @@ __global__ void baseline_kernel(const T* __restrict__ w, int m, int k, std::uint
 // ---- Warp-cooperative kernels: transposed access, or butterfly.
 enum class Coop { Transposed, ButterflyStandard, ButterflyAddSub };
 
-template <class T, Coop C>
+// K values per lane on chip (p' or the running sums), or, for the butterfly
+// past that, only the remnant's and the blocks' running sums (Rebuild).
+enum class Storage { Full, Rebuild };
+
+// Values a lane keeps: K, or K mod W + K / W when the butterfly rebuilds.
+__host__ __device__ constexpr int kept_values(int k, Storage st) { return st == Storage::Full ? k : k % kW + k / kW; }
+
+template <class T, Coop C, Storage St = Storage::Full>
 __global__ void cooperative_kernel(const T* __restrict__ w, int m, int k, std::uint64_t seed, int* __restrict__ out,
                                    T* __restrict__ scratch) {
   const int lane = threadIdx.x & (kW - 1);
   const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / kW;
   const std::size_t warp = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kW;
-  T* p = warp_scratch(scratch, warp, k, lane);
+  T* p = warp_scratch(scratch, warp, kept_values(k, St), lane);
   for (std::size_t q = warp; q * kW < static_cast<std::size_t>(m); q += warps) {
     const std::size_t row = min(q * kW + lane, static_cast<std::size_t>(m - 1));
     const MatrixSource<T> src{w, m, k, q, row};
@@ -63,6 +70,8 @@ __global__ void cooperative_kernel(const T* __restrict__ w, int m, int k, std::u
     int z;
     if constexpr (C == Coop::Transposed) {
       z = draw_transposed(src, p, k, lane, u);
+    } else if constexpr (St == Storage::Rebuild) {
+      z = draw_butterfly_rebuild<T, C == Coop::ButterflyAddSub>(src, p, k, lane, u);
     } else {
       z = draw_butterfly<T, C == Coop::ButterflyAddSub>(src, p, k, lane, u);
     }
@@ -120,17 +129,27 @@ void MatrixSampler<T>::draw(const T* weights, int m, int k, std::uint64_t seed, 
                             cudaStream_t stream) {
   if (m < 1 || k < 1) throw std::invalid_argument("MatrixSampler::draw: needs M >= 1 and K >= 1");
   if (!weights || !out) throw std::invalid_argument("MatrixSampler::draw: null device pointer");
+  const bool cooperative = algorithm != MatrixAlgorithm::Baseline;
+  const bool butterfly = algorithm == MatrixAlgorithm::ButterflyStandard || algorithm == MatrixAlgorithm::ButterflyAddSub;
+  SharedPlan plan = cooperative ? shared_plan<T>(k) : SharedPlan{};
+  // The butterfly past shared memory keeps only the running sums and rebuilds chosen blocks.
+  const bool rebuild = butterfly && plan.warps == 0;
+  if (rebuild) plan = shared_plan<T>(kept_values(k, Storage::Rebuild));
   const void* kernel = nullptr;
   switch (algorithm) {
     case MatrixAlgorithm::Baseline: kernel = reinterpret_cast<const void*>(&baseline_kernel<T>); break;
     case MatrixAlgorithm::TransposedRegisters: kernel = reinterpret_cast<const void*>(&cooperative_kernel<T, Coop::Transposed>); break;
-    case MatrixAlgorithm::ButterflyStandard: kernel = reinterpret_cast<const void*>(&cooperative_kernel<T, Coop::ButterflyStandard>); break;
-    case MatrixAlgorithm::ButterflyAddSub: kernel = reinterpret_cast<const void*>(&cooperative_kernel<T, Coop::ButterflyAddSub>); break;
+    case MatrixAlgorithm::ButterflyStandard:
+      kernel = rebuild ? reinterpret_cast<const void*>(&cooperative_kernel<T, Coop::ButterflyStandard, Storage::Rebuild>)
+                       : reinterpret_cast<const void*>(&cooperative_kernel<T, Coop::ButterflyStandard>);
+      break;
+    case MatrixAlgorithm::ButterflyAddSub:
+      kernel = rebuild ? reinterpret_cast<const void*>(&cooperative_kernel<T, Coop::ButterflyAddSub, Storage::Rebuild>)
+                       : reinterpret_cast<const void*>(&cooperative_kernel<T, Coop::ButterflyAddSub>);
+      break;
   }
   // A grid of resident blocks only (each warp loops over its rows), so the
   // scratch -- K values per thread -- is sized by what is resident, not by M.
-  const bool cooperative = algorithm != MatrixAlgorithm::Baseline;
-  const SharedPlan plan = cooperative ? shared_plan<T>(k) : SharedPlan{};
   const std::size_t shared = plan.bytes;
   const int threads = shared ? plan.warps * kW : kThreads;
   if (shared) WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
@@ -141,8 +160,20 @@ void MatrixSampler<T>::draw(const T* weights, int m, int k, std::uint64_t seed, 
   switch (algorithm) {
     case MatrixAlgorithm::Baseline: baseline_kernel<T><<<blocks, threads, 0, stream>>>(weights, m, k, seed, out, scratch); break;
     case MatrixAlgorithm::TransposedRegisters: cooperative_kernel<T, Coop::Transposed><<<blocks, threads, shared, stream>>>(weights, m, k, seed, out, scratch); break;
-    case MatrixAlgorithm::ButterflyStandard: cooperative_kernel<T, Coop::ButterflyStandard><<<blocks, threads, shared, stream>>>(weights, m, k, seed, out, scratch); break;
-    case MatrixAlgorithm::ButterflyAddSub: cooperative_kernel<T, Coop::ButterflyAddSub><<<blocks, threads, shared, stream>>>(weights, m, k, seed, out, scratch); break;
+    case MatrixAlgorithm::ButterflyStandard:
+      if (rebuild) {
+        cooperative_kernel<T, Coop::ButterflyStandard, Storage::Rebuild><<<blocks, threads, shared, stream>>>(weights, m, k, seed, out, scratch);
+      } else {
+        cooperative_kernel<T, Coop::ButterflyStandard><<<blocks, threads, shared, stream>>>(weights, m, k, seed, out, scratch);
+      }
+      break;
+    case MatrixAlgorithm::ButterflyAddSub:
+      if (rebuild) {
+        cooperative_kernel<T, Coop::ButterflyAddSub, Storage::Rebuild><<<blocks, threads, shared, stream>>>(weights, m, k, seed, out, scratch);
+      } else {
+        cooperative_kernel<T, Coop::ButterflyAddSub><<<blocks, threads, shared, stream>>>(weights, m, k, seed, out, scratch);
+      }
+      break;
   }
   WARPSIM_CUDA(cudaGetLastError());
 }
