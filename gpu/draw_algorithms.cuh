@@ -128,6 +128,33 @@ __device__ __forceinline__ void butterfly_build(T (&a)[kW], int lane) {
   }
 }
 
+// One step of Alg. 10 once y (the tree node) is in hand: the midpoint, the
+// comparison, and the update of the running values and of `flip`.
+template <class T, bool AddSub>
+__device__ __forceinline__ void butterfly_step(int bit, int lane, T y, T target, T& low, T& high, int& flip) {
+  const bool upper = (lane & bit) != 0;
+  const T compare = (AddSub && upper) ? sub_rn(high, y) : add_rn(low, y);
+  if (target < compare) {
+    high = compare;
+    flip ^= bit & lane;
+  } else {
+    low = compare;
+    flip ^= bit & ~lane;
+  }
+}
+
+// Alg. 9, lines 17-27: when u' lies below the running sum before the first
+// block, the index is in the remnant after all (running sums at p[i * W]).
+template <class T>
+__device__ __forceinline__ int remnant_fallback(const T* p, int r, bool has_prior, T prior, T target, int z) {
+  if (r > 0 && has_prior && target < prior) {
+    int i = 0;
+    while (i < r && !(target < p[static_cast<std::size_t>(i) * kW])) ++i;
+    return i;
+  }
+  return z;
+}
+
 // Alg. 7-10: the lane's p'[i] at p[i * W].
 template <class T, bool AddSub, class Source>
 __device__ int draw_butterfly(const Source& s, T* p, int k, int lane, T u) {
@@ -171,25 +198,11 @@ __device__ int draw_butterfly(const Source& s, T* p, int k, int lane, T u) {
         const T t = __shfl_xor_sync(kFull, p[static_cast<std::size_t>(his_base + d) * kW], flip);
         y = ((lane ^ d) & mask) == 0 ? t : y;
       }
-      const bool upper = (lane & bit) != 0;
-      const T compare = (AddSub && upper) ? sub_rn(high, y) : add_rn(low, y);
-      if (target < compare) {
-        high = compare;
-        flip ^= bit & lane;
-      } else {
-        low = compare;
-        flip ^= bit & ~lane;
-      }
+      butterfly_step<T, AddSub>(bit, lane, y, target, low, high, flip);
     }
     z = block_base + (flip ^ lane);
   }
-  // Alg. 9, lines 17-27: in the remnant after all
-  if (r > 0 && block_base > 0 && target < p[static_cast<std::size_t>(block_base - 1) * kW]) {
-    int i = 0;
-    while (i < r && !(target < p[static_cast<std::size_t>(i) * kW])) ++i;
-    z = i;
-  }
-  return z;
+  return remnant_fallback(p, r, block_base > 0, block_base > 0 ? p[static_cast<std::size_t>(block_base - 1) * kW] : T(0), target, z);
 }
 
 // Alg. 7-10 for K too large for the lane's p' to stay on chip, with the same
@@ -245,15 +258,7 @@ __device__ int draw_butterfly_rebuild(const Source& s, T* q, int k, int lane, T 
           const T t = __shfl_xor_sync(kFull, a[d], flip);
           y = ((lane ^ d) & mask) == 0 ? t : y;
         }
-        const bool upper = (lane & bit) != 0;
-        const T compare = (AddSub && upper) ? sub_rn(high, y) : add_rn(low, y);
-        if (target < compare) {
-          high = compare;
-          flip ^= bit & lane;
-        } else {
-          low = compare;
-          flip ^= bit & ~lane;
-        }
+        butterfly_step<T, AddSub>(bit, lane, y, target, low, high, flip);
       }
       if (pending && lo == chosen) {
         z = block_base + (flip ^ lane);
@@ -261,13 +266,7 @@ __device__ int draw_butterfly_rebuild(const Source& s, T* q, int k, int lane, T 
       }
     }
   }
-  // Alg. 9, lines 17-27: in the remnant after all
-  if (r > 0 && block_base > 0 && target < q[static_cast<std::size_t>(r + lo - 1) * kW]) {
-    int i = 0;
-    while (i < r && !(target < q[static_cast<std::size_t>(i) * kW])) ++i;
-    z = i;
-  }
-  return z;
+  return remnant_fallback(q, r, block_base > 0, block_base > 0 ? q[static_cast<std::size_t>(r + lo - 1) * kW] : T(0), target, z);
 }
 
 }  // namespace warpsim::gpu::detail

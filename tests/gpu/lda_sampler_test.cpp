@@ -7,6 +7,7 @@
 #include "gpu/lda_sampler.hpp"
 #include "oracle/lda_workload.hpp"
 #include "device_array.hpp"
+#include "oracle_twin.hpp"
 #include "require_gpu.hpp"
 
 using namespace warpsim;
@@ -15,16 +16,6 @@ namespace {
 
 template <class T>
 using Dev = gpu_test::DeviceArray<T>;
-
-oracle::Algorithm twin(gpu::MatrixAlgorithm a) {
-  switch (a) {
-    case gpu::MatrixAlgorithm::Baseline: return oracle::Algorithm::BaselineBinary;
-    case gpu::MatrixAlgorithm::TransposedRegisters: return oracle::Algorithm::TransposedRegisters;
-    case gpu::MatrixAlgorithm::ButterflyStandard: return oracle::Algorithm::ButterflyStandard;
-    case gpu::MatrixAlgorithm::ButterflyAddSub: return oracle::Algorithm::ButterflyAddSub;
-  }
-  return oracle::Algorithm::BaselineBinary;
-}
 
 template <class T>
 void check(const oracle::LdaCorpus& corpus, int k, std::uint64_t seed) {
@@ -39,7 +30,7 @@ void check(const oracle::LdaCorpus& corpus, int k, std::uint64_t seed) {
     WARPSIM_CUDA(cudaDeviceSynchronize());
     std::vector<int> got(corpus.words.size());
     WARPSIM_CUDA(cudaMemcpy(got.data(), z.p, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
-    const auto want = oracle::lda_draw<T>(corpus, model, seed, twin(algo));
+    const auto want = oracle::lda_draw<T>(corpus, model, seed, gpu_test::oracle_twin(algo));
     int bad = 0;
     for (std::size_t t = 0; t < got.size(); ++t) {
       if (got[t] != want[t] && ++bad <= 3) {

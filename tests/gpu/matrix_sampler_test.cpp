@@ -14,6 +14,7 @@
 #include "oracle/butterfly_table.hpp"
 #include "oracle/draw_matrix.hpp"
 #include "device_array.hpp"
+#include "oracle_twin.hpp"
 #include "require_gpu.hpp"
 #include "stats/goodness_of_fit.hpp"
 
@@ -22,16 +23,7 @@ using namespace warpsim;
 namespace {
 
 using gpu_test::DeviceArray;
-
-oracle::Algorithm oracle_twin(gpu::MatrixAlgorithm a) {
-  switch (a) {
-    case gpu::MatrixAlgorithm::Baseline: return oracle::Algorithm::BaselineBinary;
-    case gpu::MatrixAlgorithm::TransposedRegisters: return oracle::Algorithm::TransposedRegisters;
-    case gpu::MatrixAlgorithm::ButterflyStandard: return oracle::Algorithm::ButterflyStandard;
-    case gpu::MatrixAlgorithm::ButterflyAddSub: return oracle::Algorithm::ButterflyAddSub;
-  }
-  return oracle::Algorithm::BaselineBinary;
-}
+using gpu_test::oracle_twin;
 
 constexpr gpu::MatrixAlgorithm kAlgorithms[] = {gpu::MatrixAlgorithm::Baseline, gpu::MatrixAlgorithm::TransposedRegisters,
                                                 gpu::MatrixAlgorithm::ButterflyStandard, gpu::MatrixAlgorithm::ButterflyAddSub};
