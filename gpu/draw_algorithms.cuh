@@ -143,6 +143,28 @@ __device__ __forceinline__ void butterfly_step(int bit, int lane, T y, T target,
   }
 }
 
+// Alg. 10's five steps, given how a lane obtains the table entry of row d
+// that lane `lane ^ flip` holds (`fetch(d, flip)`, a warp-wide shuffle).
+// Returns the final flip; the index in the block is flip ^ lane.
+template <class T, bool AddSub, class Fetch>
+__device__ __forceinline__ int butterfly_search(int lane, T target, T low, T high, Fetch&& fetch) {
+  int flip = 0;
+#pragma unroll
+  for (int b = 0; b < 5; ++b) {
+    const int bit = (kW / 2) >> b;
+    const int mask = ((kW - 1) * (2 * bit)) & (kW - 1);  // the bits above `bit`
+    T y = 0;
+#pragma unroll
+    for (int i = 0; i < kW / (2 * bit); ++i) {
+      const int d = (bit - 1) + 2 * bit * i;
+      const T t = fetch(d, mask, flip);
+      y = ((lane ^ d) & mask) == 0 ? t : y;
+    }
+    butterfly_step<T, AddSub>(bit, lane, y, target, low, high, flip);
+  }
+  return flip;
+}
+
 // Alg. 9, lines 17-27: when u' lies below the running sum before the first
 // block, the index is in the remnant after all (running sums at p[i * W]).
 template <class T>
@@ -181,25 +203,15 @@ __device__ int draw_butterfly(const Source& s, T* p, int k, int lane, T u) {
   const int block_base = r + lo * kW;
   int z = 0;
   if (k >= kW) {
-    // Alg. 10: the butterfly search inside the block
-    T low = block_base > 0 ? p[static_cast<std::size_t>(block_base - 1) * kW] : T(0);
-    T high = p[static_cast<std::size_t>(block_base + kW - 1) * kW];
-    int flip = 0;
-#pragma unroll
-    for (int b = 0; b < 5; ++b) {
-      const int bit = (kW / 2) >> b;
-      const int mask = ((kW - 1) * (2 * bit)) & (kW - 1);
-      T y = 0;
-#pragma unroll
-      for (int i = 0; i < kW / (2 * bit); ++i) {
-        const int d = (bit - 1) + 2 * bit * i;
-        const int him = (d & mask) + (lane & ~mask);
-        const int his_base = __shfl_sync(kFull, block_base, him);
-        const T t = __shfl_xor_sync(kFull, p[static_cast<std::size_t>(his_base + d) * kW], flip);
-        y = ((lane ^ d) & mask) == 0 ? t : y;
-      }
-      butterfly_step<T, AddSub>(bit, lane, y, target, low, high, flip);
-    }
+    // Alg. 10: the butterfly search inside the block; lane c serves the lane
+    // it is paired with (him), reading that lane's block from its own p'.
+    const T low = block_base > 0 ? p[static_cast<std::size_t>(block_base - 1) * kW] : T(0);
+    const T high = p[static_cast<std::size_t>(block_base + kW - 1) * kW];
+    const int flip = butterfly_search<T, AddSub>(lane, target, low, high, [&](int d, int mask, int f) {
+      const int him = (d & mask) + (lane & ~mask);
+      const int his_base = __shfl_sync(kFull, block_base, him);
+      return __shfl_xor_sync(kFull, p[static_cast<std::size_t>(his_base + d) * kW], f);
+    });
     z = block_base + (flip ^ lane);
   }
   return remnant_fallback(p, r, block_base > 0, block_base > 0 ? p[static_cast<std::size_t>(block_base - 1) * kW] : T(0), target, z);
@@ -245,21 +257,8 @@ __device__ int draw_butterfly_rebuild(const Source& s, T* q, int k, int lane, T 
       T a[kW];
       s.block(r + chosen * kW, a);
       butterfly_build<T, AddSub>(a, lane);
-      T low = low0, high = high0;
-      int flip = 0;
-#pragma unroll
-      for (int b = 0; b < 5; ++b) {
-        const int bit = (kW / 2) >> b;
-        const int mask = ((kW - 1) * (2 * bit)) & (kW - 1);
-        T y = 0;
-#pragma unroll
-        for (int i = 0; i < kW / (2 * bit); ++i) {
-          const int d = (bit - 1) + 2 * bit * i;
-          const T t = __shfl_xor_sync(kFull, a[d], flip);
-          y = ((lane ^ d) & mask) == 0 ? t : y;
-        }
-        butterfly_step<T, AddSub>(bit, lane, y, target, low, high, flip);
-      }
+      const int flip = butterfly_search<T, AddSub>(lane, target, low0, high0,
+                                                   [&](int d, int, int f) { return __shfl_xor_sync(kFull, a[d], f); });
       if (pending && lo == chosen) {
         z = block_base + (flip ^ lane);
         pending = false;

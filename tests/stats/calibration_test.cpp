@@ -49,7 +49,8 @@ TEST(Calibration, ChiSquareRejectsAtAlpha) {
 TEST(Calibration, ChiSquareWithPoolingRejectsAtAlpha) {
   // 200 categories, 1000 draws: the tail's expected counts fall below 5 and are pooled.
   const auto p = skewed(200);
-  const auto probe = chi_square_test(multinomial(*std::make_unique<std::mt19937_64>(9), 1000, p), p);
+  std::mt19937_64 probe_rng(9);
+  const auto probe = chi_square_test(multinomial(probe_rng, 1000, p), p);
   ASSERT_FALSE(probe.notes.empty()) << "this case must exercise pooling";
   const int r = rejections(2, 1000, p, [&](const std::vector<double>& o) { return chi_square_test(o, p); });
   const auto iv = binomial_interval(kReps, kAlpha);
