@@ -4,23 +4,19 @@
 //   void block(int j, T (&a)[32])     -- the W x W block at columns j..j+31 in
 //                                        the transposed layout: a[kk] in lane r
 //                                        is element j + r of lane kk's weights
+//   void own_block(int j, T (&x)[32]) -- the lane's own elements j..j+31
+//                                        (draw_butterfly_recompute only)
 // Every floating operation is one the oracle performs in the same order,
 // rounded once and never contracted (bit-for-bit agreement).
 #pragma once
 
 #include <cstddef>
 
+#include "gpu/butterfly_search.hpp"
+
 namespace warpsim::gpu::detail {
 
-constexpr int kW = 32;
 constexpr unsigned kFull = 0xffffffffu;
-
-__device__ __forceinline__ float add_rn(float a, float b) { return __fadd_rn(a, b); }
-__device__ __forceinline__ double add_rn(double a, double b) { return __dadd_rn(a, b); }
-__device__ __forceinline__ float sub_rn(float a, float b) { return __fsub_rn(a, b); }
-__device__ __forceinline__ double sub_rn(double a, double b) { return __dsub_rn(a, b); }
-__device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
-__device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
 
 // Alg. 3 over running sums p[0 .. k-1] at p[i * stride].
 template <class T>
@@ -128,42 +124,21 @@ __device__ __forceinline__ void butterfly_build(T (&a)[kW], int lane) {
   }
 }
 
-// One step of Alg. 10 once y (the tree node) is in hand: the midpoint, the
-// comparison, and the update of the running values and of `flip`.
-template <class T, bool AddSub>
-__device__ __forceinline__ void butterfly_step(int bit, int lane, T y, T target, T& low, T& high, int& flip) {
-  const bool upper = (lane & bit) != 0;
-  const T compare = (AddSub && upper) ? sub_rn(high, y) : add_rn(low, y);
-  if (target < compare) {
-    high = compare;
-    flip ^= bit & lane;
-  } else {
-    low = compare;
-    flip ^= bit & ~lane;
+// y when the tables are in memory with lane L's row i at lane0[i * W + L]
+// and the lane's block starts at row `base`: a direct read of the partner's
+// entry. (Alg. 10 shuffles instead, every lane serving its partner from its
+// own p' -- 2 (W - 1) shuffles a search; where p' is addressable by every
+// lane one read a step gives the same value: the partner lane ^ flip serves
+// lane (d & mask) + (partner & ~mask) = lane, since flip has only bits in mask.)
+template <class T>
+struct TableInMemory {
+  const T* lane0;
+  int base;
+  int lane;
+  __device__ __forceinline__ T operator()(int bit, int mask, int flip) const {
+    return lane0[static_cast<std::size_t>(base + (lane & mask) + bit - 1) * kW + (lane ^ flip)];
   }
-}
-
-// Alg. 10's five steps, given how a lane obtains the table entry of row d
-// that lane `lane ^ flip` holds (`fetch(d, flip)`, a warp-wide shuffle).
-// Returns the final flip; the index in the block is flip ^ lane.
-template <class T, bool AddSub, class Fetch>
-__device__ __forceinline__ int butterfly_search(int lane, T target, T low, T high, Fetch&& fetch) {
-  int flip = 0;
-#pragma unroll
-  for (int b = 0; b < 5; ++b) {
-    const int bit = (kW / 2) >> b;
-    const int mask = ((kW - 1) * (2 * bit)) & (kW - 1);  // the bits above `bit`
-    T y = 0;
-#pragma unroll
-    for (int i = 0; i < kW / (2 * bit); ++i) {
-      const int d = (bit - 1) + 2 * bit * i;
-      const T t = fetch(d, mask, flip);
-      y = ((lane ^ d) & mask) == 0 ? t : y;
-    }
-    butterfly_step<T, AddSub>(bit, lane, y, target, low, high, flip);
-  }
-  return flip;
-}
+};
 
 // Alg. 9, lines 17-27: when u' lies below the running sum before the first
 // block, the index is in the remnant after all (running sums at p[i * W]).
@@ -193,6 +168,7 @@ __device__ int draw_butterfly(const Source& s, T* p, int k, int lane, T u) {
     sum = add_rn(sum, a[kW - 1]);
     p[static_cast<std::size_t>(j + kW - 1) * kW] = sum;
   }
+  __syncwarp();  // Alg. 10 below reads other lanes' p'
   // Alg. 9: the block
   const T target = mul_rn(sum, u);
   int lo = 0, hi = blocks - 1;
@@ -203,31 +179,27 @@ __device__ int draw_butterfly(const Source& s, T* p, int k, int lane, T u) {
   const int block_base = r + lo * kW;
   int z = 0;
   if (k >= kW) {
-    // Alg. 10: the butterfly search inside the block; lane c serves the lane
-    // it is paired with (him), reading that lane's block from its own p'.
+    // Alg. 10: the butterfly search inside the block, p' read where it lies.
     const T low = block_base > 0 ? p[static_cast<std::size_t>(block_base - 1) * kW] : T(0);
     const T high = p[static_cast<std::size_t>(block_base + kW - 1) * kW];
-    const int flip = butterfly_search<T, AddSub>(lane, target, low, high, [&](int d, int mask, int f) {
-      const int him = (d & mask) + (lane & ~mask);
-      const int his_base = __shfl_sync(kFull, block_base, him);
-      return __shfl_xor_sync(kFull, p[static_cast<std::size_t>(his_base + d) * kW], f);
-    });
+    const int flip = butterfly_search<T, AddSub>(lane, target, low, high, TableInMemory<T>{p - lane, block_base, lane});
     z = block_base + (flip ^ lane);
   }
+  __syncwarp();  // every lane done reading p' before the caller writes it again
   return remnant_fallback(p, r, block_base > 0, block_base > 0 ? p[static_cast<std::size_t>(block_base - 1) * kW] : T(0), target, z);
 }
 
 // Alg. 7-10 for K too large for the lane's p' to stay on chip, with the same
-// operations on the same values and so the same bits: the first pass keeps
-// only the remnant's running sums and each block's running sum, in
-// q[0 .. r-1] and q[r + block] (stride W), which is what Alg. 9 reads; the
-// search then rebuilds the table of each block some lane chose, one block at
-// a time, and runs Alg. 10 against it, taking its shuffles from the registers
-// of the rebuilt table instead of from p' (so no hisBlockBase is needed: every
-// lane serves from the table in hand, and a lane keeps the result only for
-// its own block). Bytes: the matrix once, plus the chosen blocks again.
+// operations on the same values and so the same bits. The first pass is
+// Alg. 8 keeping only what Alg. 9 reads: the remnant's running sums and each
+// block's running sum, in q[0 .. r-1] and q[r + block] (stride W; K mod W +
+// K / W values a lane). Alg. 10 then needs, of the chosen block's table, only
+// the five nodes on the lane's search path, each a pairwise sum of the
+// lane's own weights in that block (gpu/butterfly_search.hpp): the lane reads
+// those W weights again (`s.own_block`) and adds them up the same way.
+// Bytes: the matrix once, plus one block of each row (1/32 more at K = 1024).
 template <class T, bool AddSub, class Source>
-__device__ int draw_butterfly_rebuild(const Source& s, T* q, int k, int lane, T u) {
+__device__ int draw_butterfly_recompute(const Source& s, T* q, int k, int lane, T u) {
   const int r = k % kW;
   const int blocks = k / kW;
   T sum = sum_remnant(s, q, r);
@@ -246,26 +218,17 @@ __device__ int draw_butterfly_rebuild(const Source& s, T* q, int k, int lane, T 
     if (target < q[static_cast<std::size_t>(r + mid) * kW]) hi = mid; else lo = mid + 1;
   }
   const int block_base = r + lo * kW;
+  // p'[blockBase - 1] is q[r + lo - 1] (a block's sum, or the remnant's last)
+  const T before = block_base > 0 ? q[static_cast<std::size_t>(r + lo - 1) * kW] : T(0);
   int z = 0;
   if (k >= kW) {
-    // p'[blockBase - 1] is q[r + lo - 1] (a block's sum, or the remnant's last)
-    const T low0 = block_base > 0 ? q[static_cast<std::size_t>(r + lo - 1) * kW] : T(0);
-    const T high0 = q[static_cast<std::size_t>(r + lo) * kW];
-    bool pending = true;
-    for (unsigned want = __ballot_sync(kFull, pending); want != 0; want = __ballot_sync(kFull, pending)) {
-      const int chosen = __shfl_sync(kFull, lo, __ffs(want) - 1);
-      T a[kW];
-      s.block(r + chosen * kW, a);
-      butterfly_build<T, AddSub>(a, lane);
-      const int flip = butterfly_search<T, AddSub>(lane, target, low0, high0,
-                                                   [&](int d, int, int f) { return __shfl_xor_sync(kFull, a[d], f); });
-      if (pending && lo == chosen) {
-        z = block_base + (flip ^ lane);
-        pending = false;
-      }
-    }
+    RowTree<T, AddSub> tree;
+    tree.lane = lane;
+    s.own_block(block_base, tree.x);
+    tree.build();
+    z = block_base + (butterfly_search<T, AddSub>(lane, target, before, q[static_cast<std::size_t>(r + lo) * kW], tree) ^ lane);
   }
-  return remnant_fallback(q, r, block_base > 0, block_base > 0 ? q[static_cast<std::size_t>(r + lo - 1) * kW] : T(0), target, z);
+  return remnant_fallback(q, r, block_base > 0, before, target, z);
 }
 
 }  // namespace warpsim::gpu::detail

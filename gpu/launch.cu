@@ -5,12 +5,17 @@
 
 namespace warpsim::gpu {
 
-int resident_blocks(const void* kernel, int threads, std::size_t shared_bytes) {
-  int device = 0, sms = 0, per_sm = 0;
+int multiprocessors() {
+  int device = 0, sms = 0;
   WARPSIM_CUDA(cudaGetDevice(&device));
   WARPSIM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
+int resident_blocks(const void* kernel, int threads, std::size_t shared_bytes) {
+  int per_sm = 0;
   WARPSIM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));
-  return std::max(1, sms * per_sm);
+  return std::max(1, multiprocessors() * per_sm);
 }
 
 template <class T>

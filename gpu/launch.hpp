@@ -9,6 +9,9 @@
 
 namespace warpsim::gpu {
 
+// Multiprocessors of the current device.
+int multiprocessors();
+
 // Blocks of `kernel` resident on the whole device at once (at least 1).
 int resident_blocks(const void* kernel, int threads, std::size_t shared_bytes);
 

@@ -1,4 +1,7 @@
+#include <cuda_pipeline_primitives.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -14,15 +17,16 @@ namespace {
 constexpr int kThreads = 256;
 using namespace detail;
 
-// The matrix workload's source: the lane's row of an M x K matrix (rows past
-// the end read the last row).
+// The matrix workload's source read straight from global memory: the lane's
+// row of an M x K matrix (rows past the end read the last row). The first
+// reads stream (evict first); own_block reads again what the first pass read.
 template <class T>
 struct MatrixSource {
   const T* __restrict__ w;
   int m, k;
   std::size_t q;    // warp q holds rows q*W .. q*W + W-1
   std::size_t row;  // this lane's row
-  __device__ T own(int j) const { return w[row * static_cast<std::size_t>(k) + j]; }
+  __device__ T own(int j) const { return __ldcs(w + row * static_cast<std::size_t>(k) + j); }
   __device__ __forceinline__ void block(int j, T (&a)[kW]) const {
     const int lane = threadIdx.x & (kW - 1);
 #pragma unroll
@@ -30,6 +34,129 @@ struct MatrixSource {
       const std::size_t r = min(q * kW + kk, static_cast<std::size_t>(m - 1));
       a[kk] = __ldcs(w + r * static_cast<std::size_t>(k) + j + lane);
     }
+  }
+  __device__ __forceinline__ void own_block(int j, T (&x)[kW]) const {
+    const T* p = w + row * static_cast<std::size_t>(k) + j;
+    if (reinterpret_cast<std::uintptr_t>(p) % 16 == 0) {  // 16-byte loads
+      constexpr int per = 16 / sizeof(T);
+#pragma unroll
+      for (int i = 0; i < kW; i += per) {
+        if constexpr (per == 4) {
+          const float4 v = __ldg(reinterpret_cast<const float4*>(p + i));
+          x[i] = v.x, x[i + 1] = v.y, x[i + 2] = v.z, x[i + 3] = v.w;
+        } else {
+          const double2 v = __ldg(reinterpret_cast<const double2*>(p + i));
+          x[i] = v.x, x[i + 1] = v.y;
+        }
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < kW; ++i) x[i] = __ldg(p + i);
+    }
+  }
+};
+
+// The source when the warp's rows were staged in shared memory in the layout
+// of p' (stage_rows): the lane's element i at p[i * W], the block's entries
+// for lane kk at p[(j + kk) * W]. The draws then overwrite what they read, in
+// place: every lane reads and writes only its own column.
+template <class T>
+struct StagedSource {
+  const T* p;
+  __device__ T own(int j) const { return p[static_cast<std::size_t>(j) * kW]; }
+  __device__ __forceinline__ void block(int j, T (&a)[kW]) const {
+#pragma unroll
+    for (int kk = 0; kk < kW; ++kk) a[kk] = p[static_cast<std::size_t>(j + kk) * kW];
+  }
+};
+
+// Copies warp q's rows into `tile` (the warp's K x W values in shared memory)
+// asynchronously, where the draws read them: element i < K mod W of row
+// q*W + L at tile[i * W + L] (the lane's own remnant), element r + b*W + c of
+// row q*W + kk at tile[(r + b*W + kk) * W + c] (block b, transposed). Each
+// block row is 128 (fp32) or 256 (fp64) contiguous bytes on both sides, so
+// with `vec16` (K * sizeof(T) and the matrix 16-byte aligned) a lane copies
+// 16 bytes at a time and a warp instruction moves whole 128-byte lines.
+template <class T>
+__device__ __forceinline__ void stage_rows(const T* __restrict__ w, int m, int k, std::size_t q, T* tile, int lane, bool vec16) {
+  const int r = k % kW, blocks = k / kW;
+  const std::size_t last = static_cast<std::size_t>(m - 1);
+  const T* own = w + min(q * kW + lane, last) * static_cast<std::size_t>(k);
+  for (int j = 0; j < r; ++j) __pipeline_memcpy_async(tile + j * kW + lane, own + j, sizeof(T));
+  if (blocks == 0) return;
+  if (vec16) {
+    constexpr int per_copy = 16 / sizeof(T);
+    constexpr int lanes_per_row = kW / per_copy;
+    const int col = (lane % lanes_per_row) * per_copy;
+    for (int kk = lane / lanes_per_row; kk < kW; kk += kW / lanes_per_row) {
+      const T* src = w + min(q * kW + kk, last) * static_cast<std::size_t>(k) + r + col;
+      T* dst = tile + (r + kk) * kW + col;
+      for (int b = 0; b < blocks; ++b) __pipeline_memcpy_async(dst + b * kW * kW, src + b * kW, 16);
+    }
+  } else {
+    for (int kk = 0; kk < kW; ++kk) {
+      const T* src = w + min(q * kW + kk, last) * static_cast<std::size_t>(k) + r + lane;
+      T* dst = tile + (r + kk) * kW + lane;
+      for (int b = 0; b < blocks; ++b) __pipeline_memcpy_async(dst + b * kW * kW, src + b * kW, sizeof(T));
+    }
+  }
+}
+
+// Copies the W x W block at columns j .. j+W-1 of warp q's rows into `tile`
+// asynchronously, row kk of the block at tile[kk * W .. kk * W + W-1] (the
+// layout stage_rows gives each block).
+template <class T>
+__device__ __forceinline__ void copy_block_async(const T* __restrict__ w, int m, int k, std::size_t q, int j, T* tile, int lane, bool vec16) {
+  const std::size_t last = static_cast<std::size_t>(m - 1);
+  if (vec16) {
+    constexpr int per_copy = 16 / sizeof(T);
+    constexpr int lanes_per_row = kW / per_copy;
+    const int col = (lane % lanes_per_row) * per_copy;
+#pragma unroll
+    for (int i = 0; i < lanes_per_row; ++i) {
+      const int kk = i * (kW / lanes_per_row) + lane / lanes_per_row;
+      __pipeline_memcpy_async(tile + kk * kW + col, w + min(q * kW + kk, last) * static_cast<std::size_t>(k) + j + col, 16);
+    }
+  } else {
+#pragma unroll 8
+    for (int kk = 0; kk < kW; ++kk)
+      __pipeline_memcpy_async(tile + kk * kW + lane, w + min(q * kW + kk, last) * static_cast<std::size_t>(k) + j + lane, sizeof(T));
+  }
+}
+
+// The source of the butterfly's first pass past shared memory: the blocks
+// come through a ring of Ring tiles in shared memory, Ring - 1 blocks copied
+// ahead of the one being read, so a warp keeps up to Ring - 1 blocks in
+// flight without holding them in registers. Blocks must be asked for in
+// order, after prologue(); own and own_block read global memory directly.
+template <class T, int Ring>
+struct RingSource {
+  MatrixSource<T> direct;
+  T* ring;  // the warp's Ring tiles of W x W values
+  int r, blocks, lane;
+  bool vec16;
+
+  __device__ void copy(int b) const {
+    copy_block_async(direct.w, direct.m, direct.k, direct.q, r + b * kW, ring + (b % Ring) * kW * kW, lane, vec16);
+  }
+  __device__ void prologue() const {
+    for (int b = 0; b < Ring - 1; ++b) {
+      if (b < blocks) copy(b);
+      __pipeline_commit();
+    }
+  }
+  __device__ T own(int j) const { return direct.own(j); }
+  __device__ __forceinline__ void own_block(int j, T (&x)[kW]) const { direct.own_block(j, x); }
+  __device__ __forceinline__ void block(int j, T (&a)[kW]) const {
+    const int b = (j - r) / kW;
+    if (b + Ring - 1 < blocks) copy(b + Ring - 1);  // into the slot block b - 1 left
+    __pipeline_commit();
+    __pipeline_wait_prior(Ring - 1);  // block b has landed
+    __syncwarp();
+    const T* t = ring + (b % Ring) * kW * kW + lane;
+#pragma unroll
+    for (int kk = 0; kk < kW; ++kk) a[kk] = t[kk * kW];
+    __syncwarp();  // read by every lane before its slot is copied into again
   }
 };
 
@@ -49,33 +176,86 @@ __global__ void baseline_kernel(const T* __restrict__ w, int m, int k, std::uint
 // ---- Warp-cooperative kernels: transposed access, or butterfly.
 enum class Coop { Transposed, ButterflyStandard, ButterflyAddSub };
 
-// K values per lane on chip (p' or the running sums), or, for the butterfly
-// past that, only the remnant's and the blocks' running sums (Rebuild).
-enum class Storage { Full, Rebuild };
+// Where a warp keeps its K values per lane:
+enum class Storage {
+  Staged,   // in shared memory, the rows copied there first (stage_rows)
+  Scratch,  // in global scratch, the rows read from global memory (transposed past shared memory)
+  Sums,     // only the remnant's and blocks' running sums (butterfly past shared memory)
+};
 
-// Values a lane keeps: K, or K mod W + K / W when the butterfly rebuilds.
-__host__ __device__ constexpr int kept_values(int k, Storage st) { return st == Storage::Full ? k : k % kW + k / kW; }
+// Values a lane keeps (with Sums, also a ring of `ring` blocks).
+__host__ __device__ constexpr int kept_values(int k, Storage st, int ring = 0) { return st == Storage::Sums ? k % kW + k / kW + ring * kW : k; }
 
-template <class T, Coop C, Storage St = Storage::Full>
-__global__ void cooperative_kernel(const T* __restrict__ w, int m, int k, std::uint64_t seed, int* __restrict__ out,
-                                   T* __restrict__ scratch) {
+template <class T, Coop C, class Source>
+__device__ __forceinline__ int draw_full(const Source& src, T* p, int k, int lane, T u) {
+  if constexpr (C == Coop::Transposed) {
+    return draw_transposed(src, p, k, lane, u);
+  } else {
+    return draw_butterfly<T, C == Coop::ButterflyAddSub>(src, p, k, lane, u);
+  }
+}
+
+struct KernelArgs {
+  int m, k;
+  std::uint64_t seed;
+  int* out;
+  bool vec16;  // stage_rows may copy 16 bytes at a time
+  int stages;  // 1 or 2 (Staged)
+};
+
+template <class T, Coop C, Storage St, int Ring = 0>
+__global__ void cooperative_kernel(const T* __restrict__ w, KernelArgs args, T* __restrict__ scratch) {
   const int lane = threadIdx.x & (kW - 1);
+  const int m = args.m, k = args.k;
   const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / kW;
   const std::size_t warp = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kW;
-  T* p = warp_scratch(scratch, warp, kept_values(k, St), lane);
-  for (std::size_t q = warp; q * kW < static_cast<std::size_t>(m); q += warps) {
-    const std::size_t row = min(q * kW + lane, static_cast<std::size_t>(m - 1));
-    const MatrixSource<T> src{w, m, k, q, row};
-    const T u = rng::uniform<T>(seed, row);
-    int z;
-    if constexpr (C == Coop::Transposed) {
-      z = draw_transposed(src, p, k, lane, u);
-    } else if constexpr (St == Storage::Rebuild) {
-      z = draw_butterfly_rebuild<T, C == Coop::ButterflyAddSub>(src, p, k, lane, u);
-    } else {
-      z = draw_butterfly<T, C == Coop::ButterflyAddSub>(src, p, k, lane, u);
+  const auto has_rows = [m](std::size_t q) { return q * kW < static_cast<std::size_t>(m); };
+  if constexpr (St == Storage::Staged) {
+    // Tiles of K x W values: the warp's first at `tile`, its second stage after it.
+    T* tile = warp_scratch<T>(nullptr, warp, k, 0, args.stages, 0);
+    const std::size_t other = static_cast<std::size_t>(k) * kW;
+    if (has_rows(warp)) stage_rows(w, m, k, warp, tile, lane, args.vec16);
+    __pipeline_commit();
+    int cur = 0;
+    for (std::size_t q = warp; has_rows(q); q += warps) {
+      const std::size_t row = min(q * kW + lane, static_cast<std::size_t>(m - 1));
+      const T u = rng::uniform<T>(args.seed, row);
+      if (args.stages == 2) {
+        if (has_rows(q + warps)) stage_rows(w, m, k, q + warps, tile + (cur ^ 1) * other, lane, args.vec16);
+        __pipeline_commit();
+        __pipeline_wait_prior(1);
+      } else {
+        __pipeline_wait_prior(0);
+      }
+      __syncwarp();
+      T* p = tile + cur * other + lane;
+      const int z = draw_full<T, C>(StagedSource<T>{p}, p, k, lane, u);
+      if (q * kW + lane < static_cast<std::size_t>(m)) args.out[q * kW + lane] = z;
+      __syncwarp();
+      if (args.stages == 2) {
+        cur ^= 1;
+      } else if (has_rows(q + warps)) {
+        stage_rows(w, m, k, q + warps, tile, lane, args.vec16);
+        __pipeline_commit();
+      }
     }
-    if (q * kW + lane < static_cast<std::size_t>(m)) out[q * kW + lane] = z;
+  } else {
+    T* p = warp_scratch(scratch, warp, kept_values(k, St, Ring), lane);
+    for (std::size_t q = warp; has_rows(q); q += warps) {
+      const std::size_t row = min(q * kW + lane, static_cast<std::size_t>(m - 1));
+      const T u = rng::uniform<T>(args.seed, row);
+      int z;
+      if constexpr (St == Storage::Sums && Ring > 0) {
+        const RingSource<T, Ring> src{{w, m, k, q, row}, p - lane + static_cast<std::size_t>(kept_values(k, St)) * kW, k % kW, k / kW, lane, args.vec16};
+        src.prologue();
+        z = draw_butterfly_recompute<T, C == Coop::ButterflyAddSub>(src, p, k, lane, u);
+      } else if constexpr (St == Storage::Sums) {
+        z = draw_butterfly_recompute<T, C == Coop::ButterflyAddSub>(MatrixSource<T>{w, m, k, q, row}, p, k, lane, u);
+      } else {
+        z = draw_full<T, C>(MatrixSource<T>{w, m, k, q, row}, p, k, lane, u);
+      }
+      if (q * kW + lane < static_cast<std::size_t>(m)) args.out[q * kW + lane] = z;
+    }
   }
 }
 
@@ -93,10 +273,10 @@ __global__ void butterfly_tables_kernel(const T* __restrict__ w, int m, int k, T
 }
 
 
-// Shared memory for the warp-cooperative kernels: K values per lane for each
-// warp of the block, with as many warps per block (4, 2 or 1) as fit in
-// kSharedLimit, which leaves room for two blocks per SM; warps = 0 means the
-// values go to global scratch instead.
+// Shared memory for the warp-cooperative kernels: the values each lane keeps,
+// times the stages, for each warp of the block, with as many warps per block
+// (4, 2 or 1, at most the tuning's cap) as fit in kSharedLimit, which leaves
+// room for two blocks per SM; warps = 0 means none fits.
 constexpr std::size_t kSharedLimit = 100 * 1024;
 
 struct SharedPlan {
@@ -105,11 +285,58 @@ struct SharedPlan {
 };
 
 template <class T>
-SharedPlan shared_plan(int k) {
-  const std::size_t per_warp = kW * static_cast<std::size_t>(k) * sizeof(T);
+SharedPlan shared_plan(int values_per_lane, int stages, int max_warps) {
+  const std::size_t per_warp = kW * static_cast<std::size_t>(values_per_lane) * sizeof(T) * static_cast<std::size_t>(stages);
   for (int warps : {4, 2, 1})
-    if (warps * per_warp <= kSharedLimit) return {warps, warps * per_warp};
+    if ((max_warps == 0 || warps <= max_warps) && warps * per_warp <= kSharedLimit) return {warps, warps * per_warp};
   return {};
+}
+
+// One launch with a grid of resident blocks only (each warp loops over its
+// rows), so global scratch is sized by what is resident, not by M; at most
+// tuning.max_warps_per_sm warps per multiprocessor.
+template <class T, Coop C, Storage St, int Ring = 0>
+void launch_cooperative(const T* w, const KernelArgs& args, const SharedPlan& plan, const MatrixTuning& tuning, DeviceScratch<T>& scratch,
+                        cudaStream_t stream) {
+  const void* kernel = reinterpret_cast<const void*>(&cooperative_kernel<T, C, St, Ring>);
+  const int cap = tuning.max_warps_per_sm;
+  const int warps_per_block = plan.bytes ? plan.warps : (cap ? std::min(cap, kThreads / kW) : kThreads / kW);
+  const int threads = warps_per_block * kW;
+  if (plan.bytes) WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(plan.bytes)));
+  const int warps_needed = (args.m + kW - 1) / kW;
+  int blocks = std::min((warps_needed + warps_per_block - 1) / warps_per_block, resident_blocks(kernel, threads, plan.bytes));
+  if (cap) blocks = std::min(blocks, std::max(1, multiprocessors() * cap / warps_per_block));
+  T* global_scratch =
+      plan.bytes ? nullptr : scratch.ensure(static_cast<std::size_t>(blocks) * threads * static_cast<std::size_t>(kept_values(args.k, St, Ring)));
+  cooperative_kernel<T, C, St, Ring><<<blocks, threads, plan.bytes, stream>>>(w, args, global_scratch);
+  WARPSIM_CUDA(cudaGetLastError());
+}
+
+// Staged while the rows fit in shared memory (with the stages asked for, or
+// fewer); past it, transposed access keeps its running sums in global
+// scratch and the butterfly keeps only block sums and recomputes its search
+// path (draw_butterfly_recompute).
+template <class T, Coop C>
+void draw_cooperative(const T* w, KernelArgs args, const MatrixTuning& tuning, DeviceScratch<T>& scratch, cudaStream_t stream) {
+  for (int stages = tuning.stages; stages >= 1; --stages) {
+    const SharedPlan plan = shared_plan<T>(args.k, stages, tuning.max_warps_per_sm);
+    if (plan.warps) {
+      args.stages = stages;
+      return launch_cooperative<T, C, Storage::Staged>(w, args, plan, tuning, scratch, stream);
+    }
+  }
+  if constexpr (C == Coop::Transposed) {
+    launch_cooperative<T, C, Storage::Scratch>(w, args, SharedPlan{}, tuning, scratch, stream);
+  } else {
+    // The ring lives in shared memory only; where even the sums do not fit, blocks load straight to registers.
+    const auto sums_plan = [&](int ring) { return shared_plan<T>(kept_values(args.k, Storage::Sums, ring), 1, tuning.max_warps_per_sm); };
+    switch (sums_plan(tuning.ring).warps ? tuning.ring : 0) {
+      case 2: return launch_cooperative<T, C, Storage::Sums, 2>(w, args, sums_plan(2), tuning, scratch, stream);
+      case 4: return launch_cooperative<T, C, Storage::Sums, 4>(w, args, sums_plan(4), tuning, scratch, stream);
+      case 8: return launch_cooperative<T, C, Storage::Sums, 8>(w, args, sums_plan(8), tuning, scratch, stream);
+      default: return launch_cooperative<T, C, Storage::Sums>(w, args, sums_plan(0), tuning, scratch, stream);
+    }
+  }
 }
 
 }  // namespace
@@ -125,57 +352,36 @@ const char* algorithm_name(MatrixAlgorithm a) {
 }
 
 template <class T>
+void MatrixSampler<T>::set_tuning(const MatrixTuning& tuning) {
+  if (tuning.stages != 1 && tuning.stages != 2) throw std::invalid_argument("MatrixTuning: stages must be 1 or 2");
+  if (tuning.max_warps_per_sm < 0) throw std::invalid_argument("MatrixTuning: max_warps_per_sm must be >= 0");
+  if (tuning.ring != 0 && tuning.ring != 2 && tuning.ring != 4 && tuning.ring != 8)
+    throw std::invalid_argument("MatrixTuning: ring must be 0, 2, 4 or 8");
+  tuning_ = tuning;
+}
+
+template <class T>
 void MatrixSampler<T>::draw(const T* weights, int m, int k, std::uint64_t seed, MatrixAlgorithm algorithm, int* out,
                             cudaStream_t stream) {
   if (m < 1 || k < 1) throw std::invalid_argument("MatrixSampler::draw: needs M >= 1 and K >= 1");
   if (!weights || !out) throw std::invalid_argument("MatrixSampler::draw: null device pointer");
-  const bool cooperative = algorithm != MatrixAlgorithm::Baseline;
-  const bool butterfly = algorithm == MatrixAlgorithm::ButterflyStandard || algorithm == MatrixAlgorithm::ButterflyAddSub;
-  SharedPlan plan = cooperative ? shared_plan<T>(k) : SharedPlan{};
-  // The butterfly past shared memory keeps only the running sums and rebuilds chosen blocks.
-  const bool rebuild = butterfly && plan.warps == 0;
-  if (rebuild) plan = shared_plan<T>(kept_values(k, Storage::Rebuild));
-  const void* kernel = nullptr;
-  switch (algorithm) {
-    case MatrixAlgorithm::Baseline: kernel = reinterpret_cast<const void*>(&baseline_kernel<T>); break;
-    case MatrixAlgorithm::TransposedRegisters: kernel = reinterpret_cast<const void*>(&cooperative_kernel<T, Coop::Transposed>); break;
-    case MatrixAlgorithm::ButterflyStandard:
-      kernel = rebuild ? reinterpret_cast<const void*>(&cooperative_kernel<T, Coop::ButterflyStandard, Storage::Rebuild>)
-                       : reinterpret_cast<const void*>(&cooperative_kernel<T, Coop::ButterflyStandard>);
-      break;
-    case MatrixAlgorithm::ButterflyAddSub:
-      kernel = rebuild ? reinterpret_cast<const void*>(&cooperative_kernel<T, Coop::ButterflyAddSub, Storage::Rebuild>)
-                       : reinterpret_cast<const void*>(&cooperative_kernel<T, Coop::ButterflyAddSub>);
-      break;
+  if (algorithm == MatrixAlgorithm::Baseline) {
+    const int threads = kThreads;
+    const void* kernel = reinterpret_cast<const void*>(&baseline_kernel<T>);
+    const int blocks = std::min((m + threads - 1) / threads, resident_blocks(kernel, threads, 0));
+    T* scratch = scratch_.ensure(static_cast<std::size_t>(blocks) * threads * static_cast<std::size_t>(k));
+    baseline_kernel<T><<<blocks, threads, 0, stream>>>(weights, m, k, seed, out, scratch);
+    WARPSIM_CUDA(cudaGetLastError());
+    return;
   }
-  // A grid of resident blocks only (each warp loops over its rows), so the
-  // scratch -- K values per thread -- is sized by what is resident, not by M.
-  const std::size_t shared = plan.bytes;
-  const int threads = shared ? plan.warps * kW : kThreads;
-  if (shared) WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-  const int warps_needed = (m + kW - 1) / kW;
-  const int blocks_needed = cooperative ? (warps_needed * kW + threads - 1) / threads : (m + threads - 1) / threads;
-  const int blocks = std::min(blocks_needed, resident_blocks(kernel, threads, shared));
-  T* scratch = shared ? nullptr : scratch_.ensure(static_cast<std::size_t>(blocks) * threads * static_cast<std::size_t>(k));
+  const bool vec16 = reinterpret_cast<std::uintptr_t>(weights) % 16 == 0 && (static_cast<std::size_t>(k) * sizeof(T)) % 16 == 0;
+  const KernelArgs args{m, k, seed, out, vec16, 1};
   switch (algorithm) {
-    case MatrixAlgorithm::Baseline: baseline_kernel<T><<<blocks, threads, 0, stream>>>(weights, m, k, seed, out, scratch); break;
-    case MatrixAlgorithm::TransposedRegisters: cooperative_kernel<T, Coop::Transposed><<<blocks, threads, shared, stream>>>(weights, m, k, seed, out, scratch); break;
-    case MatrixAlgorithm::ButterflyStandard:
-      if (rebuild) {
-        cooperative_kernel<T, Coop::ButterflyStandard, Storage::Rebuild><<<blocks, threads, shared, stream>>>(weights, m, k, seed, out, scratch);
-      } else {
-        cooperative_kernel<T, Coop::ButterflyStandard><<<blocks, threads, shared, stream>>>(weights, m, k, seed, out, scratch);
-      }
-      break;
-    case MatrixAlgorithm::ButterflyAddSub:
-      if (rebuild) {
-        cooperative_kernel<T, Coop::ButterflyAddSub, Storage::Rebuild><<<blocks, threads, shared, stream>>>(weights, m, k, seed, out, scratch);
-      } else {
-        cooperative_kernel<T, Coop::ButterflyAddSub><<<blocks, threads, shared, stream>>>(weights, m, k, seed, out, scratch);
-      }
-      break;
+    case MatrixAlgorithm::TransposedRegisters: return draw_cooperative<T, Coop::Transposed>(weights, args, tuning_, scratch_, stream);
+    case MatrixAlgorithm::ButterflyStandard: return draw_cooperative<T, Coop::ButterflyStandard>(weights, args, tuning_, scratch_, stream);
+    case MatrixAlgorithm::ButterflyAddSub: return draw_cooperative<T, Coop::ButterflyAddSub>(weights, args, tuning_, scratch_, stream);
+    case MatrixAlgorithm::Baseline: break;
   }
-  WARPSIM_CUDA(cudaGetLastError());
 }
 
 template <class T>

@@ -23,6 +23,23 @@ enum class MatrixAlgorithm {
 
 const char* algorithm_name(MatrixAlgorithm a);
 
+// Launch choices that change the speed of the warp-cooperative kernels and
+// never their results (the GPU tests run every choice against the oracle;
+// bench_gpu_matrix sweeps them). The defaults are the fastest measured
+// (docs/PERF.md).
+struct MatrixTuning {
+  // While a warp's K values per lane fit in shared memory, its 32 rows are
+  // copied there asynchronously and drawn in place: 1 stage, or 2 (the warp's
+  // next rows are copied while these are drawn, in twice the memory).
+  int stages = 1;
+  // At most this many warps resident per multiprocessor (0: as many as fit).
+  int max_warps_per_sm = 0;
+  // Past shared memory, the butterfly's first pass copies the blocks through
+  // a ring of this many W x W tiles in shared memory, ring - 1 in flight per
+  // warp: 2, 4 or 8; 0 loads them straight into registers.
+  int ring = 4;
+};
+
 // Owns the scratch memory the kernels need (running sums or butterfly
 // tables per resident warp) and reuses it across calls.
 template <class T>
@@ -38,8 +55,13 @@ class MatrixSampler {
   // Needs K >= 32; tables holds ceil(M / 32) * 1024 elements.
   void butterfly_tables(const T* weights, int m, int k, bool addsub, T* tables, cudaStream_t stream = nullptr);
 
+  // Throws std::invalid_argument on stages other than 1 or 2, a negative cap or another ring.
+  void set_tuning(const MatrixTuning& tuning);
+  const MatrixTuning& tuning() const { return tuning_; }
+
  private:
   DeviceScratch<T> scratch_;
+  MatrixTuning tuning_;
 };
 
 }  // namespace warpsim::gpu

@@ -54,12 +54,17 @@ std::vector<T> weights(Family f, int m, int k, std::mt19937_64& rng) {
 }
 
 // Returns the number of rows where GPU and oracle differ (and reports the first few).
+// `offset` elements before the matrix in device memory (1: not 16-byte aligned).
 template <class T>
-int compare(const std::vector<T>& w, int m, int k, std::uint64_t seed, gpu::MatrixAlgorithm algo) {
-  DeviceArray<T> dw(w);
+int compare(const std::vector<T>& w, int m, int k, std::uint64_t seed, gpu::MatrixAlgorithm algo, const gpu::MatrixTuning& tuning = {},
+            int offset = 0) {
+  std::vector<T> padded(static_cast<std::size_t>(offset), T(7));
+  padded.insert(padded.end(), w.begin(), w.end());
+  DeviceArray<T> dw(padded);
   DeviceArray<int> dz(static_cast<std::size_t>(m));
   gpu::MatrixSampler<T> sampler;
-  sampler.draw(dw.p, m, k, seed, algo, dz.p);
+  sampler.set_tuning(tuning);
+  sampler.draw(dw.p + offset, m, k, seed, algo, dz.p);
   WARPSIM_CUDA(cudaDeviceSynchronize());
   const auto gpu_z = dz.download();
   sim::GlobalMemory mem;
@@ -90,6 +95,26 @@ TEST(GpuMatrix, DrawsEqualTheOracleBitForBitOnEveryFamily) {
         EXPECT_EQ(compare(wd, m, k, 2000 + static_cast<std::uint64_t>(k), algo), 0) << "fp64 family " << static_cast<int>(family);
       }
     }
+  }
+}
+
+TEST(GpuMatrix, DrawsEqualTheOracleUnderEveryTuningAndAlignment) {
+  // Tunings change the launch (stages, warps per SM), unaligned matrices the
+  // copy width: never a drawn index.
+  WARPSIM_REQUIRE_GPU();
+  std::mt19937_64 rng(9);
+  const gpu::MatrixTuning tunings[] = {{1, 0, 4}, {2, 0, 0}, {2, 1, 2}, {1, 2, 8}};
+  for (auto [m, k] : {std::pair{200, 32}, std::pair{97, 100}, std::pair{70, 128}, std::pair{33, 1024}, std::pair{40, 1100}}) {
+    const auto wf = weights<float>(Family::Uniform, m, k, rng);
+    const auto wd = weights<double>(Family::HugeRange, m, k, rng);
+    for (const auto& t : tunings)
+      for (int offset : {0, 1})
+        for (auto algo : kAlgorithms) {
+          EXPECT_EQ(compare(wf, m, k, 3000 + static_cast<std::uint64_t>(k), algo, t, offset), 0)
+              << "fp32 stages " << t.stages << " cap " << t.max_warps_per_sm << " ring " << t.ring << " offset " << offset;
+          EXPECT_EQ(compare(wd, m, k, 4000 + static_cast<std::uint64_t>(k), algo, t, offset), 0)
+              << "fp64 stages " << t.stages << " cap " << t.max_warps_per_sm << " ring " << t.ring << " offset " << offset;
+        }
   }
 }
 
@@ -186,4 +211,7 @@ TEST(GpuMatrix, RejectsBadArgumentsWithAMessage) {
   DeviceArray<float> dw(std::vector<float>(16, 1.0f));
   EXPECT_THROW(sampler.draw(dw.p, 0, 4, 1, gpu::MatrixAlgorithm::Baseline, dz.p), std::invalid_argument);
   EXPECT_THROW(sampler.butterfly_tables(dw.p, 4, 4, false, dw.p), std::invalid_argument);
+  EXPECT_THROW(sampler.set_tuning({3, 0, 4}), std::invalid_argument);
+  EXPECT_THROW(sampler.set_tuning({1, -1, 4}), std::invalid_argument);
+  EXPECT_THROW(sampler.set_tuning({1, 0, 3}), std::invalid_argument);
 }

@@ -1,0 +1,40 @@
+// Arithmetic rounded once, the same on host and device: on the device the
+// _rn intrinsics, which nvcc never contracts into an FMA; on the host plain
+// IEEE operations (x86-64 SSE: one rounding each, no contraction without FMA
+// code generation). Host code includes this only to test device code paths.
+#pragma once
+
+#if defined(__CUDACC__)
+#define WARPSIM_HD __host__ __device__
+#else
+#define WARPSIM_HD
+#endif
+
+namespace warpsim::gpu::detail {
+
+#if defined(__CUDA_ARCH__)
+__device__ __forceinline__ float add_rn(float a, float b) { return __fadd_rn(a, b); }
+__device__ __forceinline__ double add_rn(double a, double b) { return __dadd_rn(a, b); }
+__device__ __forceinline__ float sub_rn(float a, float b) { return __fsub_rn(a, b); }
+__device__ __forceinline__ double sub_rn(double a, double b) { return __dsub_rn(a, b); }
+__device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
+__device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+#else
+template <class T>
+inline T add_rn(T a, T b) {
+  volatile T r = a + b;  // volatile: one rounding to T, never fused with a neighbour
+  return r;
+}
+template <class T>
+inline T sub_rn(T a, T b) {
+  volatile T r = a - b;
+  return r;
+}
+template <class T>
+inline T mul_rn(T a, T b) {
+  volatile T r = a * b;
+  return r;
+}
+#endif
+
+}  // namespace warpsim::gpu::detail
