@@ -57,19 +57,38 @@ struct LdaWarpSource {
                      __ldg(phi + static_cast<std::size_t>(c_warp[kk]) * k + j + lane));
     }
   }
+  // The lane's own weights j .. j+W-1 of a block, recomputed: the same
+  // products of the same values. theta_local holds blocks transposed (lane i
+  // keeps the column j + i of every document of the warp), so the lane's own
+  // document's theta for the block is row j + lane of theta_local, across lanes.
+  __device__ __forceinline__ void own_block(int j, T (&x)[kW]) const {
+    const int lane = threadIdx.x & (kW - 1);
+    const T* theta_row = theta_local - lane + static_cast<std::size_t>(j + lane) * kW;
+    const T* phi_row = phi + static_cast<std::size_t>(word) * k + j;
+#pragma unroll
+    for (int i = 0; i < kW; ++i) x[i] = mul_rn(theta_row[i], __ldg(phi_row + i));
+  }
 };
 
 enum class Coop { Transposed, ButterflyStandard, ButterflyAddSub };
 
-template <class T, Coop C>
+// What a lane keeps besides theta_local (K values): p' or the running sums
+// (Full), or, for the butterfly past shared memory, only the remnant's and
+// blocks' running sums (Sums: draw_butterfly_recompute).
+enum class Storage { Full, Sums };
+
+__host__ __device__ constexpr int kept_values(int k, Storage st) { return st == Storage::Sums ? k % kW + k / kW : k; }
+
+template <class T, Coop C, Storage St>
 __global__ void lda_cooperative_kernel(const T* __restrict__ theta, const T* __restrict__ phi, const int* __restrict__ offsets,
                                        const int* __restrict__ words, int documents, int k, std::uint64_t seed,
                                        int* __restrict__ z, T* __restrict__ scratch) {
   const int lane = threadIdx.x & (kW - 1);
   const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / kW;
   const std::size_t warp = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kW;
-  T* p = warp_scratch(scratch, warp, k, lane, 2, 0);
-  T* theta_local = warp_scratch(scratch, warp, k, lane, 2, 1);
+  // theta_local's K values, then p' or the sums, per lane (stride W)
+  T* theta_local = warp_scratch(scratch, warp, k + kept_values(k, St), lane);
+  T* p = theta_local + static_cast<std::size_t>(k) * kW;
   const int r = k % kW;
   for (std::size_t q = warp; q * kW < static_cast<std::size_t>(documents); q += warps) {
     const bool real = q * kW + lane < static_cast<std::size_t>(documents);
@@ -97,6 +116,8 @@ __global__ void lda_cooperative_kernel(const T* __restrict__ theta, const T* __r
       int zi;
       if constexpr (C == Coop::Transposed) {
         zi = draw_transposed(src, p, k, lane, u);
+      } else if constexpr (St == Storage::Sums) {
+        zi = draw_butterfly_recompute<T, C == Coop::ButterflyAddSub>(src, p, k, lane, u);
       } else {
         zi = draw_butterfly<T, C == Coop::ButterflyAddSub>(src, p, k, lane, u);
       }
@@ -109,49 +130,68 @@ __global__ void lda_cooperative_kernel(const T* __restrict__ theta, const T* __r
 
 }  // namespace
 
+namespace {
+
+// One launch with a grid of resident blocks only (each warp loops over its
+// documents); `values` per lane in dynamic shared memory for 4, 2 or 1 warps
+// a block while that fits in 100 KiB, else in global scratch.
+template <class T, Coop C, Storage St>
+void launch_cooperative(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed, int* z,
+                        DeviceScratch<T>& scratch, cudaStream_t stream) {
+  const void* kernel = reinterpret_cast<const void*>(&lda_cooperative_kernel<T, C, St>);
+  const std::size_t per_warp = static_cast<std::size_t>(kW) * static_cast<std::size_t>(k + kept_values(k, St)) * sizeof(T);
+  int warps_per_block = 0;
+  for (int w : {4, 2, 1})
+    if (w * per_warp <= 100 * 1024) {
+      warps_per_block = w;
+      break;
+    }
+  const std::size_t shared = warps_per_block * per_warp;
+  const int threads = shared ? warps_per_block * kW : kThreads;
+  if (shared) WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+  const int needed = ((documents + kW - 1) / kW * kW + threads - 1) / threads;
+  const int blocks = std::min(needed, resident_blocks(kernel, threads, shared));
+  T* global_scratch = shared ? nullptr : scratch.ensure(static_cast<std::size_t>(blocks) * threads / kW * per_warp / sizeof(T));
+  lda_cooperative_kernel<T, C, St><<<blocks, threads, shared, stream>>>(theta, phi, offsets, words, documents, k, seed, z, global_scratch);
+  WARPSIM_CUDA(cudaGetLastError());
+}
+
+// p' (or the running sums) beside theta_local while both fit in shared
+// memory; past that the butterfly keeps only its sums.
+template <class T, Coop C>
+void draw_cooperative(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed, int* z,
+                      DeviceScratch<T>& scratch, cudaStream_t stream) {
+  const bool full_fits = 2 * static_cast<std::size_t>(kW) * k * sizeof(T) <= 100 * 1024;
+  if (C == Coop::Transposed || full_fits) {
+    launch_cooperative<T, C, Storage::Full>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
+  } else {
+    launch_cooperative<T, C, Storage::Sums>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
+  }
+}
+
+}  // namespace
+
 template <class T>
 void LdaSampler<T>::draw(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k,
                          std::uint64_t seed, MatrixAlgorithm algorithm, int* z, cudaStream_t stream) {
   if (documents < 1 || k < 1) throw std::invalid_argument("LdaSampler::draw: needs at least one document and K >= 1");
   if (!theta || !phi || !offsets || !words || !z) throw std::invalid_argument("LdaSampler::draw: null device pointer");
-  const void* kernel = nullptr;
   switch (algorithm) {
-    case MatrixAlgorithm::Baseline: kernel = reinterpret_cast<const void*>(&lda_baseline_kernel<T>); break;
-    case MatrixAlgorithm::TransposedRegisters: kernel = reinterpret_cast<const void*>(&lda_cooperative_kernel<T, Coop::Transposed>); break;
-    case MatrixAlgorithm::ButterflyStandard: kernel = reinterpret_cast<const void*>(&lda_cooperative_kernel<T, Coop::ButterflyStandard>); break;
-    case MatrixAlgorithm::ButterflyAddSub: kernel = reinterpret_cast<const void*>(&lda_cooperative_kernel<T, Coop::ButterflyAddSub>); break;
-  }
-  const bool cooperative = algorithm != MatrixAlgorithm::Baseline;
-  // Two K-value arrays per lane (p' and theta_local): shared memory while
-  // 1, 2 or 4 warps' worth fit in 100 KiB, else global scratch.
-  const std::size_t per_warp = 2 * static_cast<std::size_t>(kW) * k * sizeof(T);
-  int warps_per_block = 0;
-  for (int w : {4, 2, 1})
-    if (cooperative && w * per_warp <= 100 * 1024) {
-      warps_per_block = w;
-      break;
+    case MatrixAlgorithm::Baseline: {
+      const void* kernel = reinterpret_cast<const void*>(&lda_baseline_kernel<T>);
+      const int blocks = std::min((documents + kThreads - 1) / kThreads, resident_blocks(kernel, kThreads, 0));
+      T* scratch = scratch_.ensure(static_cast<std::size_t>(blocks) * kThreads * k);
+      lda_baseline_kernel<T><<<blocks, kThreads, 0, stream>>>(theta, phi, offsets, words, documents, k, seed, z, scratch);
+      WARPSIM_CUDA(cudaGetLastError());
+      return;
     }
-  const std::size_t shared = warps_per_block ? warps_per_block * per_warp : 0;
-  const int threads = shared ? warps_per_block * kW : kThreads;
-  if (shared) WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-  const int needed = cooperative ? ((documents + kW - 1) / kW * kW + threads - 1) / threads : (documents + threads - 1) / threads;
-  const int blocks = std::min(needed, resident_blocks(kernel, threads, shared));
-  T* scratch = shared ? nullptr : scratch_.ensure(static_cast<std::size_t>(blocks) * threads * k * (cooperative ? 2 : 1));
-  switch (algorithm) {
-    case MatrixAlgorithm::Baseline:
-      lda_baseline_kernel<T><<<blocks, threads, 0, stream>>>(theta, phi, offsets, words, documents, k, seed, z, scratch);
-      break;
     case MatrixAlgorithm::TransposedRegisters:
-      lda_cooperative_kernel<T, Coop::Transposed><<<blocks, threads, shared, stream>>>(theta, phi, offsets, words, documents, k, seed, z, scratch);
-      break;
+      return draw_cooperative<T, Coop::Transposed>(theta, phi, offsets, words, documents, k, seed, z, scratch_, stream);
     case MatrixAlgorithm::ButterflyStandard:
-      lda_cooperative_kernel<T, Coop::ButterflyStandard><<<blocks, threads, shared, stream>>>(theta, phi, offsets, words, documents, k, seed, z, scratch);
-      break;
+      return draw_cooperative<T, Coop::ButterflyStandard>(theta, phi, offsets, words, documents, k, seed, z, scratch_, stream);
     case MatrixAlgorithm::ButterflyAddSub:
-      lda_cooperative_kernel<T, Coop::ButterflyAddSub><<<blocks, threads, shared, stream>>>(theta, phi, offsets, words, documents, k, seed, z, scratch);
-      break;
+      return draw_cooperative<T, Coop::ButterflyAddSub>(theta, phi, offsets, words, documents, k, seed, z, scratch_, stream);
   }
-  WARPSIM_CUDA(cudaGetLastError());
 }
 
 template class LdaSampler<float>;
