@@ -5,7 +5,7 @@
 //                                        the transposed layout: a[kk] in lane r
 //                                        is element j + r of lane kk's weights
 //   void own_block(int j, T (&x)[32]) -- the lane's own elements j..j+31
-//                                        (draw_butterfly_recompute only)
+//                                        (the draw_*_recompute only)
 // Every floating operation is one the oracle performs in the same order,
 // rounded once and never contracted (bit-for-bit agreement).
 #pragma once
@@ -70,7 +70,26 @@ __device__ __forceinline__ T sum_remnant(const Source& s, T* p, int r) {
   return sum;
 }
 
-// Alg. 4-6 with the in-register transpose of Fig. 2 (W/2 log2 W shfl_xor a block).
+// The in-register transpose of Fig. 2 (W/2 log2 W shfl_xor): a[kk] in lane r
+// was element r of lane kk's block, becomes element kk of lane r's.
+template <class T>
+__device__ __forceinline__ void transpose_block(T (&a)[kW], int lane) {
+#pragma unroll
+  for (int pass = 0; pass < 5; ++pass) {
+    const int bit = 1 << pass;
+    const bool upper = (lane & bit) != 0;
+#pragma unroll
+    for (int i = 0; i < kW; ++i) {
+      if (i & bit) continue;
+      const T send = upper ? a[i] : a[i | bit];
+      const T recv = __shfl_xor_sync(kFull, send, bit);
+      a[i] = upper ? recv : a[i];
+      a[i | bit] = upper ? a[i | bit] : recv;
+    }
+  }
+}
+
+// Alg. 4-6 with the in-register transpose of Fig. 2.
 template <class T, class Source>
 __device__ int draw_transposed(const Source& s, T* p, int k, int lane, T u) {
   const int r = k % kW;
@@ -78,19 +97,7 @@ __device__ int draw_transposed(const Source& s, T* p, int k, int lane, T u) {
   for (int j = r; j < k; j += kW) {
     T a[kW];
     s.block(j, a);
-#pragma unroll
-    for (int pass = 0; pass < 5; ++pass) {
-      const int bit = 1 << pass;
-      const bool upper = (lane & bit) != 0;
-#pragma unroll
-      for (int i = 0; i < kW; ++i) {
-        if (i & bit) continue;
-        const T send = upper ? a[i] : a[i | bit];
-        const T recv = __shfl_xor_sync(kFull, send, bit);
-        a[i] = upper ? recv : a[i];
-        a[i | bit] = upper ? a[i | bit] : recv;
-      }
-    }
+    transpose_block(a, lane);
 #pragma unroll
     for (int kk = 0; kk < kW; ++kk) {
       sum = add_rn(sum, a[kk]);
@@ -98,6 +105,47 @@ __device__ int draw_transposed(const Source& s, T* p, int k, int lane, T u) {
     }
   }
   return binary_search(p, kW, k, mul_rn(sum, u));
+}
+
+// Alg. 4-6 for K too large for the running sums to stay on chip, with the
+// same additions and so the same bits: the first pass keeps only the
+// remnant's running sums and the running sum at each block's end, in q[0 ..
+// r-1] and q[r + block] (stride W). Alg. 3's binary search over all K sums
+// finds the first sum above u' (the sums never decrease); so does this
+// search: the remnant if u' lies below its last sum, else the first block
+// whose end lies above u' (the last if none), and in it the first sum above
+// u' of the lane's own weights re-added from the sum before the block
+// (`s.own_block`). Bytes: the matrix once, plus one block of each row.
+template <class T, class Source>
+__device__ int draw_transposed_recompute(const Source& s, T* q, int k, int lane, T u) {
+  const int r = k % kW;
+  const int blocks = k / kW;
+  T sum = sum_remnant(s, q, r);
+  for (int b = 0; b < blocks; ++b) {
+    T a[kW];
+    s.block(r + b * kW, a);
+    transpose_block(a, lane);
+#pragma unroll
+    for (int kk = 0; kk < kW; ++kk) sum = add_rn(sum, a[kk]);
+    q[static_cast<std::size_t>(r + b) * kW] = sum;
+  }
+  const T target = mul_rn(sum, u);
+  if (r > 0 && (blocks == 0 || target < q[static_cast<std::size_t>(r - 1) * kW])) return binary_search(q, kW, r, target);
+  int lo = 0, hi = blocks - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (target < q[static_cast<std::size_t>(r + mid) * kW]) hi = mid; else lo = mid + 1;
+  }
+  T x[kW];
+  s.own_block(r + lo * kW, x);
+  T run = lo > 0 ? q[static_cast<std::size_t>(r + lo - 1) * kW] : (r > 0 ? q[static_cast<std::size_t>(r - 1) * kW] : T(0));
+  int z = kW - 1;
+#pragma unroll
+  for (int i = 0; i < kW; ++i) {
+    run = add_rn(run, x[i]);
+    z = (z == kW - 1 && i < kW - 1 && target < run) ? i : z;
+  }
+  return r + lo * kW + z;
 }
 
 // The butterfly table of one block in registers (W - 1 shfl_xor).

@@ -73,8 +73,8 @@ struct LdaWarpSource {
 enum class Coop { Transposed, ButterflyStandard, ButterflyAddSub };
 
 // What a lane keeps besides theta_local (K values): p' or the running sums
-// (Full), or, for the butterfly past shared memory, only the remnant's and
-// blocks' running sums (Sums: draw_butterfly_recompute).
+// (Full), or, past shared memory, only the remnant's and blocks' running
+// sums (Sums: draw_transposed_recompute, draw_butterfly_recompute).
 enum class Storage { Full, Sums };
 
 __host__ __device__ constexpr int kept_values(int k, Storage st) { return st == Storage::Sums ? k % kW + k / kW : k; }
@@ -114,7 +114,9 @@ __global__ void lda_cooperative_kernel(const T* __restrict__ theta, const T* __r
       for (int kk = 0; kk < kW; ++kk) src.c_warp[kk] = __shfl_sync(kFull, src.word, kk);
       const T u = rng::uniform<T>(seed, static_cast<std::uint64_t>(t));
       int zi;
-      if constexpr (C == Coop::Transposed) {
+      if constexpr (C == Coop::Transposed && St == Storage::Sums) {
+        zi = draw_transposed_recompute(src, p, k, lane, u);
+      } else if constexpr (C == Coop::Transposed) {
         zi = draw_transposed(src, p, k, lane, u);
       } else if constexpr (St == Storage::Sums) {
         zi = draw_butterfly_recompute<T, C == Coop::ButterflyAddSub>(src, p, k, lane, u);
@@ -157,12 +159,12 @@ void launch_cooperative(const T* theta, const T* phi, const int* offsets, const 
 }
 
 // p' (or the running sums) beside theta_local while both fit in shared
-// memory; past that the butterfly keeps only its sums.
+// memory; past that only the block sums.
 template <class T, Coop C>
 void draw_cooperative(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed, int* z,
                       DeviceScratch<T>& scratch, cudaStream_t stream) {
   const bool full_fits = 2 * static_cast<std::size_t>(kW) * k * sizeof(T) <= 100 * 1024;
-  if (C == Coop::Transposed || full_fits) {
+  if (full_fits) {
     launch_cooperative<T, C, Storage::Full>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
   } else {
     launch_cooperative<T, C, Storage::Sums>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);

@@ -18,15 +18,16 @@ constexpr int kThreads = 256;
 using namespace detail;
 
 // The matrix workload's source read straight from global memory: the lane's
-// row of an M x K matrix (rows past the end read the last row). The first
-// reads stream (evict first); own_block reads again what the first pass read.
+// row of an M x K matrix (rows past the end read the last row). A lane reads
+// its own row element by element (own, own_block) through L1; the blocks,
+// read once by the warp, stream (evict first).
 template <class T>
 struct MatrixSource {
   const T* __restrict__ w;
   int m, k;
   std::size_t q;    // warp q holds rows q*W .. q*W + W-1
   std::size_t row;  // this lane's row
-  __device__ T own(int j) const { return __ldcs(w + row * static_cast<std::size_t>(k) + j); }
+  __device__ T own(int j) const { return __ldg(w + row * static_cast<std::size_t>(k) + j); }
   __device__ __forceinline__ void block(int j, T (&a)[kW]) const {
     const int lane = threadIdx.x & (kW - 1);
 #pragma unroll
@@ -179,12 +180,21 @@ enum class Coop { Transposed, ButterflyStandard, ButterflyAddSub };
 // Where a warp keeps its K values per lane:
 enum class Storage {
   Staged,   // in shared memory, the rows copied there first (stage_rows)
-  Scratch,  // in global scratch, the rows read from global memory (transposed past shared memory)
-  Sums,     // only the remnant's and blocks' running sums (butterfly past shared memory)
+  Scratch,  // in global scratch, the rows read from global memory
+  Sums,     // only the remnant's and blocks' running sums (past shared memory)
 };
 
 // Values a lane keeps (with Sums, also a ring of `ring` blocks).
 __host__ __device__ constexpr int kept_values(int k, Storage st, int ring = 0) { return st == Storage::Sums ? k % kW + k / kW + ring * kW : k; }
+
+template <class T, Coop C, class Source>
+__device__ __forceinline__ int draw_recompute(const Source& src, T* q, int k, int lane, T u) {
+  if constexpr (C == Coop::Transposed) {
+    return draw_transposed_recompute(src, q, k, lane, u);
+  } else {
+    return draw_butterfly_recompute<T, C == Coop::ButterflyAddSub>(src, q, k, lane, u);
+  }
+}
 
 template <class T, Coop C, class Source>
 __device__ __forceinline__ int draw_full(const Source& src, T* p, int k, int lane, T u) {
@@ -248,9 +258,9 @@ __global__ void cooperative_kernel(const T* __restrict__ w, KernelArgs args, T* 
       if constexpr (St == Storage::Sums && Ring > 0) {
         const RingSource<T, Ring> src{{w, m, k, q, row}, p - lane + static_cast<std::size_t>(kept_values(k, St)) * kW, k % kW, k / kW, lane, args.vec16};
         src.prologue();
-        z = draw_butterfly_recompute<T, C == Coop::ButterflyAddSub>(src, p, k, lane, u);
+        z = draw_recompute<T, C>(src, p, k, lane, u);
       } else if constexpr (St == Storage::Sums) {
-        z = draw_butterfly_recompute<T, C == Coop::ButterflyAddSub>(MatrixSource<T>{w, m, k, q, row}, p, k, lane, u);
+        z = draw_recompute<T, C>(MatrixSource<T>{w, m, k, q, row}, p, k, lane, u);
       } else {
         z = draw_full<T, C>(MatrixSource<T>{w, m, k, q, row}, p, k, lane, u);
       }
@@ -313,9 +323,9 @@ void launch_cooperative(const T* w, const KernelArgs& args, const SharedPlan& pl
 }
 
 // Staged while the rows fit in shared memory (with the stages asked for, or
-// fewer); past it, transposed access keeps its running sums in global
-// scratch and the butterfly keeps only block sums and recomputes its search
-// path (draw_butterfly_recompute).
+// fewer); past it, both algorithms keep only block sums and recompute the
+// chosen block from the lane's own row (draw_*_recompute), the blocks
+// coming through a ring in shared memory.
 template <class T, Coop C>
 void draw_cooperative(const T* w, KernelArgs args, const MatrixTuning& tuning, DeviceScratch<T>& scratch, cudaStream_t stream) {
   for (int stages = tuning.stages; stages >= 1; --stages) {
@@ -325,17 +335,13 @@ void draw_cooperative(const T* w, KernelArgs args, const MatrixTuning& tuning, D
       return launch_cooperative<T, C, Storage::Staged>(w, args, plan, tuning, scratch, stream);
     }
   }
-  if constexpr (C == Coop::Transposed) {
-    launch_cooperative<T, C, Storage::Scratch>(w, args, SharedPlan{}, tuning, scratch, stream);
-  } else {
-    // The ring lives in shared memory only; where even the sums do not fit, blocks load straight to registers.
-    const auto sums_plan = [&](int ring) { return shared_plan<T>(kept_values(args.k, Storage::Sums, ring), 1, tuning.max_warps_per_sm); };
-    switch (sums_plan(tuning.ring).warps ? tuning.ring : 0) {
-      case 2: return launch_cooperative<T, C, Storage::Sums, 2>(w, args, sums_plan(2), tuning, scratch, stream);
-      case 4: return launch_cooperative<T, C, Storage::Sums, 4>(w, args, sums_plan(4), tuning, scratch, stream);
-      case 8: return launch_cooperative<T, C, Storage::Sums, 8>(w, args, sums_plan(8), tuning, scratch, stream);
-      default: return launch_cooperative<T, C, Storage::Sums>(w, args, sums_plan(0), tuning, scratch, stream);
-    }
+  // The ring lives in shared memory only; where even the sums do not fit, blocks load straight to registers.
+  const auto sums_plan = [&](int ring) { return shared_plan<T>(kept_values(args.k, Storage::Sums, ring), 1, tuning.max_warps_per_sm); };
+  switch (sums_plan(tuning.ring).warps ? tuning.ring : 0) {
+    case 2: return launch_cooperative<T, C, Storage::Sums, 2>(w, args, sums_plan(2), tuning, scratch, stream);
+    case 4: return launch_cooperative<T, C, Storage::Sums, 4>(w, args, sums_plan(4), tuning, scratch, stream);
+    case 8: return launch_cooperative<T, C, Storage::Sums, 8>(w, args, sums_plan(8), tuning, scratch, stream);
+    default: return launch_cooperative<T, C, Storage::Sums>(w, args, sums_plan(0), tuning, scratch, stream);
   }
 }
 

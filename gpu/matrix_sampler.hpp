@@ -25,8 +25,8 @@ const char* algorithm_name(MatrixAlgorithm a);
 
 // Launch choices that change the speed of the warp-cooperative kernels and
 // never their results (the GPU tests run every choice against the oracle;
-// bench_gpu_matrix sweeps them). The defaults are the fastest measured
-// (docs/PERF.md).
+// bench_gpu_matrix sweeps them). MatrixSampler<T>::default_tuning() is the
+// fastest measured for T (docs/PERF.md).
 struct MatrixTuning {
   // While a warp's K values per lane fit in shared memory, its 32 rows are
   // copied there asynchronously and drawn in place: 1 stage, or 2 (the warp's
@@ -55,13 +55,15 @@ class MatrixSampler {
   // Needs K >= 32; tables holds ceil(M / 32) * 1024 elements.
   void butterfly_tables(const T* weights, int m, int k, bool addsub, T* tables, cudaStream_t stream = nullptr);
 
+  // Stages 1, no cap; ring 4 for fp32, 2 for fp64.
+  static MatrixTuning default_tuning() { return {1, 0, sizeof(T) == 4 ? 4 : 2}; }
   // Throws std::invalid_argument on stages other than 1 or 2, a negative cap or another ring.
   void set_tuning(const MatrixTuning& tuning);
   const MatrixTuning& tuning() const { return tuning_; }
 
  private:
   DeviceScratch<T> scratch_;
-  MatrixTuning tuning_;
+  MatrixTuning tuning_ = default_tuning();
 };
 
 }  // namespace warpsim::gpu
