@@ -131,11 +131,7 @@ __device__ int draw_transposed_recompute(const Source& s, T* q, int k, int lane,
   }
   const T target = mul_rn(sum, u);
   if (r > 0 && (blocks == 0 || target < q[static_cast<std::size_t>(r - 1) * kW])) return binary_search(q, kW, r, target);
-  int lo = 0, hi = blocks - 1;
-  while (lo < hi) {
-    const int mid = (lo + hi) / 2;
-    if (target < q[static_cast<std::size_t>(r + mid) * kW]) hi = mid; else lo = mid + 1;
-  }
+  const int lo = binary_search(q + static_cast<std::size_t>(r) * kW, kW, blocks, target);  // the block
   T x[kW];
   s.own_block(r + lo * kW, x);
   T run = lo > 0 ? q[static_cast<std::size_t>(r + lo - 1) * kW] : (r > 0 ? q[static_cast<std::size_t>(r - 1) * kW] : T(0));
@@ -219,11 +215,8 @@ __device__ int draw_butterfly(const Source& s, T* p, int k, int lane, T u) {
   __syncwarp();  // Alg. 10 below reads other lanes' p'
   // Alg. 9: the block
   const T target = mul_rn(sum, u);
-  int lo = 0, hi = blocks - 1;
-  while (lo < hi) {
-    const int mid = (lo + hi) / 2;
-    if (target < p[static_cast<std::size_t>(mid * kW + r + kW - 1) * kW]) hi = mid; else lo = mid + 1;
-  }
+  // block b's running sum is p'[b * W + r + W - 1]
+  const int lo = binary_search(p + static_cast<std::size_t>(r + kW - 1) * kW, static_cast<std::size_t>(kW) * kW, blocks, target);
   const int block_base = r + lo * kW;
   int z = 0;
   if (k >= kW) {
@@ -260,11 +253,7 @@ __device__ int draw_butterfly_recompute(const Source& s, T* q, int k, int lane, 
   }
   // Alg. 9: the block (q[r + mid] is p'[mid * W + r + W - 1])
   const T target = mul_rn(sum, u);
-  int lo = 0, hi = blocks - 1;
-  while (lo < hi) {
-    const int mid = (lo + hi) / 2;
-    if (target < q[static_cast<std::size_t>(r + mid) * kW]) hi = mid; else lo = mid + 1;
-  }
+  const int lo = binary_search(q + static_cast<std::size_t>(r) * kW, kW, blocks, target);  // the block
   const int block_base = r + lo * kW;
   // p'[blockBase - 1] is q[r + lo - 1] (a block's sum, or the remnant's last)
   const T before = block_base > 0 ? q[static_cast<std::size_t>(r + lo - 1) * kW] : T(0);
