@@ -1,11 +1,16 @@
 // One z-draw sweep of the LDA workload at the seed's sizes (synthetic corpus,
 // oracle/lda_corpus.hpp), K from 16 to 1024, fp32 and fp64, every algorithm:
 // median of 10 timed sweeps after warm-up (CUDA events). Prints one JSON
-// object per line, with the bytes a sweep must move.
+// object per line, with the bytes a sweep must move. With --sweep, also every
+// tuning of the warp-cooperative kernels (gpu::LdaTuning) where it applies
+// (K >= 256), one line each ("what": "sweep").
 #include <cuda_runtime.h>
+
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 #include "gpu/cuda_check.hpp"
@@ -20,7 +25,7 @@ using bench::fill_uniform;
 namespace {
 
 template <class T>
-void run(const oracle::LdaCorpus& c, const char* dtype, const int* offsets, const int* words, int* z) {
+void run(const oracle::LdaCorpus& c, const char* dtype, const int* offsets, const int* words, int* z, bool sweep) {
   gpu::LdaSampler<T> sampler;
   const double tokens = static_cast<double>(c.words.size());
   for (int k : {16, 32, 64, 128, 256, 512, 1024}) {
@@ -41,31 +46,67 @@ void run(const oracle::LdaCorpus& c, const char* dtype, const int* offsets, cons
       const double ms = bench::median_ms([&] { sampler.draw(theta, phi, offsets, words, c.documents, k, seed++, algo, z); }, 10, 2);
       WARPSIM_CUDA(cudaDeviceSynchronize());
       std::printf("{\"dtype\": \"%s\", \"K\": %d, \"what\": \"%s\", \"ms\": %.4f, \"bytes_min_MB\": %.1f, \"bytes_gather_MB\": %.1f, "
-                  "\"GBps_if_gathered\": %.0f}\n",
+                  "\"GBps_if_gathered\": %.0f, \"ring\": %d, \"tokens\": %d}\n",
                   dtype, k, gpu::algorithm_name(algo), ms, (fixed + phi_once) / 1e6, (fixed + gather) / 1e6,
-                  (fixed + gather) / (ms * 1e-3) / 1e9);
+                  (fixed + gather) / (ms * 1e-3) / 1e9, sampler.tuning(algo).ring, sampler.tuning(algo).tokens);
       std::fflush(stdout);
+    }
+    for (auto algo : {gpu::MatrixAlgorithm::TransposedRegisters, gpu::MatrixAlgorithm::ButterflyStandard, gpu::MatrixAlgorithm::ButterflyAddSub}) {
+      if (!sweep || k < 256) break;
+      for (const gpu::LdaTuning tuning : {gpu::LdaTuning{0, 1}, gpu::LdaTuning{2, 1}, gpu::LdaTuning{3, 1}, gpu::LdaTuning{2, 2},
+                                          gpu::LdaTuning{3, 2}, gpu::LdaTuning{2, 4}, gpu::LdaTuning{3, 4}}) {
+        gpu::LdaSampler<T> tuned;
+        tuned.set_tuning(tuning);
+        std::uint64_t seed = 1;
+        const double ms = bench::median_ms([&] { tuned.draw(theta, phi, offsets, words, c.documents, k, seed++, algo, z); }, 10, 2);
+        WARPSIM_CUDA(cudaDeviceSynchronize());
+        std::printf("{\"dtype\": \"%s\", \"K\": %d, \"what\": \"sweep\", \"algorithm\": \"%s\", \"ring\": %d, \"tokens\": %d, "
+                    "\"ms\": %.4f}\n",
+                    dtype, k, gpu::algorithm_name(algo), tuning.ring, tuning.tokens, ms);
+        std::fflush(stdout);
+      }
     }
     WARPSIM_CUDA(cudaFree(theta));
     WARPSIM_CUDA(cudaFree(phi));
   }
 }
 
+
+// A cooperative warp takes as many steps as its longest document has tokens
+// (the master-index loop): their sum over the warps, and the most of one.
+std::pair<long, int> warp_steps(const oracle::LdaCorpus& c) {
+  long sum = 0;
+  int most = 0;
+  for (int q = 0; q * 32 < c.documents; ++q) {
+    int steps = 0;
+    for (int m = q * 32; m < std::min(c.documents, q * 32 + 32); ++m) steps = std::max(steps, c.offsets[m + 1] - c.offsets[m]);
+    sum += steps;
+    most = std::max(most, steps);
+  }
+  return {sum, most};
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  CLI::App app{"LDA z-draw sweep on the device at the seed's sizes: every kernel's median time, as JSON lines"};
+  bool sweep = false;
+  app.add_flag("--sweep", sweep, "also time every tuning (gpu::LdaTuning) of the warp-cooperative kernels at K >= 256");
+  CLI11_PARSE(app, argc, argv);
   try {
     const auto c = oracle::make_lda_corpus();
-    std::printf("{\"corpus\": {\"documents\": %d, \"vocabulary\": %d, \"tokens\": %zu, \"longest\": %d}}\n", c.documents, c.vocabulary,
-                c.words.size(), c.longest());
+    const auto [steps, most] = warp_steps(c);
+    std::printf("{\"corpus\": {\"documents\": %d, \"vocabulary\": %d, \"tokens\": %zu, \"longest\": %d, \"warp_steps\": %ld, "
+                "\"longest_warp_steps\": %d}}\n",
+                c.documents, c.vocabulary, c.words.size(), c.longest(), steps, most);
     int *offsets = nullptr, *words = nullptr, *z = nullptr;
     WARPSIM_CUDA(cudaMalloc(&offsets, c.offsets.size() * sizeof(int)));
     WARPSIM_CUDA(cudaMalloc(&words, c.words.size() * sizeof(int)));
     WARPSIM_CUDA(cudaMalloc(&z, c.words.size() * sizeof(int)));
     WARPSIM_CUDA(cudaMemcpy(offsets, c.offsets.data(), c.offsets.size() * sizeof(int), cudaMemcpyHostToDevice));
     WARPSIM_CUDA(cudaMemcpy(words, c.words.data(), c.words.size() * sizeof(int), cudaMemcpyHostToDevice));
-    run<float>(c, "fp32", offsets, words, z);
-    run<double>(c, "fp64", offsets, words, z);
+    run<float>(c, "fp32", offsets, words, z, sweep);
+    run<double>(c, "fp64", offsets, words, z, sweep);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpu_lda_bench: %s\n", e.what());
     return 1;

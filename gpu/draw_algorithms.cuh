@@ -107,6 +107,36 @@ __device__ int draw_transposed(const Source& s, T* p, int k, int lane, T u) {
   return binary_search(p, kW, k, mul_rn(sum, u));
 }
 
+// One block of Alg. 6's first pass: the running sum after the block's
+// values, added in order after the transpose.
+template <class T>
+__device__ __forceinline__ T transposed_block_step(T sum, T (&a)[kW], int lane) {
+  transpose_block(a, lane);
+#pragma unroll
+  for (int kk = 0; kk < kW; ++kk) sum = add_rn(sum, a[kk]);
+  return sum;
+}
+
+// The second half of draw_transposed_recompute: the search for `target` in
+// the sums q the first pass kept, and in the chosen block's recomputed sums.
+template <class T, class Source>
+__device__ int transposed_recompute_search(const Source& s, const T* q, int k, T target) {
+  const int r = k % kW;
+  const int blocks = k / kW;
+  if (r > 0 && (blocks == 0 || target < q[static_cast<std::size_t>(r - 1) * kW])) return binary_search(q, kW, r, target);
+  const int lo = binary_search(q + static_cast<std::size_t>(r) * kW, kW, blocks, target);  // the block
+  T x[kW];
+  s.own_block(r + lo * kW, x);
+  T run = lo > 0 ? q[static_cast<std::size_t>(r + lo - 1) * kW] : (r > 0 ? q[static_cast<std::size_t>(r - 1) * kW] : T(0));
+  int z = kW - 1;
+#pragma unroll
+  for (int i = 0; i < kW; ++i) {
+    run = add_rn(run, x[i]);
+    z = (z == kW - 1 && i < kW - 1 && target < run) ? i : z;
+  }
+  return r + lo * kW + z;
+}
+
 // Alg. 4-6 for K too large for the running sums to stay on chip, with the
 // same additions and so the same bits: the first pass keeps only the
 // remnant's running sums and the running sum at each block's end, in q[0 ..
@@ -124,24 +154,10 @@ __device__ int draw_transposed_recompute(const Source& s, T* q, int k, int lane,
   for (int b = 0; b < blocks; ++b) {
     T a[kW];
     s.block(r + b * kW, a);
-    transpose_block(a, lane);
-#pragma unroll
-    for (int kk = 0; kk < kW; ++kk) sum = add_rn(sum, a[kk]);
+    sum = transposed_block_step(sum, a, lane);
     q[static_cast<std::size_t>(r + b) * kW] = sum;
   }
-  const T target = mul_rn(sum, u);
-  if (r > 0 && (blocks == 0 || target < q[static_cast<std::size_t>(r - 1) * kW])) return binary_search(q, kW, r, target);
-  const int lo = binary_search(q + static_cast<std::size_t>(r) * kW, kW, blocks, target);  // the block
-  T x[kW];
-  s.own_block(r + lo * kW, x);
-  T run = lo > 0 ? q[static_cast<std::size_t>(r + lo - 1) * kW] : (r > 0 ? q[static_cast<std::size_t>(r - 1) * kW] : T(0));
-  int z = kW - 1;
-#pragma unroll
-  for (int i = 0; i < kW; ++i) {
-    run = add_rn(run, x[i]);
-    z = (z == kW - 1 && i < kW - 1 && target < run) ? i : z;
-  }
-  return r + lo * kW + z;
+  return transposed_recompute_search(s, q, k, mul_rn(sum, u));
 }
 
 // The butterfly table of one block in registers (W - 1 shfl_xor).
@@ -230,6 +246,36 @@ __device__ int draw_butterfly(const Source& s, T* p, int k, int lane, T u) {
   return remnant_fallback(p, r, block_base > 0, block_base > 0 ? p[static_cast<std::size_t>(block_base - 1) * kW] : T(0), target, z);
 }
 
+// One block of Alg. 8's first pass past shared memory: the block's table,
+// and the running sum after it.
+template <class T, bool AddSub>
+__device__ __forceinline__ T butterfly_block_step(T sum, T (&a)[kW], int lane) {
+  butterfly_build<T, AddSub>(a, lane);
+  return add_rn(sum, a[kW - 1]);
+}
+
+// The second half of draw_butterfly_recompute: Alg. 9 over the sums q the
+// first pass kept, Alg. 10 on the chosen block's recomputed search path.
+template <class T, bool AddSub, class Source>
+__device__ int butterfly_recompute_search(const Source& s, const T* q, int k, int lane, T target) {
+  const int r = k % kW;
+  const int blocks = k / kW;
+  // Alg. 9: the block (q[r + mid] is p'[mid * W + r + W - 1])
+  const int lo = binary_search(q + static_cast<std::size_t>(r) * kW, kW, blocks, target);  // the block
+  const int block_base = r + lo * kW;
+  // p'[blockBase - 1] is q[r + lo - 1] (a block's sum, or the remnant's last)
+  const T before = block_base > 0 ? q[static_cast<std::size_t>(r + lo - 1) * kW] : T(0);
+  int z = 0;
+  if (k >= kW) {
+    RowTree<T, AddSub> tree;
+    tree.lane = lane;
+    s.own_block(block_base, tree.x);
+    tree.build();
+    z = block_base + (butterfly_search<T, AddSub>(lane, target, before, q[static_cast<std::size_t>(r + lo) * kW], tree) ^ lane);
+  }
+  return remnant_fallback(q, r, block_base > 0, before, target, z);
+}
+
 // Alg. 7-10 for K too large for the lane's p' to stay on chip, with the same
 // operations on the same values and so the same bits. The first pass is
 // Alg. 8 keeping only what Alg. 9 reads: the remnant's running sums and each
@@ -247,25 +293,10 @@ __device__ int draw_butterfly_recompute(const Source& s, T* q, int k, int lane, 
   for (int b = 0; b < blocks; ++b) {
     T a[kW];
     s.block(r + b * kW, a);
-    butterfly_build<T, AddSub>(a, lane);
-    sum = add_rn(sum, a[kW - 1]);
+    sum = butterfly_block_step<T, AddSub>(sum, a, lane);
     q[static_cast<std::size_t>(r + b) * kW] = sum;
   }
-  // Alg. 9: the block (q[r + mid] is p'[mid * W + r + W - 1])
-  const T target = mul_rn(sum, u);
-  const int lo = binary_search(q + static_cast<std::size_t>(r) * kW, kW, blocks, target);  // the block
-  const int block_base = r + lo * kW;
-  // p'[blockBase - 1] is q[r + lo - 1] (a block's sum, or the remnant's last)
-  const T before = block_base > 0 ? q[static_cast<std::size_t>(r + lo - 1) * kW] : T(0);
-  int z = 0;
-  if (k >= kW) {
-    RowTree<T, AddSub> tree;
-    tree.lane = lane;
-    s.own_block(block_base, tree.x);
-    tree.build();
-    z = block_base + (butterfly_search<T, AddSub>(lane, target, before, q[static_cast<std::size_t>(r + lo) * kW], tree) ^ lane);
-  }
-  return remnant_fallback(q, r, block_base > 0, before, target, z);
+  return butterfly_recompute_search<T, AddSub>(s, q, k, lane, mul_rn(sum, u));
 }
 
 }  // namespace warpsim::gpu::detail

@@ -12,6 +12,13 @@ int multiprocessors() {
   return sms;
 }
 
+std::size_t max_shared_per_block() {
+  int device = 0, bytes = 0;
+  WARPSIM_CUDA(cudaGetDevice(&device));
+  WARPSIM_CUDA(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return static_cast<std::size_t>(bytes);
+}
+
 int resident_blocks(const void* kernel, int threads, std::size_t shared_bytes) {
   int per_sm = 0;
   WARPSIM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));

@@ -12,6 +12,9 @@ namespace warpsim::gpu {
 // Multiprocessors of the current device.
 int multiprocessors();
 
+// Dynamic shared memory one block may opt in to on the current device.
+std::size_t max_shared_per_block();
+
 // Blocks of `kernel` resident on the whole device at once (at least 1).
 int resident_blocks(const void* kernel, int threads, std::size_t shared_bytes);
 

@@ -1,9 +1,11 @@
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/draw_algorithms.cuh"
 #include "gpu/lda_sampler.hpp"
+#include "gpu/tile_ring.cuh"
 #include "rng/philox_uniform.hpp"
 
 namespace warpsim::gpu {
@@ -70,6 +72,87 @@ struct LdaWarpSource {
   }
 };
 
+// Where the rows of a W x W tile start (copy_tile_async), at columns j ..
+// j+W-1: the warp's documents' theta rows ...
+template <class T>
+struct ThetaRows {
+  const T* __restrict__ theta;
+  int documents, k, j;
+  std::size_t q;  // the warp's documents q*W .. q*W + W-1 (past the end: the last)
+  __device__ __forceinline__ const T* row(int kk) const {
+    return theta + min(q * kW + kk, static_cast<std::size_t>(documents - 1)) * static_cast<std::size_t>(k) + j;
+  }
+  __device__ __forceinline__ const T* row16(int, int kk) const { return row(kk); }
+};
+
+// ... and the phi rows of the warp's current words, row kk the word of lane
+// kk. `gather` holds the words of the rows this lane copies 16 bytes of
+// (Copy16); copying one value at a time, the word comes from lane kk by a
+// shuffle.
+template <class T>
+struct GatherRows {
+  const T* __restrict__ phi;
+  int k, j;
+  const int (&gather)[Copy16<T>::rows_per_lane];
+  int word;
+  __device__ __forceinline__ const T* row16(int i, int) const { return phi + static_cast<std::size_t>(gather[i]) * k + j; }
+  __device__ __forceinline__ const T* row(int kk) const { return phi + static_cast<std::size_t>(__shfl_sync(kFull, word, kk)) * k + j; }
+};
+
+// One token's own weights, read directly (sum_remnant and the searches).
+template <class T>
+struct LdaToken {
+  const T* __restrict__ theta_row;  // the lane's document's
+  const T* __restrict__ phi_row;    // the token's word's
+  __device__ __forceinline__ T own(int j) const { return mul_rn(__ldg(theta_row + j), __ldg(phi_row + j)); }
+  __device__ __forceinline__ void own_block(int j, T (&x)[kW]) const {
+#pragma unroll
+    for (int i = 0; i < kW; ++i) x[i] = mul_rn(__ldg(theta_row + j + i), __ldg(phi_row + j + i));
+  }
+};
+
+// Past shared memory with a ring (TileRing), for S tokens of every document
+// at once: a stage holds a block's theta tile (the warp's documents' columns
+// j .. j+W-1, read straight from theta: theta_local would be a copy of theta
+// in global memory read with the same access), copied once for the S
+// tokens, and one phi tile per token (those columns of its words' rows).
+// Token s's weights in the block are the products, the same products as
+// LdaWarpSource's.
+template <class T, int S>
+struct LdaTiles {
+  static constexpr int stage_values = (1 + S) * kW * kW;
+  const T* __restrict__ theta;
+  const T* __restrict__ phi;
+  int documents, k;
+  std::size_t q;    // the warp's documents q*W .. q*W + W-1
+  std::size_t doc;  // this lane's
+  int lane;
+  bool vec16;       // theta, phi and K * sizeof(T) 16-byte aligned
+  int word[S];      // this lane's tokens' words
+  int gather[S][Copy16<T>::rows_per_lane];
+
+  // The words of the phi rows this lane copies (once per S tokens).
+  __device__ __forceinline__ void gather_words() {
+#pragma unroll
+    for (int s = 0; s < S; ++s)
+#pragma unroll
+      for (int i = 0; i < Copy16<T>::rows_per_lane; ++i) gather[s][i] = __shfl_sync(kFull, word[s], Copy16<T>::row(i, lane));
+  }
+  __device__ __forceinline__ void copy(int j, T* stage) const {
+    copy_tile_async(stage, ThetaRows<T>{theta, documents, k, j, q}, lane, vec16);
+#pragma unroll
+    for (int s = 0; s < S; ++s) copy_tile_async(stage + (1 + s) * kW * kW, GatherRows<T>{phi, k, j, gather[s], word[s]}, lane, vec16);
+  }
+  // Token s's block from its stage (the lane's column).
+  __device__ __forceinline__ void read(const T* stage, int s, T (&a)[kW]) const {
+#pragma unroll
+    for (int kk = 0; kk < kW; ++kk) a[kk] = mul_rn(stage[kk * kW], stage[(1 + s) * kW * kW + kk * kW]);
+  }
+  __device__ __forceinline__ LdaToken<T> token(int s) const {
+    return {theta + doc * static_cast<std::size_t>(k), phi + static_cast<std::size_t>(word[s]) * k};
+  }
+};
+
 enum class Coop { Transposed, ButterflyStandard, ButterflyAddSub };
 
 // What a lane keeps besides theta_local (K values): p' or the running sums
@@ -129,10 +212,120 @@ __global__ void lda_cooperative_kernel(const T* __restrict__ theta, const T* __r
   }
 }
 
+// Past shared memory with a ring of Ring stages (LdaTuning::ring), S tokens
+// of every document a sweep (LdaTuning::tokens): a lane keeps only each
+// token's remnant and block running sums, in shared memory beside the ring,
+// and the blocks stream through the ring (Ring - 1 in flight while one is
+// drawn), so a warp's time per block is its arithmetic rather than a round
+// trip to memory, and each theta tile serves S tokens. Token by token the
+// operations are draw_*_recompute's, in the same order.
+template <class T, Coop C, int Ring, int S>
+__global__ void lda_ring_kernel(const T* __restrict__ theta, const T* __restrict__ phi, const int* __restrict__ offsets,
+                                const int* __restrict__ words, int documents, int k, std::uint64_t seed, int* __restrict__ z, bool vec16) {
+  using Tiles = LdaTiles<T, S>;
+  const int lane = threadIdx.x & (kW - 1);
+  const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / kW;
+  const std::size_t warp = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kW;
+  const int r = k % kW, blocks = k / kW;
+  const std::size_t kept = kept_values(k, Storage::Sums);
+  T* sums = warp_scratch<T>(nullptr, warp, S * kept + Ring * Tiles::stage_values / kW, lane);  // token s's at sums + s * kept * W
+  T* ring = sums - lane + S * kept * kW;
+  for (std::size_t q = warp; q * kW < static_cast<std::size_t>(documents); q += warps) {
+    const bool real = q * kW + lane < static_cast<std::size_t>(documents);
+    const std::size_t m = min(q * kW + lane, static_cast<std::size_t>(documents - 1));
+    const int first = offsets[m], n = offsets[m + 1] - first;
+    // The master-index loop, as in lda_cooperative_kernel, S steps at a time.
+    for (int i_master = 0; __any_sync(kFull, i_master < n); i_master += S) {
+      Tiles tiles{theta, phi, documents, k, q, m, lane, vec16, {}, {}};
+      int t[S];
+#pragma unroll
+      for (int s = 0; s < S; ++s) {
+        t[s] = first + max(min(i_master + s, n - 1), 0);
+        tiles.word[s] = n > 0 ? words[t[s]] : 0;
+      }
+      tiles.gather_words();
+      const TileRing<T, Ring, Tiles> ring_of_blocks{tiles, ring, r, blocks, lane};
+      ring_of_blocks.prologue();
+      T sum[S];
+#pragma unroll
+      for (int s = 0; s < S; ++s) sum[s] = sum_remnant(tiles.token(s), sums + s * kept * kW, r);
+      for (int b = 0; b < blocks; ++b) {
+        const T* stage = ring_of_blocks.acquire(b);
+#pragma unroll
+        for (int s = 0; s < S; ++s) {
+          T a[kW];
+          tiles.read(stage, s, a);
+          if constexpr (C == Coop::Transposed) {
+            sum[s] = transposed_block_step(sum[s], a, lane);
+          } else {
+            sum[s] = butterfly_block_step<T, C == Coop::ButterflyAddSub>(sum[s], a, lane);
+          }
+          sums[(s * kept + r + b) * kW] = sum[s];
+        }
+        ring_of_blocks.release();
+      }
+#pragma unroll
+      for (int s = 0; s < S; ++s) {
+        const T target = mul_rn(sum[s], rng::uniform<T>(seed, static_cast<std::uint64_t>(t[s])));
+        int zi;
+        if constexpr (C == Coop::Transposed) {
+          zi = transposed_recompute_search(tiles.token(s), sums + s * kept * kW, k, target);
+        } else {
+          zi = butterfly_recompute_search<T, C == Coop::ButterflyAddSub>(tiles.token(s), sums + s * kept * kW, k, lane, target);
+        }
+        if (real && n > 0 && i_master + s < n) z[t[s]] = zi;
+      }
+    }
+  }
+}
 
 }  // namespace
 
 namespace {
+
+// Shared memory a block may ask for (two such blocks fit in an SM of Hopper).
+constexpr std::size_t kSharedLimit = 100 * 1024;
+
+// Bytes of shared memory per warp of lda_ring_kernel.
+template <class T>
+std::size_t ring_bytes_per_warp(int k, int ring, int tokens) {
+  const std::size_t stage_values = static_cast<std::size_t>(1 + tokens) * kW * kW;
+  return (static_cast<std::size_t>(kW) * tokens * kept_values(k, Storage::Sums) + ring * stage_values) * sizeof(T);
+}
+
+template <class T, Coop C, int Ring, int S>
+void launch_ring(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed, int* z,
+                 cudaStream_t stream) {
+  const void* kernel = reinterpret_cast<const void*>(&lda_ring_kernel<T, C, Ring, S>);
+  const std::size_t per_warp = ring_bytes_per_warp<T>(k, Ring, S);
+  // The warps a block (4, 2 or 1) that keep the most warps resident: blocks
+  // up to kSharedLimit, or one warp up to what a block may have.
+  int warps_per_block = 0, resident_warps = 0;
+  for (int w : {4, 2, 1}) {
+    if (w * per_warp > (w == 1 ? max_shared_per_block() : kSharedLimit)) continue;
+    WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(w * per_warp)));
+    const int resident = resident_blocks(kernel, w * kW, w * per_warp) * w;
+    if (resident > resident_warps) warps_per_block = w, resident_warps = resident;
+  }
+  const std::size_t shared = warps_per_block * per_warp;
+  WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+  const int threads = warps_per_block * kW;
+  const int needed = ((documents + kW - 1) / kW + warps_per_block - 1) / warps_per_block;
+  const int blocks = std::min(needed, resident_blocks(kernel, threads, shared));
+  const bool vec16 = reinterpret_cast<std::uintptr_t>(theta) % 16 == 0 && reinterpret_cast<std::uintptr_t>(phi) % 16 == 0 &&
+                     (static_cast<std::size_t>(k) * sizeof(T)) % 16 == 0;
+  lda_ring_kernel<T, C, Ring, S><<<blocks, threads, shared, stream>>>(theta, phi, offsets, words, documents, k, seed, z, vec16);
+  WARPSIM_CUDA(cudaGetLastError());
+}
+
+template <class T, Coop C, int S>
+void launch_ring(int ring, const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed,
+                 int* z, cudaStream_t stream) {
+  switch (ring) {
+    case 2: return launch_ring<T, C, 2, S>(theta, phi, offsets, words, documents, k, seed, z, stream);
+    default: return launch_ring<T, C, 3, S>(theta, phi, offsets, words, documents, k, seed, z, stream);
+  }
+}
 
 // One launch with a grid of resident blocks only (each warp loops over its
 // documents); `values` per lane in dynamic shared memory for 4, 2 or 1 warps
@@ -144,7 +337,7 @@ void launch_cooperative(const T* theta, const T* phi, const int* offsets, const 
   const std::size_t per_warp = static_cast<std::size_t>(kW) * static_cast<std::size_t>(k + kept_values(k, St)) * sizeof(T);
   int warps_per_block = 0;
   for (int w : {4, 2, 1})
-    if (w * per_warp <= 100 * 1024) {
+    if (w * per_warp <= kSharedLimit) {
       warps_per_block = w;
       break;
     }
@@ -159,15 +352,25 @@ void launch_cooperative(const T* theta, const T* phi, const int* offsets, const 
 }
 
 // p' (or the running sums) beside theta_local while both fit in shared
-// memory; past that only the block sums.
+// memory; past that only the block sums, the blocks through a ring in shared
+// memory (tuning.ring, tuning.tokens, the tokens halved while the ring does
+// not fit), or, where the ring is 0 or does not fit even for one token,
+// theta_local and the sums in global scratch and the blocks loaded straight
+// to registers.
 template <class T, Coop C>
 void draw_cooperative(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed, int* z,
-                      DeviceScratch<T>& scratch, cudaStream_t stream) {
-  const bool full_fits = 2 * static_cast<std::size_t>(kW) * k * sizeof(T) <= 100 * 1024;
-  if (full_fits) {
-    launch_cooperative<T, C, Storage::Full>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
-  } else {
-    launch_cooperative<T, C, Storage::Sums>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
+                      const LdaTuning& tuning, DeviceScratch<T>& scratch, cudaStream_t stream) {
+  const bool full_fits = 2 * static_cast<std::size_t>(kW) * k * sizeof(T) <= kSharedLimit;
+  if (full_fits) return launch_cooperative<T, C, Storage::Full>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
+  // Fewer tokens a sweep where the ring for that many does not fit a block.
+  int tokens = tuning.tokens;
+  while (tokens > 1 && ring_bytes_per_warp<T>(k, tuning.ring, tokens) > max_shared_per_block()) tokens /= 2;
+  if (tuning.ring == 0 || ring_bytes_per_warp<T>(k, tuning.ring, tokens) > max_shared_per_block())
+    return launch_cooperative<T, C, Storage::Sums>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
+  switch (tokens) {
+    case 1: return launch_ring<T, C, 1>(tuning.ring, theta, phi, offsets, words, documents, k, seed, z, stream);
+    case 2: return launch_ring<T, C, 2>(tuning.ring, theta, phi, offsets, words, documents, k, seed, z, stream);
+    default: return launch_ring<T, C, 4>(tuning.ring, theta, phi, offsets, words, documents, k, seed, z, stream);
   }
 }
 
@@ -188,12 +391,20 @@ void LdaSampler<T>::draw(const T* theta, const T* phi, const int* offsets, const
       return;
     }
     case MatrixAlgorithm::TransposedRegisters:
-      return draw_cooperative<T, Coop::Transposed>(theta, phi, offsets, words, documents, k, seed, z, scratch_, stream);
+      return draw_cooperative<T, Coop::Transposed>(theta, phi, offsets, words, documents, k, seed, z, tuning(algorithm), scratch_, stream);
     case MatrixAlgorithm::ButterflyStandard:
-      return draw_cooperative<T, Coop::ButterflyStandard>(theta, phi, offsets, words, documents, k, seed, z, scratch_, stream);
+      return draw_cooperative<T, Coop::ButterflyStandard>(theta, phi, offsets, words, documents, k, seed, z, tuning(algorithm), scratch_, stream);
     case MatrixAlgorithm::ButterflyAddSub:
-      return draw_cooperative<T, Coop::ButterflyAddSub>(theta, phi, offsets, words, documents, k, seed, z, scratch_, stream);
+      return draw_cooperative<T, Coop::ButterflyAddSub>(theta, phi, offsets, words, documents, k, seed, z, tuning(algorithm), scratch_, stream);
   }
+}
+
+template <class T>
+void LdaSampler<T>::set_tuning(const LdaTuning& tuning) {
+  if (tuning.ring != 0 && tuning.ring != 2 && tuning.ring != 3) throw std::invalid_argument("LdaTuning: ring must be 0, 2 or 3");
+  if (tuning.tokens != 1 && tuning.tokens != 2 && tuning.tokens != 4) throw std::invalid_argument("LdaTuning: tokens must be 1, 2 or 4");
+  tuning_ = tuning;
+  has_tuning_ = true;
 }
 
 template class LdaSampler<float>;

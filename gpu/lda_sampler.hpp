@@ -16,6 +16,23 @@
 
 namespace warpsim::gpu {
 
+// A launch choice that changes the speed of the warp-cooperative kernels and
+// never their results (the GPU tests run every choice against the oracle;
+// bench_gpu_lda --sweep times them). LdaSampler<T>::default_tuning(algorithm)
+// is the fastest measured for T and that algorithm (docs/PERF.md).
+struct LdaTuning {
+  // Past shared memory (theta_local and the running sums no longer fit), a
+  // lane keeps only block sums, and each block's theta and phi tiles come
+  // through a ring of this many stages in shared memory, ring - 1 blocks in
+  // flight per warp: 2 or 3; 0 keeps theta_local and the sums in global
+  // scratch and loads the blocks straight into registers.
+  int ring = 2;
+  // With a ring, each theta tile copied serves this many tokens of every
+  // document (1, 2 or 4): theta is read once per `tokens` tokens instead of
+  // once per token, in that many more phi tiles and sums of shared memory.
+  int tokens = 1;
+};
+
 template <class T>
 class LdaSampler {
  public:
@@ -24,8 +41,24 @@ class LdaSampler {
   void draw(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed,
             MatrixAlgorithm algorithm, int* z, cudaStream_t stream = nullptr);
 
+  // Ring 2; each theta tile for 2 tokens (fp32) or 1 (fp64) with the
+  // transpose, 4 (fp32) or 2 (fp64) with the butterfly, whose block needs
+  // fewer registers (docs/PERF.md). The baseline ignores the tuning.
+  static LdaTuning default_tuning(MatrixAlgorithm algorithm) {
+    const bool transposed = algorithm == MatrixAlgorithm::TransposedRegisters;
+    return {2, sizeof(T) == 4 ? (transposed ? 2 : 4) : (transposed ? 1 : 2)};
+  }
+  // One tuning for every algorithm from now on, instead of their defaults.
+  // Throws std::invalid_argument on a ring other than 0, 2 or 3, or tokens
+  // other than 1, 2 or 4.
+  void set_tuning(const LdaTuning& tuning);
+  // The tuning `algorithm` runs with.
+  LdaTuning tuning(MatrixAlgorithm algorithm) const { return has_tuning_ ? tuning_ : default_tuning(algorithm); }
+
  private:
   DeviceScratch<T> scratch_;
+  bool has_tuning_ = false;
+  LdaTuning tuning_;
 };
 
 }  // namespace warpsim::gpu

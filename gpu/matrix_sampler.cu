@@ -8,6 +8,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/draw_algorithms.cuh"
 #include "gpu/matrix_sampler.hpp"
+#include "gpu/tile_ring.cuh"
 #include "rng/philox_uniform.hpp"
 
 namespace warpsim::gpu {
@@ -103,62 +104,35 @@ __device__ __forceinline__ void stage_rows(const T* __restrict__ w, int m, int k
   }
 }
 
-// Copies the W x W block at columns j .. j+W-1 of warp q's rows into `tile`
-// asynchronously, row kk of the block at tile[kk * W .. kk * W + W-1] (the
-// layout stage_rows gives each block).
+// Where the rows of warp q's block at columns j .. j+W-1 start (copy_tile_async).
 template <class T>
-__device__ __forceinline__ void copy_block_async(const T* __restrict__ w, int m, int k, std::size_t q, int j, T* tile, int lane, bool vec16) {
-  const std::size_t last = static_cast<std::size_t>(m - 1);
-  if (vec16) {
-    constexpr int per_copy = 16 / sizeof(T);
-    constexpr int lanes_per_row = kW / per_copy;
-    const int col = (lane % lanes_per_row) * per_copy;
-#pragma unroll
-    for (int i = 0; i < lanes_per_row; ++i) {
-      const int kk = i * (kW / lanes_per_row) + lane / lanes_per_row;
-      __pipeline_memcpy_async(tile + kk * kW + col, w + min(q * kW + kk, last) * static_cast<std::size_t>(k) + j + col, 16);
-    }
-  } else {
-#pragma unroll 8
-    for (int kk = 0; kk < kW; ++kk)
-      __pipeline_memcpy_async(tile + kk * kW + lane, w + min(q * kW + kk, last) * static_cast<std::size_t>(k) + j + lane, sizeof(T));
+struct MatrixRows {
+  const T* __restrict__ w;
+  int m, k, j;
+  std::size_t q;
+  __device__ __forceinline__ const T* row(int kk) const {
+    return w + min(q * kW + kk, static_cast<std::size_t>(m - 1)) * static_cast<std::size_t>(k) + j;
   }
-}
+  __device__ __forceinline__ const T* row16(int, int kk) const { return row(kk); }
+};
 
-// The source of the butterfly's first pass past shared memory: the blocks
-// come through a ring of Ring tiles in shared memory, Ring - 1 blocks copied
-// ahead of the one being read, so a warp keeps up to Ring - 1 blocks in
-// flight without holding them in registers. Blocks must be asked for in
-// order, after prologue(); own and own_block read global memory directly.
-template <class T, int Ring>
-struct RingSource {
+// The matrix's blocks through a ring (RingSource): a stage is one block, as
+// its W rows lie in the matrix; own and own_block read global memory directly.
+template <class T>
+struct MatrixTiles {
+  static constexpr int stage_values = kW * kW;
   MatrixSource<T> direct;
-  T* ring;  // the warp's Ring tiles of W x W values
-  int r, blocks, lane;
+  int lane;
   bool vec16;
-
-  __device__ void copy(int b) const {
-    copy_block_async(direct.w, direct.m, direct.k, direct.q, r + b * kW, ring + (b % Ring) * kW * kW, lane, vec16);
+  __device__ __forceinline__ void copy(int j, T* stage) const {
+    copy_tile_async(stage, MatrixRows<T>{direct.w, direct.m, direct.k, j, direct.q}, lane, vec16);
   }
-  __device__ void prologue() const {
-    for (int b = 0; b < Ring - 1; ++b) {
-      if (b < blocks) copy(b);
-      __pipeline_commit();
-    }
-  }
-  __device__ T own(int j) const { return direct.own(j); }
-  __device__ __forceinline__ void own_block(int j, T (&x)[kW]) const { direct.own_block(j, x); }
-  __device__ __forceinline__ void block(int j, T (&a)[kW]) const {
-    const int b = (j - r) / kW;
-    if (b + Ring - 1 < blocks) copy(b + Ring - 1);  // into the slot block b - 1 left
-    __pipeline_commit();
-    __pipeline_wait_prior(Ring - 1);  // block b has landed
-    __syncwarp();
-    const T* t = ring + (b % Ring) * kW * kW + lane;
+  __device__ __forceinline__ void read(const T* stage, T (&a)[kW]) const {
 #pragma unroll
-    for (int kk = 0; kk < kW; ++kk) a[kk] = t[kk * kW];
-    __syncwarp();  // read by every lane before its slot is copied into again
+    for (int kk = 0; kk < kW; ++kk) a[kk] = stage[kk * kW];
   }
+  __device__ __forceinline__ T own(int j) const { return direct.own(j); }
+  __device__ __forceinline__ void own_block(int j, T (&x)[kW]) const { direct.own_block(j, x); }
 };
 
 // ---- Baseline: a thread per row.
@@ -256,7 +230,8 @@ __global__ void cooperative_kernel(const T* __restrict__ w, KernelArgs args, T* 
       const T u = rng::uniform<T>(args.seed, row);
       int z;
       if constexpr (St == Storage::Sums && Ring > 0) {
-        const RingSource<T, Ring> src{{w, m, k, q, row}, p - lane + static_cast<std::size_t>(kept_values(k, St)) * kW, k % kW, k / kW, lane, args.vec16};
+        const RingSource<T, Ring, MatrixTiles<T>> src{
+            {{{w, m, k, q, row}, lane, args.vec16}, p - lane + static_cast<std::size_t>(kept_values(k, St)) * kW, k % kW, k / kW, lane}};
         src.prologue();
         z = draw_recompute<T, C>(src, p, k, lane, u);
       } else if constexpr (St == Storage::Sums) {

@@ -17,4 +17,4 @@ done
 ./.device-out/bench_gpu_matrix --sweep > "$out/bench_gpu_matrix.jsonl" 2>&1
 grep -v '"sweep"' "$out/bench_gpu_matrix.jsonl"
 PYTHONUNBUFFERED=1 python3 bench/torch_baselines.py 2>&1 | tee "$out/torch_baselines.jsonl"
-./.device-out/bench_gpu_lda 2>&1 | tee "$out/bench_gpu_lda.jsonl"
+./.device-out/bench_gpu_lda --sweep 2>&1 | tee "$out/bench_gpu_lda.jsonl"
