@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Renders the GPU tables of docs/PERF.md from a device run's logs
 (bench_gpu_matrix.jsonl, torch_baselines.jsonl, bench_gpu_lda.jsonl), between
-the <!-- matrix-table --> and <!-- lda-table --> markers.
+the <!-- matrix-table -->, <!-- lda-table --> and <!-- lda-sweep-table -->
+markers.
 
-    python3 scripts/perf_tables.py docs/device-logs/2026-11-21 docs/PERF.md
+    python3 scripts/perf_tables.py docs/device-logs/2026-11-21-s3 docs/PERF.md
 """
 import json
 import re
@@ -36,14 +37,36 @@ def matrix_table(rows, torch):
 
 def lda_table(lda):
     out = ["| dtype | K | baseline | transposed + register transpose | butterfly standard | butterfly add-subtract | "
-           "add-subtract vs transposed | bytes min / gather (MB) | add-subtract GB/s (gather) |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+           "add-subtract vs transposed | ring, tokens (transposed / butterfly) | bytes min / gather (MB) | add-subtract GB/s (gather) |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for dt in ["fp32", "fp64"]:
         for k in [16, 32, 64, 128, 256, 512, 1024]:
             g = {r["what"]: r for r in lda if r.get("dtype") == dt and r.get("K") == k}
             a, t = g["butterfly-addsub"], g["transposed-registers"]
+            # the tuning applies past shared memory only: where the sweep has this K
+            swept = any(r.get("what") == "sweep" and r.get("dtype") == dt and r.get("K") == k for r in lda)
+            tuning = f"{t['ring']}, {t['tokens']} / {a['ring']}, {a['tokens']}" if swept else "--"
             out.append(f"| {dt} | {k} | {g['baseline']['ms']:.2f} | {t['ms']:.2f} | {g['butterfly-standard']['ms']:.2f} | {a['ms']:.2f} | "
-                       f"{t['ms'] / a['ms']:.2f}x | {a['bytes_min_MB']:.0f} / {a['bytes_gather_MB']:.0f} | {a['GBps_if_gathered']:.0f} |")
+                       f"{t['ms'] / a['ms']:.2f}x | {tuning} | {a['bytes_min_MB']:.0f} / {a['bytes_gather_MB']:.0f} | {a['GBps_if_gathered']:.0f} |")
+    return "\n".join(out) + "\n"
+
+
+def lda_sweep_table(lda):
+    """Every tuning past shared memory, the two algorithms under the same one."""
+    sweep = [r for r in lda if r.get("what") == "sweep"]
+    out = ["| dtype | K | ring | tokens | transposed | butterfly standard | butterfly add-subtract | add-subtract vs transposed |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for dt in ["fp32", "fp64"]:
+        for k in sorted({r["K"] for r in sweep if r["dtype"] == dt}):
+            tunings = []
+            for r in sweep:
+                if r["dtype"] == dt and r["K"] == k and (r["ring"], r["tokens"]) not in tunings:
+                    tunings.append((r["ring"], r["tokens"]))
+            for ring, tokens in tunings:
+                ms = {r["algorithm"]: r["ms"] for r in sweep
+                      if r["dtype"] == dt and r["K"] == k and r["ring"] == ring and r["tokens"] == tokens}
+                t, s_, a = ms["transposed-registers"], ms["butterfly-standard"], ms["butterfly-addsub"]
+                out.append(f"| {dt} | {k} | {ring} | {tokens} | {t:.2f} | {s_:.2f} | {a:.2f} | {t / a:.2f}x |")
     return "\n".join(out) + "\n"
 
 
@@ -51,9 +74,12 @@ def main():
     logs, perf = sys.argv[1], sys.argv[2]
     text = open(perf).read()
     m = matrix_table(load(f"{logs}/bench_gpu_matrix.jsonl"), load(f"{logs}/torch_baselines.jsonl"))
-    l = lda_table(load(f"{logs}/bench_gpu_lda.jsonl"))
+    lda = load(f"{logs}/bench_gpu_lda.jsonl")
+    l, ls = lda_table(lda), lda_sweep_table(lda)
     text = re.sub(r"<!-- matrix-table -->.*?<!-- /matrix-table -->", lambda _: f"<!-- matrix-table -->\n{m}<!-- /matrix-table -->", text, flags=re.S)
     text = re.sub(r"<!-- lda-table -->.*?<!-- /lda-table -->", lambda _: f"<!-- lda-table -->\n{l}<!-- /lda-table -->", text, flags=re.S)
+    text = re.sub(r"<!-- lda-sweep-table -->.*?<!-- /lda-sweep-table -->", lambda _: f"<!-- lda-sweep-table -->\n{ls}<!-- /lda-sweep-table -->",
+                  text, flags=re.S)
     open(perf, "w").write(text)
 
 
