@@ -72,21 +72,8 @@ struct LdaWarpSource {
   }
 };
 
-// Where the rows of a W x W tile start (copy_tile_async), at columns j ..
-// j+W-1: the warp's documents' theta rows ...
-template <class T>
-struct ThetaRows {
-  const T* __restrict__ theta;
-  int documents, k, j;
-  std::size_t q;  // the warp's documents q*W .. q*W + W-1 (past the end: the last)
-  __device__ __forceinline__ const T* row(int kk) const {
-    return theta + min(q * kW + kk, static_cast<std::size_t>(documents - 1)) * static_cast<std::size_t>(k) + j;
-  }
-  __device__ __forceinline__ const T* row16(int, int kk) const { return row(kk); }
-};
-
-// ... and the phi rows of the warp's current words, row kk the word of lane
-// kk. `gather` holds the words of the rows this lane copies 16 bytes of
+// Where the rows of a phi tile start (copy_tile_async), at columns j ..
+// j+W-1: row kk is the word of lane kk's current token. `gather` holds the words of the rows this lane copies 16 bytes of
 // (Copy16); copying one value at a time, the word comes from lane kk by a
 // shuffle.
 template <class T>
@@ -139,7 +126,7 @@ struct LdaTiles {
       for (int i = 0; i < Copy16<T>::rows_per_lane; ++i) gather[s][i] = __shfl_sync(kFull, word[s], Copy16<T>::row(i, lane));
   }
   __device__ __forceinline__ void copy(int j, T* stage) const {
-    copy_tile_async(stage, ThetaRows<T>{theta, documents, k, j, q}, lane, vec16);
+    copy_tile_async(stage, WarpRows<T>{theta, documents, k, j, q}, lane, vec16);  // the warp's documents' rows
 #pragma unroll
     for (int s = 0; s < S; ++s) copy_tile_async(stage + (1 + s) * kW * kW, GatherRows<T>{phi, k, j, gather[s], word[s]}, lane, vec16);
   }

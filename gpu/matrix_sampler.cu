@@ -104,18 +104,6 @@ __device__ __forceinline__ void stage_rows(const T* __restrict__ w, int m, int k
   }
 }
 
-// Where the rows of warp q's block at columns j .. j+W-1 start (copy_tile_async).
-template <class T>
-struct MatrixRows {
-  const T* __restrict__ w;
-  int m, k, j;
-  std::size_t q;
-  __device__ __forceinline__ const T* row(int kk) const {
-    return w + min(q * kW + kk, static_cast<std::size_t>(m - 1)) * static_cast<std::size_t>(k) + j;
-  }
-  __device__ __forceinline__ const T* row16(int, int kk) const { return row(kk); }
-};
-
 // The matrix's blocks through a ring (RingSource): a stage is one block, as
 // its W rows lie in the matrix; own and own_block read global memory directly.
 template <class T>
@@ -125,7 +113,7 @@ struct MatrixTiles {
   int lane;
   bool vec16;
   __device__ __forceinline__ void copy(int j, T* stage) const {
-    copy_tile_async(stage, MatrixRows<T>{direct.w, direct.m, direct.k, j, direct.q}, lane, vec16);
+    copy_tile_async(stage, WarpRows<T>{direct.w, direct.m, direct.k, j, direct.q}, lane, vec16);
   }
   __device__ __forceinline__ void read(const T* stage, T (&a)[kW]) const {
 #pragma unroll

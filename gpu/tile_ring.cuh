@@ -50,6 +50,20 @@ __device__ __forceinline__ void copy_tile_async(T* tile, const Rows& rows, int l
   }
 }
 
+// The rows copy_tile_async reads for warp q of an M x K row-major matrix
+// (its rows q*W .. q*W + W-1; past the end, the last row) at columns j ..
+// j+W-1.
+template <class T>
+struct WarpRows {
+  const T* __restrict__ w;
+  int m, k, j;
+  std::size_t q;
+  __device__ __forceinline__ const T* row(int kk) const {
+    return w + min(q * kW + kk, static_cast<std::size_t>(m - 1)) * static_cast<std::size_t>(k) + j;
+  }
+  __device__ __forceinline__ const T* row16(int, int kk) const { return row(kk); }
+};
+
 // A ring of Ring stages in a warp's shared memory through which blocks
 // stream, Ring - 1 blocks copied ahead of the one being read. Blocks must be
 // acquired in order, after prologue(), and each released before the next is
