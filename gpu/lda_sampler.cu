@@ -73,9 +73,9 @@ struct LdaWarpSource {
 };
 
 // Where the rows of a phi tile start (copy_tile_async), at columns j ..
-// j+W-1: row kk is the word of lane kk's current token. `gather` holds the words of the rows this lane copies 16 bytes of
-// (Copy16); copying one value at a time, the word comes from lane kk by a
-// shuffle.
+// j+W-1: row kk is the word of lane kk's current token. `gather` holds the
+// words of the rows this lane copies 16 bytes of (Copy16); copying one value
+// at a time, the word comes from lane kk by a shuffle.
 template <class T>
 struct GatherRows {
   const T* __restrict__ phi;
@@ -140,8 +140,6 @@ struct LdaTiles {
   }
 };
 
-enum class Coop { Transposed, ButterflyStandard, ButterflyAddSub };
-
 // What a lane keeps besides theta_local (K values): p' or the running sums
 // (Full), or, past shared memory, only the remnant's and blocks' running
 // sums (Sums: draw_transposed_recompute, draw_butterfly_recompute).
@@ -184,14 +182,10 @@ __global__ void lda_cooperative_kernel(const T* __restrict__ theta, const T* __r
       for (int kk = 0; kk < kW; ++kk) src.c_warp[kk] = __shfl_sync(kFull, src.word, kk);
       const T u = rng::uniform<T>(seed, static_cast<std::uint64_t>(t));
       int zi;
-      if constexpr (C == Coop::Transposed && St == Storage::Sums) {
-        zi = draw_transposed_recompute(src, p, k, lane, u);
-      } else if constexpr (C == Coop::Transposed) {
-        zi = draw_transposed(src, p, k, lane, u);
-      } else if constexpr (St == Storage::Sums) {
-        zi = draw_butterfly_recompute<T, C == Coop::ButterflyAddSub>(src, p, k, lane, u);
+      if constexpr (St == Storage::Sums) {
+        zi = draw_recompute<T, C>(src, p, k, lane, u);
       } else {
-        zi = draw_butterfly<T, C == Coop::ButterflyAddSub>(src, p, k, lane, u);
+        zi = draw_full<T, C>(src, p, k, lane, u);
       }
       if (real && n > 0 && i_master < n) z[t] = zi;
     }
@@ -242,11 +236,7 @@ __global__ void lda_ring_kernel(const T* __restrict__ theta, const T* __restrict
         for (int s = 0; s < S; ++s) {
           T a[kW];
           tiles.read(stage, s, a);
-          if constexpr (C == Coop::Transposed) {
-            sum[s] = transposed_block_step(sum[s], a, lane);
-          } else {
-            sum[s] = butterfly_block_step<T, C == Coop::ButterflyAddSub>(sum[s], a, lane);
-          }
+          sum[s] = block_step<T, C>(sum[s], a, lane);
           sums[(s * kept + r + b) * kW] = sum[s];
         }
         ring_of_blocks.release();
@@ -254,12 +244,7 @@ __global__ void lda_ring_kernel(const T* __restrict__ theta, const T* __restrict
 #pragma unroll
       for (int s = 0; s < S; ++s) {
         const T target = mul_rn(sum[s], rng::uniform<T>(seed, static_cast<std::uint64_t>(t[s])));
-        int zi;
-        if constexpr (C == Coop::Transposed) {
-          zi = transposed_recompute_search(tiles.token(s), sums + s * kept * kW, k, target);
-        } else {
-          zi = butterfly_recompute_search<T, C == Coop::ButterflyAddSub>(tiles.token(s), sums + s * kept * kW, k, lane, target);
-        }
+        const int zi = recompute_search<T, C>(tiles.token(s), sums + s * kept * kW, k, lane, target);
         if (real && n > 0 && i_master + s < n) z[t[s]] = zi;
       }
     }

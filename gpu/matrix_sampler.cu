@@ -136,8 +136,7 @@ __global__ void baseline_kernel(const T* __restrict__ w, int m, int k, std::uint
   }
 }
 
-// ---- Warp-cooperative kernels: transposed access, or butterfly.
-enum class Coop { Transposed, ButterflyStandard, ButterflyAddSub };
+// ---- Warp-cooperative kernels: transposed access, or butterfly (Coop).
 
 // Where a warp keeps its K values per lane:
 enum class Storage {
@@ -148,24 +147,6 @@ enum class Storage {
 
 // Values a lane keeps (with Sums, also a ring of `ring` blocks).
 __host__ __device__ constexpr int kept_values(int k, Storage st, int ring = 0) { return st == Storage::Sums ? k % kW + k / kW + ring * kW : k; }
-
-template <class T, Coop C, class Source>
-__device__ __forceinline__ int draw_recompute(const Source& src, T* q, int k, int lane, T u) {
-  if constexpr (C == Coop::Transposed) {
-    return draw_transposed_recompute(src, q, k, lane, u);
-  } else {
-    return draw_butterfly_recompute<T, C == Coop::ButterflyAddSub>(src, q, k, lane, u);
-  }
-}
-
-template <class T, Coop C, class Source>
-__device__ __forceinline__ int draw_full(const Source& src, T* p, int k, int lane, T u) {
-  if constexpr (C == Coop::Transposed) {
-    return draw_transposed(src, p, k, lane, u);
-  } else {
-    return draw_butterfly<T, C == Coop::ButterflyAddSub>(src, p, k, lane, u);
-  }
-}
 
 struct KernelArgs {
   int m, k;
