@@ -15,13 +15,17 @@ namespace warpsim::sim {
 // elements) or `C4:4` (as they print entries of a partial-sums table).
 enum class SymStyle { Compact, Range };
 
+// Stored as runs: coeff * (a[lo] + ... + a[hi]) of one lane's array, so that
+// a prefix sum over K elements is one run, not K terms (a K = 4096 prefix view
+// on 64 lanes holds 2^18 values, not 2^29 terms).
 class Sym {
  public:
-  struct Term {
+  struct Run {
     std::int16_t owner;  // lane the array belongs to
-    std::int32_t index;  // element index within that lane's array
-    std::int64_t coeff;  // never 0 in a stored term
-    friend bool operator==(const Term&, const Term&) = default;
+    std::int32_t lo;     // first element index within that lane's array
+    std::int32_t hi;     // last (inclusive)
+    std::int64_t coeff;  // never 0 in a stored run
+    friend bool operator==(const Run&, const Run&) = default;
   };
 
   Sym() = default;  // zero
@@ -29,8 +33,12 @@ class Sym {
   // Sum of elements lo..hi (inclusive) of lane `owner`'s array.
   static Sym range(int owner, int lo, int hi);
 
-  bool is_zero() const { return terms_.empty(); }
-  const std::vector<Term>& terms() const { return terms_; }
+  bool is_zero() const { return runs_.empty(); }
+  // Sorted by (owner, lo), disjoint, and maximal: two runs of one owner that
+  // touch have different coefficients. So equal values have equal runs.
+  const std::vector<Run>& runs() const { return runs_; }
+  // The coefficient of element `index` of lane `owner`'s array.
+  std::int64_t coefficient(int owner, int index) const;
 
   Sym& operator+=(const Sym& other);
   Sym& operator-=(const Sym& other);
@@ -43,7 +51,7 @@ class Sym {
 
  private:
   void combine(const Sym& other, std::int64_t sign);
-  std::vector<Term> terms_;  // sorted by (owner, index)
+  std::vector<Run> runs_;
 };
 
 inline std::string to_string(const Sym& s) { return s.to_string(); }

@@ -120,7 +120,8 @@ TEST(ButterflyTable, NumericTableAgreesWithTheSymbolicOne) {
     for (int r = 0; r < w; ++r)
       for (int c = 0; c < w; ++c) {
         double expect = 0;
-        for (const auto& t : sym[r][c].terms()) expect += static_cast<double>(t.coeff) * weight(t.owner, t.index);
+        for (const auto& run : sym[r][c].runs())
+          for (int i = run.lo; i <= run.hi; ++i) expect += static_cast<double>(run.coeff) * weight(run.owner, i);
         EXPECT_EQ(a[r][c], expect) << "row " << r << " lane " << c;
       }
   }
@@ -180,7 +181,7 @@ TEST(ButterflyTable, EveryLaneOwnsItsTreeAndItsSum) {
       for (int lane = 0; lane < w; ++lane) {
         int owned = 0;
         for (int r = 0; r < w; ++r)
-          for (int c = 0; c < w; ++c) owned += !a[r][c].terms().empty() && a[r][c].terms().front().owner == lane;
+          for (int c = 0; c < w; ++c) owned += !a[r][c].runs().empty() && a[r][c].runs().front().owner == lane;
         EXPECT_EQ(owned, w) << "W " << w << " lane " << lane;
       }
       if (w >= 2) {
