@@ -85,11 +85,10 @@ std::vector<double> benjamini_hochberg_adjust(std::span<const double> p) {
 
 CategoryVerdicts per_category_binomial(std::span<const double> observed, std::span<const double> probabilities,
                                        double alpha, Correction correction, double power) {
-  check_counts(observed);
+  const auto n = static_cast<std::uint64_t>(check_counts(observed));
   check_probabilities(probabilities);
   check_alpha(alpha);
   if (observed.size() != probabilities.size()) throw std::invalid_argument("observed counts and probabilities differ in length");
-  const auto n = static_cast<std::uint64_t>(std::accumulate(observed.begin(), observed.end(), 0.0));
   CategoryVerdicts v;
   v.p_values.resize(observed.size());
   for (std::size_t i = 0; i < observed.size(); ++i) {

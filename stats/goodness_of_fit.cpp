@@ -17,7 +17,7 @@ enum class Statistic { Pearson, G };
 
 TestResult gof(Statistic kind, std::span<const double> observed, std::span<const double> probabilities,
                const GofOptions& o) {
-  check_counts(observed);
+  const double n = check_counts(observed);
   check_probabilities(probabilities);
   check_alpha(o.alpha);
   if (observed.size() != probabilities.size()) {
@@ -27,7 +27,6 @@ TestResult gof(Statistic kind, std::span<const double> observed, std::span<const
   TestResult r;
   r.test = kind == Statistic::Pearson ? "chi-square" : "g-test";
   r.alpha = o.alpha;
-  const double n = std::accumulate(observed.begin(), observed.end(), 0.0);
   r.sample_size = static_cast<std::size_t>(n);
   const PooledCounts pc = pool_small_expected(observed, probabilities, o.min_expected);
   if (pc.pooled_categories) {
@@ -66,7 +65,7 @@ TestResult gof(Statistic kind, std::span<const double> observed, std::span<const
   }
   if (kind == Statistic::G) s *= 2;
   r.statistic = s;
-  r.p_value = boost::math::cdf(boost::math::complement(boost::math::chi_squared(df), std::max(s, 0.0)));
+  r.p_value = chi_square_p_value(df, s);
   r.reject = r.p_value <= o.alpha;
   return r;
 }

@@ -14,11 +14,11 @@ namespace warpsim::stats {
 
 TestResult chi_square_homogeneity(std::span<const double> c1, std::span<const double> c2, double alpha,
                                   double min_expected, double power) {
-  check_counts(c1, "first sample's counts");
-  check_counts(c2, "second sample's counts");
+  const double n1 = check_counts(c1, "first sample's counts");
+  const double n2 = check_counts(c2, "second sample's counts");
+  check_pooled_total(n1, n2);
   check_alpha(alpha);
   if (c1.size() != c2.size()) throw std::invalid_argument("the two samples' counts differ in length");
-  const double n1 = std::accumulate(c1.begin(), c1.end(), 0.0), n2 = std::accumulate(c2.begin(), c2.end(), 0.0);
   const double n = n1 + n2;
   std::vector<double> a, b;  // kept categories
   double pa = 0, pb = 0;
@@ -73,7 +73,7 @@ TestResult chi_square_homogeneity(std::span<const double> c1, std::span<const do
     r.notes.push_back("fewer than two categories: nothing to test");
     return r;
   }
-  r.p_value = boost::math::cdf(boost::math::complement(boost::math::chi_squared(df), s));
+  r.p_value = chi_square_p_value(df, s);
   r.reject = r.p_value <= alpha;
   // Two samples of sizes n1, n2 see a difference between their laws as one
   // sample of the harmonic size n1 n2 / (n1 + n2) sees it against a fixed law.

@@ -6,7 +6,11 @@
 // null, so the exact one is computed: P(D >= d) = 1 - P(all i: |C_i - n F_i| <
 // n d), by dynamic programming over the cumulative count, category after
 // category (C_{i+1} - C_i given C_i is binomial), where the work fits; beyond,
-// a Monte-Carlo p-value with its standard error.
+// a Monte-Carlo p-value with its standard error, with as many replicates as
+// its work limit allows (one binomial draw per category and replicate); where
+// even the fewest replicates do not fit (very many categories), the
+// Dvoretzky-Kiefer-Wolfowitz-Massart bound 2 exp(-2 n D^2), a conservative
+// p-value for any law. Every path has bounded time and memory.
 //
 // Two samples: D = max_i |C1_i / n1 - C2_i / n2|. Exact p-value under the
 // permutation null, ties included, by a lattice-path dynamic program that
@@ -41,8 +45,10 @@ MonteCarloP ks_monte_carlo_p_value(std::span<const double> probabilities, std::u
 struct KsOptions {
   double alpha = 0.05;
   double power = 0.9;
-  double max_exact_work = 2e8;
-  std::uint64_t monte_carlo_replicates = 10000;
+  double max_exact_work = 2e8;                  // dynamic-program steps
+  std::uint64_t monte_carlo_replicates = 10000;  // wanted ...
+  std::uint64_t min_monte_carlo_replicates = 1000;  // ... and the fewest worth running
+  double max_monte_carlo_work = 2e7;             // binomial draws
   std::uint64_t seed = 20261121;
 };
 
@@ -56,6 +62,9 @@ TestResult ks_two_sample_test(std::span<const double> counts1, std::span<const d
 // Exact two-sample p-value for raw values (ties allowed); empty past the work limit.
 std::optional<double> ks_two_sample_exact_p_value(std::span<const double> counts1, std::span<const double> counts2,
                                                   double d, double max_work = 2e8);
+
+// Upper bound on P(D >= d) for n draws from any law (DKW with Massart's constant).
+double ks_dkw_p_value_bound(double n, double d);
 
 // Kolmogorov distance detected with the given power by a level-alpha test on
 // n draws (finite-sample, Dvoretzky-Kiefer-Wolfowitz with Massart's constant).

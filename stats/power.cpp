@@ -4,9 +4,18 @@
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/non_central_chi_squared.hpp>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
+#include "stats/input_checks.hpp"
+
 namespace warpsim::stats {
+
+double chi_square_p_value(double df, double s) {
+  if (std::isnan(s)) throw std::logic_error("chi-square statistic is NaN");
+  if (s == std::numeric_limits<double>::infinity()) return 0;
+  return boost::math::cdf(boost::math::complement(boost::math::chi_squared(df), std::max(s, 0.0)));
+}
 
 double chi_square_critical(double df, double alpha) {
   return boost::math::quantile(boost::math::complement(boost::math::chi_squared(df), alpha));
@@ -31,6 +40,10 @@ DetectableBias chi_square_detectable(std::span<const double> probabilities, doub
     d.basis = "no degrees of freedom: nothing can be detected";
     return d;
   }
+  if (!(power > alpha)) {
+    d.basis = power_vacuous_note(alpha, power);
+    return d;
+  }
   const double lambda = noncentrality_for_power(df, alpha, power);
   d.total_variation = std::sqrt(lambda / (4 * n));
   double worst = 0;
@@ -43,8 +56,18 @@ DetectableBias chi_square_detectable(std::span<const double> probabilities, doub
   return d;
 }
 
+std::string power_vacuous_note(double alpha, double power) {
+  return "alpha = " + number_text(alpha) + " is not below the power " + number_text(power) +
+         ": a level-alpha test rejects every law, the null included, with probability >= alpha, so no bias is "
+         "ruled out with power " + number_text(power) + " in particular";
+}
+
 double sample_size_for_total_variation(double df, double alpha, double power, double tv) {
-  if (!(tv > 0)) throw std::invalid_argument("total-variation distance must be positive");
+  if (!(tv > 0 && tv <= 1)) throw std::invalid_argument("the total-variation distance must lie in (0, 1]");
+  if (!(power > alpha)) {
+    throw std::invalid_argument("a sample size for power " + number_text(power) + " needs alpha below it (alpha = " +
+                                number_text(alpha) + ")");
+  }
   return std::ceil(noncentrality_for_power(df, alpha, power) / (4 * tv * tv));
 }
 

@@ -12,10 +12,15 @@
 #pragma once
 
 #include <span>
+#include <string>
 
 #include "stats/test_result.hpp"
 
 namespace warpsim::stats {
+
+// P(chi-square(df) >= s): 0 for an infinite statistic; a NaN statistic is a
+// bug in the caller (std::logic_error), never a p-value.
+double chi_square_p_value(double df, double s);
 
 // Critical value of chi-square(df) at level alpha.
 double chi_square_critical(double df, double alpha);
@@ -33,7 +38,12 @@ DetectableBias chi_square_detectable(std::span<const double> probabilities, doub
                                      double power = 0.9);
 
 // Draws needed so that every alternative at total-variation distance >= tv is
-// detected with the given power.
+// detected with the given power. A double: for small tv it passes every
+// integer type (1e-10 needs about 10^21 draws). Needs alpha < power.
 double sample_size_for_total_variation(double df, double alpha, double power, double tv);
+
+// Why a power statement says nothing when alpha >= power (the test rejects
+// everything with probability >= alpha already).
+std::string power_vacuous_note(double alpha, double power);
 
 }  // namespace warpsim::stats
