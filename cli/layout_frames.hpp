@@ -16,6 +16,7 @@ namespace warpsim::cli {
 using Cell = std::pair<int, int>;  // (register row, lane)
 
 struct Frame {
+  int step = 0;  // its place among all the view's steps
   std::string title;
   sim::RegisterGrid grid;
   std::vector<std::vector<int>> owner;  // owner lane of each cell, -1 if none
@@ -26,13 +27,16 @@ struct Frame {
 struct Layout {
   std::string algorithm;
   int lanes = 0;
+  int steps = 0;                        // how many steps the view has in all (step 0 is the start)
   std::vector<std::string> row_labels;  // one per register row
-  std::vector<Frame> frames;            // frame 0 is the start
+  std::vector<Frame> frames;            // the steps drawn, in order (all of them for HTML)
 };
 
-std::string render_text(const Layout& layout, const std::vector<int>& steps);
-std::string render_json(const Layout& layout, const std::vector<int>& steps);
-std::string render_svg(const Layout& layout, int step);
+// Each renders every frame of `layout`; SVG draws one picture and needs
+// exactly one frame; HTML needs all of them (it steps through them).
+std::string render_text(const Layout& layout);
+std::string render_json(const Layout& layout);
+std::string render_svg(const Layout& layout);
 std::string render_html(const Layout& layout);
 
 }  // namespace warpsim::cli

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -10,10 +11,10 @@ namespace warpsim::cli {
 
 namespace {
 
-std::size_t cell_width(const Layout& layout, const std::vector<int>& steps) {
+std::size_t cell_width(const Layout& layout) {
   std::size_t w = 1;
-  for (int s : steps)
-    for (const auto& row : layout.frames[static_cast<std::size_t>(s)].grid)
+  for (const auto& f : layout.frames)
+    for (const auto& row : f.grid)
       for (const auto& c : row) w = std::max(w, c.size());
   return w;
 }
@@ -49,13 +50,13 @@ nlohmann::json frame_json(const Frame& f) {
 
 }  // namespace
 
-std::string render_text(const Layout& layout, const std::vector<int>& steps) {
-  const std::size_t w = cell_width(layout, steps);
+std::string render_text(const Layout& layout) {
+  const std::size_t w = cell_width(layout);
   std::string out;
-  const bool many = steps.size() > 1;
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    const Frame& f = layout.frames[static_cast<std::size_t>(steps[i])];
-    if (many) out += (i ? "\n# step " : "# step ") + std::to_string(steps[i]) + ": " + f.title + "\n";
+  const bool many = layout.frames.size() > 1;
+  for (std::size_t i = 0; i < layout.frames.size(); ++i) {
+    const Frame& f = layout.frames[i];
+    if (many) out += (i ? "\n# step " : "# step ") + std::to_string(f.step) + ": " + f.title + "\n";
     for (std::size_t r = 0; r < f.grid.size(); ++r) {
       std::string line;
       for (std::size_t l = 0; l < f.grid[r].size(); ++l) {
@@ -73,11 +74,11 @@ std::string render_text(const Layout& layout, const std::vector<int>& steps) {
   return out;
 }
 
-std::string render_json(const Layout& layout, const std::vector<int>& steps) {
+std::string render_json(const Layout& layout) {
   nlohmann::json frames = nlohmann::json::array();
-  for (int s : steps) {
-    auto f = frame_json(layout.frames[static_cast<std::size_t>(s)]);
-    f["step"] = s;
+  for (const auto& frame : layout.frames) {
+    auto f = frame_json(frame);
+    f["step"] = frame.step;
     frames.push_back(f);
   }
   nlohmann::json letters = nlohmann::json::array();
@@ -86,14 +87,16 @@ std::string render_json(const Layout& layout, const std::vector<int>& steps) {
                         {"lanes", layout.lanes},
                         {"lane_letters", letters},
                         {"row_labels", layout.row_labels},
-                        {"steps", static_cast<int>(layout.frames.size())},
+                        {"steps", layout.steps},
                         {"frames", frames}}
              .dump(2) + "\n";
 }
 
-std::string render_svg(const Layout& layout, int step) {
-  const Frame& f = layout.frames[static_cast<std::size_t>(step)];
-  const std::size_t chars = cell_width(layout, {step});
+std::string render_svg(const Layout& layout) {
+  if (layout.frames.size() != 1) throw std::logic_error("render_svg draws exactly one frame");
+  const Frame& f = layout.frames.front();
+  const int step = f.step;
+  const std::size_t chars = cell_width(layout);
   const int cw = static_cast<int>(std::max<std::size_t>(chars, 2)) * 8 + 12, ch = 24, left = 44, top = 52;
   const int rows = static_cast<int>(f.grid.size()), cols = layout.lanes;
   const int width = left + cols * cw + 10, height = top + rows * ch + 10;
@@ -125,9 +128,8 @@ std::string render_svg(const Layout& layout, int step) {
 }
 
 std::string render_html(const Layout& layout) {
-  std::vector<int> all(layout.frames.size());
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
-  std::string data = render_json(layout, all);
+  if (static_cast<int>(layout.frames.size()) != layout.steps) throw std::logic_error("render_html needs every step");
+  std::string data = render_json(layout);
   // Keep "</script>" out of the embedded JSON.
   for (std::size_t p = 0; (p = data.find("</", p)) != std::string::npos; p += 3) data.replace(p, 2, "<\\/");
   static const char* kPage = R"HTML(<!DOCTYPE html>

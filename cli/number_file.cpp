@@ -1,47 +1,92 @@
 #include "cli/number_file.hpp"
 
+#include <charconv>
 #include <cmath>
-#include <fstream>
-#include <iostream>
-#include <sstream>
 
-#include "cli/show.hpp"  // UsageError
+#include "cli/errors.hpp"
 
 namespace warpsim::cli {
 
-std::vector<double> read_numbers(const std::string& path) {
-  std::ifstream file;
-  std::istream* in = &std::cin;
-  if (path != "-") {
-    file.open(path);
-    if (!file) throw UsageError("cannot open '" + path + "'");
-    in = &file;
+namespace {
+
+bool is_separator(int c) {
+  return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == ',' || c == ';';
+}
+
+bool all_zero_digits(const std::string& t) {
+  for (char c : t) {
+    if (c == 'e' || c == 'E') break;
+    if (c >= '1' && c <= '9') return false;
   }
+  return true;
+}
+
+// The number `token` spells, or a UsageError that says why it is none.
+double parse_number(const std::string& token, const std::string& where) {
+  const char* first = token.data();
+  const char* last = token.data() + token.size();
+  if (first != last && *first == '+' && first + 1 != last && *(first + 1) != '-' && *(first + 1) != '+') ++first;
+  double v = 0;
+  const auto r = std::from_chars(first, last, v);
+  if (r.ec == std::errc::result_out_of_range && r.ptr == last) {
+    if (all_zero_digits(token)) return 0;  // "0e-999" is zero
+    // Which way it falls out: a long double still holds most such values.
+    long double wide = 0;
+    const auto w = std::from_chars(first, last, wide);
+    const auto e = token.find_first_of("eE");
+    const bool under = w.ec == std::errc() ? std::fabs(wide) < 1 : e != std::string::npos && token[e + 1] == '-';
+    throw UsageError(where + "'" + printable(token) + "' is outside the range of a double (" +
+                     (under ? "it underflows to 0" : "it overflows to infinity") +
+                     "; nonzero doubles reach from 4.9e-324 to 1.8e308 in magnitude)");
+  }
+  if (r.ec != std::errc() || r.ptr != last) throw UsageError(where + "'" + printable(token) + "' is not a number");
+  return v;
+}
+
+}  // namespace
+
+std::vector<double> read_numbers(std::istream& in, const std::string& name, const NumberLimits& limits) {
+  const std::string file = "'" + printable(name, 200) + "'";
+  std::streambuf* buf = in.rdbuf();
   std::vector<double> out;
-  std::string line;
-  int line_no = 0;
-  while (std::getline(*in, line)) {
-    ++line_no;
-    for (char& c : line)
-      if (c == ',' || c == ';' || c == '\t' || c == '\r') c = ' ';
-    std::istringstream ss(line);
-    std::string token;
-    while (ss >> token) {
-      std::size_t used = 0;
-      double v = 0;
-      try {
-        v = std::stod(token, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != token.size()) {
-        throw UsageError("'" + path + "', line " + std::to_string(line_no) + ": '" + token + "' is not a number");
-      }
-      out.push_back(v);
+  std::string token;
+  std::size_t line = 1, bytes = 0, token_line = 1;
+  auto where = [&] { return file + ", line " + std::to_string(token_line) + ": "; };
+  auto finish_token = [&] {
+    if (token.empty()) return;
+    if (out.size() == limits.max_count) {
+      throw UsageError(file + " holds more than " + std::to_string(limits.max_count) + " numbers, the most this input takes");
     }
+    out.push_back(parse_number(token, where()));
+    token.clear();
+  };
+  for (;;) {
+    const int c = buf ? buf->sbumpc() : std::char_traits<char>::eof();
+    if (c == std::char_traits<char>::eof()) break;
+    if (++bytes > limits.max_bytes) {
+      throw UsageError(file + " is longer than " + std::to_string(limits.max_bytes) + " bytes, the most warpsim reads from one input");
+    }
+    if (is_separator(c)) {
+      finish_token();
+      if (c == '\n') ++line;
+      continue;
+    }
+    if (token.empty()) token_line = line;
+    if (token.size() == limits.max_token_chars) {
+      throw UsageError(where() + "a token longer than " + std::to_string(limits.max_token_chars) + " characters ('" +
+                       printable(token.substr(0, 20)) + "...'), which is no number");
+    }
+    token += static_cast<char>(c);
   }
-  if (out.empty()) throw UsageError("'" + path + "' holds no numbers");
+  if (in.bad()) throw UsageError(file + ": read error");
+  finish_token();
+  if (out.empty()) throw UsageError(file + " holds no numbers");
   return out;
+}
+
+std::vector<double> read_numbers(const InputSource& inputs, const std::string& path, const NumberLimits& limits) {
+  auto in = inputs.open(path);
+  return read_numbers(*in, path == "-" ? "standard input" : path, limits);
 }
 
 }  // namespace warpsim::cli

@@ -1,11 +1,14 @@
 #include "cli/show.hpp"
 
 #include <cmath>
-#include <fstream>
+#include <limits>
+#include <optional>
+#include <stdexcept>
 #include <random>
 #include <sstream>
 
 #include "cli/layout_frames.hpp"
+#include "cli/errors.hpp"
 #include "cli/number_file.hpp"
 #include "oracle/butterfly_draw.hpp"
 #include "oracle/butterfly_table.hpp"
@@ -13,6 +16,7 @@
 #include "sim/register_grid.hpp"
 #include "sim/symbolic.hpp"
 #include "sim/warp.hpp"
+#include "stats/input_checks.hpp"  // number_text
 
 namespace warpsim::cli {
 
@@ -36,31 +40,54 @@ struct Values<float> {
 std::string cell_text(const Sym& s, bool partial_sums) { return s.to_string(partial_sums ? sim::SymStyle::Range : sim::SymStyle::Compact); }
 std::string cell_text(float v, bool) { return sim::format_value(v); }
 
-int owner_of(const Sym& s) { return s.terms().empty() ? -1 : s.terms().front().owner; }
+int owner_of(const Sym& s) { return s.runs().empty() ? -1 : s.runs().front().owner; }
 
-// Snapshots of a register array: texts and (for Sym) owners.
+// Which of a view's steps are drawn. Chosen before the algorithm runs, so
+// that a step nobody asked for costs no grid: a view of K = 4096 weights on 64
+// lanes has 4096 steps of 262,144 cells each.
+struct StepPlan {
+  std::vector<bool> keep;  // per step
+  int next = 0;            // the step the next snapshot is
+
+  bool wanted(int step) const { return step >= 0 && step < static_cast<int>(keep.size()) && keep[static_cast<std::size_t>(step)]; }
+};
+
+// Snapshots of a register array: texts and (for Sym) owners, for the steps
+// the plan keeps; the grid before a kept step is made too, to mark what
+// changed.
 template <class T>
 struct Recorder {
   const sim::RegArray<T>* regs;
   int lanes;
   bool partial_sums;
-  std::vector<Frame> frames;
+  StepPlan* plan;
+  std::vector<Frame> frames;                    // the kept steps
+  std::optional<sim::RegisterGrid> previous;   // the step before, when it is needed
 
   void snap(std::string title) {
-    Frame f;
-    f.title = std::move(title);
-    f.grid = sim::to_grid(*regs, lanes, [&](const T& v) { return cell_text(v, partial_sums); });
-    if constexpr (std::is_same_v<T, Sym>) {
-      f.owner.assign(f.grid.size(), std::vector<int>(static_cast<std::size_t>(lanes), -1));
-      for (int r = 0; r < regs->size(); ++r)
-        for (int l = 0; l < lanes; ++l) f.owner[static_cast<std::size_t>(r)][static_cast<std::size_t>(l)] = owner_of((*regs)[r][l]);
+    const int step = plan->next++;
+    if (step >= static_cast<int>(plan->keep.size())) throw std::logic_error("show: a view took more steps than it counted");
+    const bool keep = plan->wanted(step), feeds_next = plan->wanted(step + 1);
+    if (!keep && !feeds_next) {
+      previous.reset();
+      return;
     }
-    if (!frames.empty()) f.changed = [&] {
-      std::set<Cell> c;
-      for (auto cell : sim::changed_cells(frames.back().grid, f.grid)) c.insert(cell);
-      return c;
-    }();
-    frames.push_back(std::move(f));
+    auto grid = sim::to_grid(*regs, lanes, [&](const T& v) { return cell_text(v, partial_sums); });
+    if (keep) {
+      Frame f;
+      f.step = step;
+      f.title = std::move(title);
+      f.grid = grid;
+      if constexpr (std::is_same_v<T, Sym>) {
+        f.owner.assign(f.grid.size(), std::vector<int>(static_cast<std::size_t>(lanes), -1));
+        for (int r = 0; r < regs->size(); ++r)
+          for (int l = 0; l < lanes; ++l) f.owner[static_cast<std::size_t>(r)][static_cast<std::size_t>(l)] = owner_of((*regs)[r][l]);
+      }
+      if (previous)
+        for (auto cell : sim::changed_cells(*previous, grid)) f.changed.insert(cell);
+      frames.push_back(std::move(f));
+    }
+    if (feeds_next) previous = std::move(grid); else previous.reset();
   }
 };
 
@@ -79,13 +106,13 @@ std::vector<std::string> butterfly_row_labels(int w) {
 }
 
 template <class T>
-std::vector<Frame> butterfly_frames(int w, int k, oracle::ButterflyVariant v, const Values<T>& values) {
+std::vector<Frame> butterfly_frames(int w, int k, oracle::ButterflyVariant v, const Values<T>& values, StepPlan plan) {
   std::vector<Frame> frames;
   for (int j = 0; j < k; j += w) {
     sim::RegArray<T> a("a", w);
     for (int reg = 0; reg < w; ++reg)
       for (int lane = 0; lane < w; ++lane) a[reg][lane] = values(reg, j + lane);  // transposed access
-    Recorder<T> rec{&a, w, true, {}};
+    Recorder<T> rec{&a, w, true, &plan, {}, {}};
     const std::string block = k > w ? "block at " + std::to_string(j) + ": " : "";
     rec.snap(block + "after the transposed loads (Fig. 1b)");
     sim::Warp warp({.width = w});
@@ -100,11 +127,11 @@ std::vector<Frame> butterfly_frames(int w, int k, oracle::ButterflyVariant v, co
 }
 
 template <class T>
-std::vector<Frame> transpose_frames(int w, const Values<T>& values) {
+std::vector<Frame> transpose_frames(int w, const Values<T>& values, StepPlan plan) {
   sim::RegArray<T> a("a", w);
   for (int reg = 0; reg < w; ++reg)
     for (int lane = 0; lane < w; ++lane) a[reg][lane] = values(reg, lane);
-  Recorder<T> rec{&a, w, false, {}};
+  Recorder<T> rec{&a, w, false, &plan, {}, {}};
   rec.snap("the transposed layout (Fig. 1b)");
   sim::Warp warp({.width = w});
   oracle::register_transpose(warp, a, [&](int pass) {
@@ -114,11 +141,11 @@ std::vector<Frame> transpose_frames(int w, const Values<T>& values) {
 }
 
 template <class T>
-std::vector<Frame> prefix_frames(int w, int k, const Values<T>& values) {
+std::vector<Frame> prefix_frames(int w, int k, const Values<T>& values, StepPlan plan) {
   sim::RegArray<T> p("p", k);
   for (int i = 0; i < k; ++i)
     for (int lane = 0; lane < w; ++lane) p[i][lane] = values(lane, i);
-  Recorder<T> rec{&p, w, true, {}};
+  Recorder<T> rec{&p, w, true, &plan, {}, {}};
   rec.snap("each lane's own weights (the normal layout, Fig. 1a)");
   sim::Warp warp({.width = w});
   for (int i = 1; i < k; ++i) {
@@ -128,14 +155,28 @@ std::vector<Frame> prefix_frames(int w, int k, const Values<T>& values) {
   return rec.frames;
 }
 
-std::vector<std::vector<float>> read_weights_file(const std::string& path, int w, int k) {
-  const auto all = read_numbers(path);
-  for (double v : all) {
-    if (!std::isfinite(v) || v < 0) throw UsageError("weights file '" + path + "': weight " + std::to_string(v) + " is not finite and non-negative");
+// W x K weights, lane after lane, as the fp32 values the views compute with.
+// A weight must be finite, non-negative and survive the conversion to fp32:
+// 1e39 would become inf, 1e-46 would become 0.
+std::vector<std::vector<float>> read_weights_file(const InputSource& inputs, const std::string& path, int w, int k) {
+  const auto n = static_cast<std::size_t>(w) * static_cast<std::size_t>(k);
+  const auto all = read_numbers(inputs, path, {.max_count = n});
+  const std::string file = "weights file '" + printable(path, 200) + "'";
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const double v = all[i];
+    const std::string which = file + ": weight " + std::to_string(i) + " (" + stats::number_text(v) + ")";
+    if (!std::isfinite(v) || v < 0) throw UsageError(which + " is not finite and non-negative");
+    if (v > static_cast<double>(std::numeric_limits<float>::max())) {
+      throw UsageError(which + " is larger than the largest fp32 value, 3.4028235e38: the views compute in fp32");
+    }
+    if (v > 0 && static_cast<float>(v) == 0.0f) {
+      throw UsageError(which + " is positive but rounds to 0 in fp32 (the smallest positive fp32 value is 1.4e-45): the "
+                               "views compute in fp32");
+    }
   }
-  if (all.size() != static_cast<std::size_t>(w * k)) {
-    throw UsageError("weights file '" + path + "' holds " + std::to_string(all.size()) + " numbers; W x K = " +
-                     std::to_string(w * k) + " are needed (lane r's K weights, lane after lane)");
+  if (all.size() != n) {
+    throw UsageError(file + " holds " + std::to_string(all.size()) + " numbers; W x K = " + std::to_string(n) +
+                     " are needed (lane r's K weights, lane after lane)");
   }
   std::vector<std::vector<float>> rows(static_cast<std::size_t>(w));
   for (int r = 0; r < w; ++r) {
@@ -159,60 +200,104 @@ std::vector<int> select_steps(const std::string& step, int count) {
     used = 0;
   }
   if (used != step.size() || n < 0 || n >= count) {
-    throw UsageError("--step must be all, final or a step number from 0 to " + std::to_string(count - 1) + ", got '" + step + "'");
+    throw UsageError("--step must be all, final or a step number from 0 to " + std::to_string(count - 1) + ", got '" +
+                     printable(step) + "'");
   }
   return {n};
 }
 
+// How many steps each view has, and rows per step, before it runs.
+struct ViewShape {
+  int steps;
+  int rows;
+};
+
+ViewShape view_shape(const std::string& algorithm, int w, int k) {
+  const int levels = sim::log2_exact(w);
+  if (algorithm == "butterfly") return {k, w};       // per W x W block: the loads, then W - 1 shuffle steps
+  if (algorithm == "transpose") return {1 + levels, w};
+  if (algorithm == "prefix") return {k, k};
+  return {1 + levels, w};                             // butterfly-search: the table, then log2 W search steps
+}
+
+StepPlan plan_for(const std::vector<int>& steps, int count) {
+  StepPlan plan;
+  plan.keep.assign(static_cast<std::size_t>(count), false);
+  for (int s : steps) plan.keep[static_cast<std::size_t>(s)] = true;
+  return plan;
+}
+
 }  // namespace
 
-int run_show(const ShowOptions& o, std::ostream& out) {
+int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs) {
   const int w = o.lanes;
+  if (w < 2 || w > 64 || (w & (w - 1)) != 0) throw UsageError("--lanes must be a power of two from 2 to 64");
   const int k = o.k.value_or(w);
-  if (k < 1) throw UsageError("--k must be at least 1");
+  if (k < 1 || k > kShowMaxK) throw UsageError("--k must lie between 1 and " + std::to_string(kShowMaxK));
   if (o.highlight && (*o.highlight < 0 || *o.highlight >= w)) {
     throw UsageError("--highlight must name a lane from 0 to " + std::to_string(w - 1));
   }
-  const bool numeric = !o.weights_file.empty() || o.seed.has_value();
+  const bool butterfly_view = o.algorithm == "butterfly" || o.algorithm == "butterfly-search";
+  if (o.variant && !butterfly_view) throw UsageError("--variant applies to the butterfly views only, not to " + o.algorithm);
   if (!o.weights_file.empty() && o.seed) throw UsageError("give --weights or --seed, not both");
+  if (o.algorithm == "butterfly" && k % w != 0) throw UsageError("the butterfly view shows W x W blocks: --k must be a multiple of --lanes");
+  if (o.algorithm == "transpose" && k != w) throw UsageError("the register transpose moves a W x W block: --k must equal --lanes");
+  if (o.algorithm == "butterfly-search" && k != w) {
+    throw UsageError("the butterfly search view searches one W x W block: --k must equal --lanes");
+  }
+
+  // What will be drawn, and whether it fits, before anything runs.
+  const ViewShape shape_of_view = view_shape(o.algorithm, w, k);
+  const std::vector<int> steps = o.format == "html" ? select_steps("all", shape_of_view.steps) : select_steps(o.step, shape_of_view.steps);
+  if (o.format == "svg" && steps.size() != 1) throw UsageError("--format svg draws one step: give --step N or final");
+  const double cells = static_cast<double>(steps.size()) * shape_of_view.rows * w;
+  if (cells > kShowMaxCells) {
+    throw UsageError("this view would draw " + std::to_string(steps.size()) + " steps of " + std::to_string(shape_of_view.rows) +
+                     " x " + std::to_string(w) + " cells, " + stats::number_text(cells) + " in all; warpsim show draws at most " +
+                     std::to_string(kShowMaxCells) + " cells at once: choose one step (--step N or final" +
+                     (o.format == "html" ? ", with --format text, json or svg" : "") + ") or a smaller --k or --lanes");
+  }
+
+  const bool numeric = !o.weights_file.empty() || o.seed.has_value();
   Values<float> nums;
   if (!o.weights_file.empty()) {
-    nums.rows = read_weights_file(o.weights_file, w, k);
+    nums.rows = read_weights_file(inputs, o.weights_file, w, k);
   } else if (o.seed || o.algorithm == "butterfly-search") {
     std::mt19937 rng(o.seed.value_or(1));
     nums.rows.assign(static_cast<std::size_t>(w), std::vector<float>(static_cast<std::size_t>(k)));
     for (auto& row : nums.rows)
       for (auto& x : row) x = static_cast<float>(rng() % 10);
   }
-  const auto variant = o.variant == "addsub" ? oracle::ButterflyVariant::AddSub : oracle::ButterflyVariant::Standard;
+  const auto variant = o.variant.value_or("standard") == "addsub" ? oracle::ButterflyVariant::AddSub : oracle::ButterflyVariant::Standard;
 
   Layout layout;
   layout.lanes = w;
+  layout.steps = shape_of_view.steps;
   std::vector<Frame> shape;  // symbolic run: owners and changed cells
   std::vector<Frame> text;   // what to print: the numeric run, or the same
+  const StepPlan plan = plan_for(steps, shape_of_view.steps);
   if (o.algorithm == "butterfly") {
-    if (k % w != 0) throw UsageError("the butterfly view shows W x W blocks: --k must be a multiple of --lanes");
     layout.algorithm = std::string("butterfly table, ") + oracle::variant_name(variant) + " variant (seed 000, Sec. 3, Alg. 8)";
     layout.row_labels = butterfly_row_labels(w);
-    shape = butterfly_frames<Sym>(w, k, variant, {});
-    if (numeric) text = butterfly_frames<float>(w, k, variant, nums);
+    shape = butterfly_frames<Sym>(w, k, variant, {}, plan);
+    if (numeric) text = butterfly_frames<float>(w, k, variant, nums, plan);
   } else if (o.algorithm == "transpose") {
-    if (k != w) throw UsageError("the register transpose moves a W x W block: --k must equal --lanes");
     layout.algorithm = "register transpose (seed 000, Fig. 2)";
-    shape = transpose_frames<Sym>(w, {});
-    if (numeric) text = transpose_frames<float>(w, nums);
+    shape = transpose_frames<Sym>(w, {}, plan);
+    if (numeric) text = transpose_frames<float>(w, nums, plan);
   } else if (o.algorithm == "prefix") {
     layout.algorithm = "per-lane prefix sums, the baseline (seed 000, Alg. 1)";
-    shape = prefix_frames<Sym>(w, k, {});
-    if (numeric) text = prefix_frames<float>(w, k, nums);
+    shape = prefix_frames<Sym>(w, k, {}, plan);
+    if (numeric) text = prefix_frames<float>(w, k, nums, plan);
   } else if (o.algorithm == "butterfly-search") {
-    if (k != w) throw UsageError("the butterfly search view searches one W x W block: --k must equal --lanes");
     layout.algorithm = std::string("butterfly search, ") + oracle::variant_name(variant) + " variant (seed 000, Alg. 10)";
     layout.row_labels = butterfly_row_labels(w);
-    auto table_sym = butterfly_frames<Sym>(w, k, variant, {});
-    auto table_num = butterfly_frames<float>(w, k, variant, nums);
+    const StepPlan table_only = plan_for({w - 1}, w);  // the finished table: the last of the block's W steps
+    auto table_sym = butterfly_frames<Sym>(w, k, variant, {}, table_only);
+    auto table_num = butterfly_frames<float>(w, k, variant, nums, table_only);
     Frame base_sym = table_sym.back(), base_num = table_num.back();
     base_sym.changed.clear();
+    base_sym.step = base_num.step = 0;
     // Run the oracle's draw on this block, watching which entries lanes take.
     std::vector<float> flat;
     for (const auto& row : nums.rows) flat.insert(flat.end(), row.begin(), row.end());
@@ -236,20 +321,25 @@ int run_show(const ShowOptions& o, std::ostream& out) {
     });
     base_sym.title = base_num.title = "the table; u' = sum * u, lane " + std::string(1, sim::lane_letter(watched)) +
                                       " draws " + std::to_string(draws.index[static_cast<std::size_t>(watched)]);
-    shape.push_back(base_sym);
-    text.push_back(base_num);
+    std::vector<Frame> all_sym{base_sym}, all_num{base_num};
     for (std::size_t s = 0; s < picks.size(); ++s) {
       Frame fs = base_sym, fn = base_num;
+      fs.step = fn.step = static_cast<int>(s) + 1;
       fs.changed = picks[s];
       fs.highlighted = {watched_pick[s]};
       fs.title = fn.title = "search step " + std::to_string(s) + ": every lane takes one entry (outlined); " + notes[s];
-      shape.push_back(fs);
-      text.push_back(fn);
+      all_sym.push_back(fs);
+      all_num.push_back(fn);
+    }
+    for (int s : steps) {
+      shape.push_back(all_sym[static_cast<std::size_t>(s)]);
+      text.push_back(all_num[static_cast<std::size_t>(s)]);
     }
   } else {
-    throw UsageError("unknown algorithm '" + o.algorithm + "' (butterfly, butterfly-search, transpose, prefix)");
+    throw UsageError("unknown algorithm '" + printable(o.algorithm) + "' (butterfly, butterfly-search, transpose, prefix)");
   }
   if (text.empty()) text = shape;
+  if (shape.size() != steps.size() || text.size() != steps.size()) throw std::logic_error("show: the view drew other steps than asked");
 
   for (std::size_t i = 0; i < shape.size(); ++i) {
     Frame f = text[i];
@@ -264,14 +354,12 @@ int run_show(const ShowOptions& o, std::ostream& out) {
     layout.frames.push_back(std::move(f));
   }
 
-  const auto steps = select_steps(o.step, static_cast<int>(layout.frames.size()));
   if (o.format == "text") {
-    out << render_text(layout, steps);
+    out << render_text(layout);
   } else if (o.format == "json") {
-    out << render_json(layout, steps);
+    out << render_json(layout);
   } else if (o.format == "svg") {
-    if (steps.size() != 1) throw UsageError("--format svg draws one step: give --step N or final");
-    out << render_svg(layout, steps.front());
+    out << render_svg(layout);
   } else {
     out << render_html(layout);
   }

@@ -5,13 +5,16 @@
 #include <ostream>
 #include <string>
 
+#include "cli/errors.hpp"
+#include "cli/inputs.hpp"
+
 namespace warpsim::cli {
 
 struct ShowOptions {
   std::string algorithm;            // butterfly | butterfly-search | transpose | prefix
   int lanes = 16;                   // W
   std::optional<int> k;             // K (default W)
-  std::string variant = "standard";  // standard | addsub
+  std::optional<std::string> variant;  // butterfly views: standard (default) | addsub
   std::string step = "final";       // N | all | final
   std::optional<int> highlight;     // a lane whose cells to mark
   std::string format = "text";      // text | svg | html | json
@@ -19,12 +22,13 @@ struct ShowOptions {
   std::optional<unsigned> seed;     // ... or from a generator; else symbolic
 };
 
-// Thrown for options that are well-formed but do not fit together; the CLI
-// turns it into exit code 2.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+// Limits, stated in --help: K, and the cells drawn at once (steps x rows x
+// lanes), which bounds time and memory (an HTML page of every step of
+// `prefix --lanes 64 --k 4096` would be 10^9 cells).
+inline constexpr int kShowMaxK = 4096;
+inline constexpr int kShowMaxCells = 1 << 20;
 
-int run_show(const ShowOptions& options, std::ostream& out);
+// Throws UsageError for options that do not fit together or input it refuses.
+int run_show(const ShowOptions& options, std::ostream& out, const InputSource& inputs);
 
 }  // namespace warpsim::cli

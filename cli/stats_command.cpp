@@ -1,12 +1,14 @@
 #include "cli/stats_command.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <sstream>
 
 #include "cli/number_file.hpp"
-#include "cli/show.hpp"  // UsageError
+#include "cli/errors.hpp"
+#include "stats/input_checks.hpp"
 #include "stats/stats.hpp"
 
 namespace warpsim::cli {
@@ -54,9 +56,35 @@ std::string to_text(const stats::TestResult& r) {
   return s.str();
 }
 
-std::vector<double> probabilities(const StatsOptions& o, std::size_t expected_size) {
+bool one_sample(const std::string& test) { return test != "homogeneity" && test != "ks-two-sample"; }
+
+// Every option given must be one the test uses: an ignored option is a
+// mistake the user should hear about.
+void check_options_apply(const StatsOptions& o) {
+  auto refuse = [&](const std::string& option, const std::string& which) {
+    throw UsageError(option + " does not apply to " + o.test + " (it is for " + which + ")");
+  };
+  if (one_sample(o.test)) {
+    if (!o.observed2.empty()) refuse("--observed2", "the two-sample tests homogeneity and ks-two-sample");
+  } else {
+    if (!o.probabilities.empty()) refuse("--probabilities", "the one-sample tests");
+    if (o.normalize) refuse("--normalize", "the one-sample tests, which take --probabilities");
+  }
+  if (o.correction && o.test != "binomial") refuse("--correction", "binomial");
+  if (o.target_tv && o.test != "chi-square" && o.test != "g-test") refuse("--target-tv", "chi-square and g-test");
+}
+
+// A count of draws as text: exact while it fits 2^53, else in exponent form.
+std::string draws_text(double draws) {
+  if (draws <= 9007199254740992.0) return std::to_string(static_cast<std::uint64_t>(draws));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3e", draws);
+  return buf;
+}
+
+std::vector<double> probabilities(const StatsOptions& o, const InputSource& inputs, std::size_t expected_size) {
   if (o.probabilities.empty()) throw UsageError("--probabilities FILE is required for " + o.test);
-  auto p = read_numbers(o.probabilities);
+  auto p = read_numbers(inputs, o.probabilities, {.max_count = stats_max_categories(o.test)});
   if (p.size() != expected_size) {
     throw UsageError("--probabilities holds " + std::to_string(p.size()) + " numbers, --observed " +
                      std::to_string(expected_size) + ": they must match");
@@ -64,15 +92,16 @@ std::vector<double> probabilities(const StatsOptions& o, std::size_t expected_si
   double total = 0;
   for (std::size_t i = 0; i < p.size(); ++i) {
     if (!std::isfinite(p[i]) || p[i] < 0) {
-      throw UsageError("probability " + std::to_string(i) + " is " + std::to_string(p[i]) + ": not finite and non-negative");
+      throw UsageError("probability " + std::to_string(i) + " is " + stats::number_text(p[i]) + ": not finite and non-negative");
     }
     total += p[i];
   }
   if (std::abs(total - 1) > 1e-9) {
     if (!o.normalize) {
-      throw UsageError("the probabilities sum to " + std::to_string(total) + ", not 1; pass --normalize to divide by the sum");
+      throw UsageError("the probabilities sum to " + stats::number_text(total) + ", not 1; pass --normalize to divide by the sum");
     }
     if (total <= 0) throw UsageError("the probabilities are all zero: nothing to normalise");
+    if (!std::isfinite(total)) throw UsageError("the probabilities sum to more than the largest double: nothing to normalise");
     for (auto& x : p) x /= total;
   }
   return p;
@@ -80,33 +109,41 @@ std::vector<double> probabilities(const StatsOptions& o, std::size_t expected_si
 
 }  // namespace
 
-int run_stats(const StatsOptions& o, std::ostream& out) {
+std::size_t stats_max_categories(const std::string& test) {
+  if (test == "binomial") return 1'000'000;  // an exact two-sided binomial test per category
+  return 10'000'000;
+}
+
+int run_stats(const StatsOptions& o, std::ostream& out, const InputSource& inputs) {
+  check_options_apply(o);
   if (o.observed == "-" && (o.probabilities == "-" || o.observed2 == "-")) {
     throw UsageError("only one input can come from standard input");
   }
-  const auto observed = read_numbers(o.observed);
+  if (o.target_tv && !(*o.target_tv > 0 && *o.target_tv <= 1)) throw UsageError("--target-tv must lie in (0, 1]");
+  const NumberLimits limits{.max_count = stats_max_categories(o.test)};
+  const auto observed = read_numbers(inputs, o.observed, limits);
   stats::TestResult r;
   std::vector<std::size_t> rejected_categories;
   try {
     if (o.test == "chi-square" || o.test == "g-test") {
-      const auto p = probabilities(o, observed.size());
+      const auto p = probabilities(o, inputs, observed.size());
       stats::GofOptions g;
       g.alpha = o.alpha;
       r = o.test == "chi-square" ? stats::chi_square_test(observed, p, g) : stats::g_test(observed, p, g);
     } else if (o.test == "ks-discrete") {
-      const auto p = probabilities(o, observed.size());
+      const auto p = probabilities(o, inputs, observed.size());
       stats::KsOptions k;
       k.alpha = o.alpha;
       r = stats::ks_discrete_test(observed, p, k);
     } else if (o.test == "binomial") {
-      const auto p = probabilities(o, observed.size());
+      const auto p = probabilities(o, inputs, observed.size());
       auto v = stats::per_category_binomial(observed, p, o.alpha,
-                                            o.correction == "bh" ? stats::Correction::BenjaminiHochberg : stats::Correction::Holm);
+                                            o.correction.value_or("holm") == "bh" ? stats::Correction::BenjaminiHochberg : stats::Correction::Holm);
       r = v.summary;
       rejected_categories = v.rejected;
     } else {
       if (o.observed2.empty()) throw UsageError("--observed2 FILE is required for " + o.test);
-      const auto second = read_numbers(o.observed2);
+      const auto second = read_numbers(inputs, o.observed2, limits);
       if (second.size() != observed.size()) throw UsageError("--observed and --observed2 differ in length");
       stats::KsOptions k;
       k.alpha = o.alpha;
@@ -117,9 +154,12 @@ int run_stats(const StatsOptions& o, std::ostream& out) {
   }
   std::optional<double> needed;
   if (o.target_tv) {
-    if (!r.df || *r.df < 1) throw UsageError("--target-tv needs a chi-square or G-test with at least two categories");
-    if (!(*o.target_tv > 0 && *o.target_tv <= 1)) throw UsageError("--target-tv must lie in (0, 1]");
-    needed = stats::sample_size_for_total_variation(*r.df, o.alpha, r.detectable.power, *o.target_tv);
+    if (!r.df || *r.df < 1) throw UsageError("--target-tv needs at least two categories left after pooling");
+    try {
+      needed = stats::sample_size_for_total_variation(*r.df, o.alpha, r.detectable.power, *o.target_tv);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--target-tv: ") + e.what());
+    }
   }
   if (o.format == "json") {
     auto j = to_json(r);
@@ -130,7 +170,7 @@ int run_stats(const StatsOptions& o, std::ostream& out) {
     out << to_text(r);
     if (needed) {
       out << "draws needed to detect total-variation distance " << *o.target_tv << " with power " << r.detectable.power
-          << ": " << static_cast<long long>(*needed) << "\n";
+          << ": " << draws_text(*needed) << "\n";
     }
     if (!rejected_categories.empty()) {
       out << "rejected categories:";

@@ -5,6 +5,8 @@
 #include <ostream>
 #include <string>
 
+#include "cli/inputs.hpp"
+
 namespace warpsim::cli {
 
 struct StatsOptions {
@@ -15,11 +17,17 @@ struct StatsOptions {
   double alpha = 0.05;
   std::string format = "text";
   bool normalize = false;
-  std::string correction = "holm";  // binomial: holm | bh
-  std::optional<double> target_tv;   // chi-square, g-test: report the draws needed to detect this bias
+  std::optional<std::string> correction;  // binomial: holm (default) | bh
+  std::optional<double> target_tv;        // chi-square, g-test: report the draws needed to detect this bias
 };
 
-// 0: not rejected; 1: rejected; throws UsageError for bad input.
-int run_stats(const StatsOptions& options, std::ostream& out);
+// The most categories each test takes (the input reader refuses more): what
+// runs in seconds on one core. ks-discrete and ks-two-sample bound their own
+// work (exact, then Monte Carlo, then a conservative bound; stats/ks_discrete.hpp).
+std::size_t stats_max_categories(const std::string& test);
+
+// 0: not rejected; 1: rejected; throws UsageError for bad input, an option the
+// test does not use, or input past a limit.
+int run_stats(const StatsOptions& options, std::ostream& out, const InputSource& inputs);
 
 }  // namespace warpsim::cli

@@ -1,0 +1,35 @@
+// Where the command line's input files come from. The CLI names inputs by
+// path ("-" is standard input); an InputSource opens them. The program uses
+// the file system; tests and fuzz targets use MemoryInputs, so that every
+// entry point can be driven in-process without touching the disk.
+#pragma once
+
+#include <istream>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace warpsim::cli {
+
+class InputSource {
+ public:
+  virtual ~InputSource() = default;
+  // A stream over `path`; throws UsageError (naming the path) when it cannot
+  // be opened or is not a readable file.
+  virtual std::unique_ptr<std::istream> open(const std::string& path) const = 0;
+};
+
+// Files and standard input.
+class FileInputs final : public InputSource {
+ public:
+  std::unique_ptr<std::istream> open(const std::string& path) const override;
+};
+
+// Named strings: open(name) reads the string stored under that name.
+class MemoryInputs final : public InputSource {
+ public:
+  std::map<std::string, std::string> files;
+  std::unique_ptr<std::istream> open(const std::string& path) const override;
+};
+
+}  // namespace warpsim::cli
