@@ -8,6 +8,7 @@ packages=(
   cmake ninja-build g++ git
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   libeigen3-dev libboost1.81-dev librandom123-dev libcli11-dev nlohmann-json3-dev
+  clang libclang-rt-14-dev  # libFuzzer, for the fuzz targets (fuzz/)
   chromium  # headless, for the test of `warpsim show --format html`
 )
 

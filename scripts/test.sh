@@ -12,3 +12,14 @@ cmake --build "$build" -j "$jobs"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-protect_shadow_gap=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 ctest --test-dir "$build" --output-on-failure -j "$jobs"
+
+# A short, seeded fuzzing session of every fuzz target (fuzz/CMakeLists.txt):
+# clang with libFuzzer, ASan and UBSan, a fixed number of executions each.
+if command -v clang++ >/dev/null && [[ -n "$(clang++ -print-file-name=libclang_rt.fuzzer-x86_64.a | grep /)" ]]; then
+  CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPSIM_FUZZ=ON \
+    -DWARPSIM_TESTS=OFF -DWARPSIM_BENCHMARKS=OFF -DWARPSIM_CUDA=OFF
+  cmake --build build-fuzz -j "$jobs"
+  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 ctest --test-dir build-fuzz --output-on-failure -j "$jobs"
+else
+  echo "test.sh: clang with libFuzzer not found (apt-get install clang libclang-rt-14-dev): fuzzing session skipped"
+fi
