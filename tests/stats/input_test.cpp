@@ -78,3 +78,64 @@ TEST(Input, BinomialArguments) {
   EXPECT_EQ(binomial_two_sided_p_value(3, 4, 0.0), 0.0);
   EXPECT_EQ(binomial_two_sided_p_value(0, 4, 0.0), 1.0);
 }
+
+// The supported range of counts: every count and total in [0, 2^53].
+TEST(Input, CountsAndTotalsLieWithin2To53) {
+  const std::vector<double> p{0.5, 0.5};
+  EXPECT_NO_THROW(chi_square_test(std::vector<double>{kMaxCount / 2, kMaxCount / 2}, p));
+  EXPECT_NO_THROW(chi_square_test(std::vector<double>{kMaxCount, 0}, p));
+  EXPECT_NE(message_of([&] { chi_square_test(std::vector<double>{kMaxCount, 1}, p); }).find("passes 2^53"), std::string::npos);
+  EXPECT_NE(message_of([&] { chi_square_test(std::vector<double>{1e20, 1}, p); }).find("(1e+20)"), std::string::npos);
+  // Two samples: the pooled total too.
+  const std::vector<double> half{kMaxCount / 2 + 1, 0};
+  EXPECT_NE(message_of([&] { ks_two_sample_test(half, half); }).find("more than 2^53"), std::string::npos);
+  EXPECT_NE(message_of([&] { chi_square_homogeneity(half, half); }).find("more than 2^53"), std::string::npos);
+  EXPECT_NE(message_of([&] { ks_two_sample_exact_p_value(std::vector<double>{1, 1e20}, std::vector<double>{1, 0}, 0.5); })
+                .find("passes 2^53"),
+            std::string::npos);
+}
+
+TEST(Input, KsDiscreteNear2To53FinishesByMonteCarlo) {
+  // 2^52 draws in one of two equally likely categories: D = 1/2. The exact
+  // program is far past its limit; Monte Carlo with Boost's binomial runs in
+  // constant time per draw (libstdc++'s never returned near 2^60).
+  const auto r = ks_discrete_test(std::vector<double>{kMaxCount / 2, 0}, std::vector<double>{0.5, 0.5});
+  EXPECT_TRUE(r.reject);
+  ASSERT_TRUE(r.p_value_standard_error.has_value());
+  EXPECT_LT(r.p_value, 1e-3);
+}
+
+TEST(Input, KsDiscreteBoundsItsWorkAndSaysHow) {
+  // Many categories and many draws: replicates shrink to fit the Monte-Carlo
+  // work limit, and past that the DKW-Massart bound is used.
+  std::vector<double> counts, p;
+  for (int i = 0; i < 5000; ++i) counts.push_back(i % 2 ? 150 : 50), p.push_back(1.0 / 5000);
+  KsOptions o;
+  o.max_exact_work = 1e4;
+  o.max_monte_carlo_work = 5e6;
+  const auto mc = ks_discrete_test(counts, p, o);
+  ASSERT_TRUE(mc.p_value_standard_error.has_value());
+  EXPECT_NE(mc.notes[0].find("from 1000 replicates"), std::string::npos) << mc.notes[0];
+  o.max_monte_carlo_work = 4e6;  // < 1000 replicates x 5000 categories
+  const auto bound = ks_discrete_test(counts, p, o);
+  EXPECT_FALSE(bound.p_value_standard_error.has_value());
+  EXPECT_NE(bound.notes[0].find("Dvoretzky-Kiefer-Wolfowitz-Massart"), std::string::npos);
+  EXPECT_DOUBLE_EQ(bound.p_value, std::min(1.0, 2 * std::exp(-2 * 500000.0 * std::pow(bound.statistic - 1e-12, 2))));
+  // The bound is conservative: never below the Monte-Carlo estimate by more than its noise.
+  EXPECT_GE(bound.p_value, mc.p_value - 4 * *mc.p_value_standard_error);
+}
+
+TEST(Input, AlphaNotBelowPowerMakesTheStatementVacuousNotAnError) {
+  const std::vector<double> o{10, 20, 30, 40}, p{0.1, 0.2, 0.3, 0.4};
+  const auto r = chi_square_test(o, p, {.alpha = 0.95});
+  EXPECT_FALSE(r.detectable.total_variation.has_value());
+  EXPECT_NE(r.detectable.basis.find("is not below the power"), std::string::npos);
+  EXPECT_THROW(sample_size_for_total_variation(3, 0.95, 0.9, 0.1), std::invalid_argument);
+  // Just below the power it still works.
+  EXPECT_TRUE(chi_square_test(o, p, {.alpha = 0.89}).detectable.total_variation.has_value());
+}
+
+TEST(Input, ChiSquarePValueOfAnInfiniteStatisticIsZeroAndNaNIsABug) {
+  EXPECT_EQ(chi_square_p_value(3, std::numeric_limits<double>::infinity()), 0.0);
+  EXPECT_THROW(chi_square_p_value(3, std::nan("")), std::logic_error);
+}

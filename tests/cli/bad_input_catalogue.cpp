@@ -1,0 +1,313 @@
+// The bad-input catalogue: every class of careless or hostile input the
+// command line has met, one row each, run in-process through cli::run_cli
+// with real files under the test build's ASan + UBSan. Each row says what the
+// tool must do (exit code, a message or output it must contain), and the
+// runner checks more for every row: the message is printable and short, and
+// the run ends within its time bound.
+//
+// docs/bad-input.md shows this table; the test `Catalogue.DocsShowEveryRow`
+// fails when they differ (WARPSIM_UPDATE_DOCS=1 rewrites the doc's table).
+// A new command adds its rows here, and a fuzz target in fuzz/CMakeLists.txt.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <unistd.h>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/app.hpp"
+#include "cli/errors.hpp"
+#include "cli/inputs.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using warpsim::cli::kExitFailureFound;
+using warpsim::cli::kExitOk;
+using warpsim::cli::kExitUsage;
+
+std::string repeat(const std::string& s, std::size_t n) {
+  std::string out;
+  out.reserve(s.size() * n);
+  for (std::size_t i = 0; i < n; ++i) out += s;
+  return out;
+}
+
+const std::string kFit = "10\n20\n30\n40\n";                      // agrees with kP
+const std::string kBiased = "40\n20\n30\n10\n";                   // does not
+const std::string kP = "0.1\n0.2\n0.3\n0.4\n";
+constexpr int kEither = -1;  // exit 0 or 1: the test ran, whatever its verdict
+
+struct Case {
+  std::string id;          // the test's name: Catalogue/Rows.Holds/<id>
+  std::string input_class;
+  std::string input;       // the input, for the docs
+  std::vector<std::string> args;  // "@name" is the path of files[name]; "@dir" a directory
+  std::map<std::string, std::string> files;
+  int exit_code;           // kEither: 0 or 1
+  std::string expect;      // a substring of stderr (exit 2) or stdout (exit 0/1)
+  std::string behaviour;   // what warpsim does, for the docs
+};
+
+const std::vector<Case>& catalogue() {
+  static const std::vector<Case> rows = {
+      // --- The three reproducers of issue 10 (memory and termination).
+      {"ks_two_sample_total_past_2_64", "count range", "two-sample KS, a count of 1e20 (total past 2^64)",
+       {"stats", "ks-two-sample", "--observed", "@a", "--observed2", "@b"}, {{"a", "1\n1e20\n"}, {"b", "1\n0\n"}},
+       kExitUsage, "passes 2^53", "refuses: counts and totals lie in [0, 2^53] (it wrote past a buffer)"},
+      {"ks_discrete_counts_near_2_60", "count range", "ks-discrete, a count of 2^60",
+       {"stats", "ks-discrete", "--observed", "@a", "--probabilities", "@p"}, {{"a", "1152921504606846976\n0\n"}, {"p", "0.5\n0.5\n"}},
+       kExitUsage, "passes 2^53", "refuses (it never returned)"},
+      {"ks_discrete_counts_2_52", "count range", "ks-discrete, 2^52 draws (inside the range)",
+       {"stats", "ks-discrete", "--observed", "@a", "--probabilities", "@p"}, {{"a", "4503599627370496\n0\n"}, {"p", "0.5\n0.5\n"}},
+       kExitFailureFound, "Monte-Carlo p-value", "runs: Monte Carlo with Boost's constant-time binomial, rejects"},
+      {"show_empty_lanes", "empty value", "`show butterfly --lanes '' --k 4`", {"show", "butterfly", "--lanes", "", "--k", "4"}, {},
+       kExitUsage, "an empty value was given to --lanes", "refuses (it divided by zero)"},
+      // --- Counts: the supported range and its edges.
+      {"counts_total_exactly_2_53", "count range", "chi-square, total exactly 2^53",
+       {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p"}, {{"a", "4503599627370496\n4503599627370496\n"}, {"p", "0.5\n0.5\n"}},
+       kExitOk, "not rejected", "runs: 2^53 is inside the range"},
+      {"counts_total_past_2_53", "count range", "chi-square, total 2^53 + 1",
+       {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p"}, {{"a", "9007199254740992\n1\n"}, {"p", "0.5\n0.5\n"}},
+       kExitUsage, "passes 2^53", "refuses, naming the entry where the total passes 2^53"},
+      {"counts_two_samples_past_2_53", "count range", "homogeneity, each sample 2^52 + 1 draws",
+       {"stats", "homogeneity", "--observed", "@a", "--observed2", "@a"}, {{"a", "4503599627370497\n0\n"}},
+       kExitUsage, "more than 2^53", "refuses: the pooled sample is counted too"},
+      {"counts_negative", "not counts", "a count of -1", {"stats", "g-test", "--observed", "@a", "--probabilities", "@p"},
+       {{"a", "10\n-1\n30\n40\n"}, {"p", kP}}, kExitUsage, "entry 1 (-1) is not a non-negative whole number", "refuses, naming the entry"},
+      {"counts_fractional", "not counts", "a count of 2.5", {"stats", "binomial", "--observed", "@a", "--probabilities", "@p"},
+       {{"a", "10\n2.5\n30\n40\n"}, {"p", kP}}, kExitUsage, "entry 1 (2.5)", "refuses, naming the entry"},
+      {"counts_nan", "not counts", "a count of nan", {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p"},
+       {{"a", "nan\n20\n30\n40\n"}, {"p", kP}}, kExitUsage, "entry 0 (nan)", "refuses, naming the entry"},
+      {"counts_all_zero", "not counts", "all counts 0", {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p"},
+       {{"a", "0\n0\n0\n0\n"}, {"p", kP}}, kExitUsage, "all zero", "refuses"},
+      // --- Probabilities.
+      {"probabilities_not_summing_to_1", "not a law", "probabilities summing to 1.4",
+       {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p"}, {{"a", kFit}, {"p", "0.1\n0.2\n0.3\n0.8\n"}},
+       kExitUsage, "not 1; pass --normalize", "refuses, offering --normalize"},
+      {"probabilities_all_zero_normalized", "not a law", "--normalize of all-zero probabilities",
+       {"stats", "g-test", "--observed", "@a", "--probabilities", "@p", "--normalize"}, {{"a", kFit}, {"p", "0\n0\n0\n0\n"}},
+       kExitUsage, "all zero", "refuses"},
+      {"probabilities_infinite", "not a law", "a probability of inf", {"stats", "ks-discrete", "--observed", "@a", "--probabilities", "@p"},
+       {{"a", kFit}, {"p", "inf\n0.2\n0.3\n0.4\n"}}, kExitUsage, "probability 0 is inf", "refuses, naming the entry"},
+      {"probabilities_subnormal", "valid input", "a probability of 1e-310 (subnormal)",
+       {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p"}, {{"a", "5\n0\n5\n"}, {"p", "0.5\n1e-310\n0.5\n"}},
+       kEither, "chi-square", "runs: subnormal numbers read exactly (they were called \"not a number\")"},
+      {"lengths_differ", "shape", "3 counts, 4 probabilities", {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p"},
+       {{"a", "1\n2\n3\n"}, {"p", kP}}, kExitUsage, "must match", "refuses"},
+      // --- Exit codes.
+      {"test_passes", "exit codes", "a sample that fits", {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p"},
+       {{"a", kFit}, {"p", kP}}, kExitOk, "not rejected", "exit 0"},
+      {"test_rejects", "exit codes", "a sample that does not fit", {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p"},
+       {{"a", repeat(kBiased, 1)}, {"p", kP}}, kExitFailureFound, "REJECTED", "exit 1, and only then"},
+      {"unknown_flag", "usage", "`--no-such-flag`", {"--no-such-flag"}, {}, kExitUsage, "--no-such-flag", "refuses"},
+      {"unknown_test", "usage", "`stats anova`", {"stats", "anova", "--observed", "@a"}, {{"a", kFit}}, kExitUsage, "anova", "refuses"},
+      // --- Resource limits.
+      {"show_every_step_too_large", "resource limit", "`show prefix --lanes 64 --k 4096 --step all`",
+       {"show", "prefix", "--lanes", "64", "--k", "4096", "--step", "all"}, {}, kExitUsage, "at most 1048576 cells",
+       "refuses up front, naming the limit (it ran past 3 minutes and 5 GB)"},
+      {"show_html_too_large", "resource limit", "`show prefix --lanes 64 --k 4096 --format html`",
+       {"show", "prefix", "--lanes", "64", "--k", "4096", "--format", "html"}, {}, kExitUsage, "at most 1048576 cells",
+       "refuses up front (a page holds every step)"},
+      {"show_largest_step", "resource limit", "`show prefix --lanes 64 --k 4096 --step final` (the documented maximum)",
+       {"show", "prefix", "--lanes", "64", "--k", "4096", "--step", "final"}, {}, kExitOk, "A0:4095",
+       "runs in well under a second (symbolic values are runs)"},
+      {"show_k_past_limit", "resource limit", "`show prefix --k 4097`", {"show", "prefix", "--k", "4097"}, {}, kExitUsage, "4097",
+       "refuses"},
+      {"weights_dev_zero", "resource limit", "`--weights /dev/zero`", {"show", "prefix", "--lanes", "2", "--k", "2", "--weights", "/dev/zero"},
+       {}, kExitUsage, "a token longer than 1000 characters", "refuses after 1000 bytes (it grew without bound)"},
+      {"ks_discrete_many_categories", "resource limit", "ks-discrete over 10^5 categories",
+       {"stats", "ks-discrete", "--observed", "@a", "--probabilities", "@p", "--normalize"},
+       {{"a", repeat("100\n500\n", 50000)}, {"p", repeat("1\n", 100000)}}, kEither, "Dvoretzky-Kiefer-Wolfowitz-Massart",
+       "runs in bounded work: exact, else Monte Carlo, else the conservative DKW bound (it took minutes)"},
+      {"binomial_too_many_categories", "resource limit", "binomial over 10^6 + 1 categories",
+       {"stats", "binomial", "--observed", "@a", "--probabilities", "@p"}, {{"a", repeat("1\n", 1000001)}, {"p", "1\n"}},
+       kExitUsage, "holds more than 1000000 numbers", "refuses while reading, naming the limit"},
+      {"argument_too_long", "resource limit", "a 200,000-character argument", {"show", "prefix", "--weights", std::string(200000, 'x')}, {},
+       kExitUsage, "longer than 4096 characters", "refuses without echoing it"},
+      // --- Values accepted but wrong.
+      {"fp32_weight_overflows", "accepted but wrong", "a weight of 1e39 (past fp32)",
+       {"show", "prefix", "--lanes", "2", "--k", "2", "--weights", "@w"}, {{"w", "1e39 1\n2 3\n"}}, kExitUsage,
+       "larger than the largest fp32 value", "refuses (it became inf, while a literal inf was refused)"},
+      {"fp32_weight_underflows", "accepted but wrong", "a weight of 1e-46 (rounds to 0 in fp32)",
+       {"show", "prefix", "--lanes", "2", "--k", "2", "--weights", "@w"}, {{"w", "1e-46 1\n2 3\n"}}, kExitUsage,
+       "rounds to 0 in fp32", "refuses"},
+      {"double_overflow", "accepted but wrong", "a number 1e400", {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p"},
+       {{"a", "1e400\n1\n"}, {"p", "0.5\n0.5\n"}}, kExitUsage, "overflows to infinity", "refuses"},
+      {"double_underflow", "accepted but wrong", "a number 1e-400", {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p"},
+       {{"a", "1\n1\n"}, {"p", "1e-400\n1\n"}}, kExitUsage, "underflows to 0", "refuses"},
+      {"target_tv_tiny", "accepted but wrong", "`--target-tv 1e-10`",
+       {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p", "--target-tv", "1e-10"}, {{"a", kFit}, {"p", kP}}, kExitOk,
+       "e+20", "prints about 3.5e20 draws (it printed a negative number)"},
+      {"empty_seed", "empty value", "`--seed ''`", {"show", "prefix", "--seed", ""}, {}, kExitUsage, "empty value was given to --seed",
+       "refuses (it was silently ignored)"},
+      {"empty_highlight", "empty value", "`--highlight=`", {"show", "prefix", "--highlight="}, {}, kExitUsage,
+       "empty value was given to --highlight", "refuses"},
+      {"empty_weights", "empty value", "`--weights ''`", {"show", "prefix", "--weights", ""}, {}, kExitUsage,
+       "empty value was given to --weights", "refuses"},
+      {"empty_target_tv", "empty value", "`--target-tv ''`",
+       {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p", "--target-tv", ""}, {{"a", kFit}, {"p", kP}}, kExitUsage,
+       "empty value was given to --target-tv", "refuses"},
+      {"observed2_on_one_sample", "option not used", "`--observed2` on chi-square",
+       {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p", "--observed2", "@a"}, {{"a", kFit}, {"p", kP}}, kExitUsage,
+       "--observed2 does not apply to chi-square", "refuses (it was silently ignored)"},
+      {"target_tv_on_homogeneity", "option not used", "`--target-tv` on homogeneity",
+       {"stats", "homogeneity", "--observed", "@a", "--observed2", "@a", "--target-tv", "0.1"}, {{"a", kFit}}, kExitUsage,
+       "--target-tv does not apply to homogeneity", "refuses"},
+      {"probabilities_on_two_sample", "option not used", "`--probabilities` on ks-two-sample",
+       {"stats", "ks-two-sample", "--observed", "@a", "--observed2", "@a", "--probabilities", "@p"}, {{"a", kFit}, {"p", kP}}, kExitUsage,
+       "--probabilities does not apply", "refuses"},
+      {"correction_on_chi_square", "option not used", "`--correction bh` on chi-square",
+       {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p", "--correction", "bh"}, {{"a", kFit}, {"p", kP}}, kExitUsage,
+       "--correction does not apply", "refuses"},
+      {"variant_on_prefix", "option not used", "`--variant addsub` on prefix", {"show", "prefix", "--variant", "addsub"}, {}, kExitUsage,
+       "--variant applies to the butterfly views only", "refuses"},
+      // --- Valid input refused, or unclear messages.
+      {"directory", "unclear message", "a directory as --observed", {"stats", "chi-square", "--observed", "@dir", "--probabilities", "@p"},
+       {{"p", kP}}, kExitUsage, "is a directory", "says so (it said \"holds no numbers\")"},
+      {"nul_byte", "unclear message", "a NUL byte inside a number", {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p"},
+       {{"a", std::string("1\0002\n", 4)}, {"p", kP}}, kExitUsage, "'1\\x002' is not a number",
+       "shows it as \\x00 (it cut the message short)"},
+      {"long_token", "unclear message", "a 200 KB token", {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p"},
+       {{"a", std::string(200000, '9') + "\n"}, {"p", kP}}, kExitUsage, "a token longer than 1000 characters",
+       "shows 20 characters of it (it echoed all of it)"},
+      {"alpha_above_power", "valid input refused", "`--alpha 0.95`",
+       {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p", "--alpha", "0.95"}, {{"a", kFit}, {"p", kP}}, kExitOk,
+       "is not below the power 0.9", "runs; says no bias is ruled out at that alpha (it failed: \"power must lie between alpha and 1\")"},
+      // --- Other malformed input.
+      {"empty_file", "malformed file", "an empty file", {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p"},
+       {{"a", ""}, {"p", kP}}, kExitUsage, "holds no numbers", "refuses"},
+      {"text_in_file", "malformed file", "a word in a number file", {"stats", "chi-square", "--observed", "@a", "--probabilities", "@p"},
+       {{"a", "10\ntwenty\n"}, {"p", kP}}, kExitUsage, "line 2: 'twenty' is not a number", "refuses, naming file, line and token"},
+      {"missing_file", "malformed file", "a file that does not exist", {"stats", "chi-square", "--observed", "/nonexistent/x", "--probabilities", "@p"},
+       {{"p", kP}}, kExitUsage, "cannot open '/nonexistent/x'", "refuses"},
+      {"weights_negative", "bad weights", "a weight of -1", {"show", "prefix", "--lanes", "2", "--k", "2", "--weights", "@w"},
+       {{"w", "1 -1\n2 3\n"}}, kExitUsage, "not finite and non-negative", "refuses, naming the weight"},
+      {"weights_nan", "bad weights", "a weight of nan", {"show", "prefix", "--lanes", "2", "--k", "2", "--weights", "@w"},
+       {{"w", "1 nan\n2 3\n"}}, kExitUsage, "weight 1 (nan)", "refuses, naming the weight"},
+      {"weights_too_few", "shape", "3 weights for W x K = 4", {"show", "prefix", "--lanes", "2", "--k", "2", "--weights", "@w"},
+       {{"w", "1 2 3\n"}}, kExitUsage, "holds 3 numbers; W x K = 4", "refuses"},
+      {"weights_too_many", "shape", "5 weights for W x K = 4", {"show", "prefix", "--lanes", "2", "--k", "2", "--weights", "@w"},
+       {{"w", "1 2 3 4 5\n"}}, kExitUsage, "holds more than 4 numbers", "refuses while reading"},
+      {"butterfly_k_not_multiple", "shape", "`show butterfly --k 20` on 16 lanes", {"show", "butterfly", "--k", "20"}, {}, kExitUsage,
+       "multiple of --lanes", "refuses"},
+      {"step_out_of_range", "usage", "`show transpose --step 99`", {"show", "transpose", "--step", "99"}, {}, kExitUsage,
+       "--step must be", "refuses, naming the range"},
+      {"two_inputs_from_stdin", "usage", "both inputs from standard input",
+       {"stats", "chi-square", "--observed", "-", "--probabilities", "-"}, {}, kExitUsage, "only one input", "refuses"},
+  };
+  return rows;
+}
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.id; }
+
+struct Outcome {
+  int rc;
+  std::string out, err;
+  double seconds;
+};
+
+Outcome run_case(const Case& c) {
+  const fs::path dir = fs::temp_directory_path() / ("warpsim-catalogue-" + c.id + "-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::vector<std::string> args;
+  for (const auto& a : c.args) {
+    if (a == "@dir") {
+      args.push_back((dir / "a-directory").string());
+      fs::create_directories(dir / "a-directory");
+    } else if (a.size() > 1 && a[0] == '@' && c.files.count(a.substr(1))) {
+      const fs::path file = dir / a.substr(1);
+      std::ofstream(file, std::ios::binary) << c.files.at(a.substr(1));
+      args.push_back(file.string());
+    } else {
+      args.push_back(a);
+    }
+  }
+  std::ostringstream out, err;
+  const auto t0 = std::chrono::steady_clock::now();
+  const int rc = warpsim::cli::run_cli(args, out, err, warpsim::cli::FileInputs{});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  fs::remove_all(dir);
+  return {rc, out.str(), err.str(), seconds};
+}
+
+class Rows : public testing::TestWithParam<Case> {};
+
+TEST_P(Rows, Holds) {
+  const Case& c = GetParam();
+  const Outcome r = run_case(c);
+  if (c.exit_code == kEither) {
+    EXPECT_TRUE(r.rc == kExitOk || r.rc == kExitFailureFound) << "exit " << r.rc << "\n" << r.err;
+  } else {
+    EXPECT_EQ(r.rc, c.exit_code) << r.err;
+  }
+  const std::string& where = r.rc == kExitUsage ? r.err : r.out;
+  EXPECT_NE(where.find(c.expect), std::string::npos) << "expected '" << c.expect << "' in:\n" << where.substr(0, 2000);
+  for (char ch : r.err) {
+    const auto u = static_cast<unsigned char>(ch);
+    ASSERT_TRUE(u == '\n' || (u >= 0x20 && u < 0x7f)) << "unprintable byte in the message";
+  }
+  EXPECT_LT(r.err.size(), 1000u) << "a message should be short";
+  if (r.rc == kExitUsage) {
+    EXPECT_EQ(r.err.rfind("warpsim: ", 0), 0u) << r.err;
+  }
+  EXPECT_LT(r.seconds, 30.0) << "every input finishes in bounded time (sanitizer build)";
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalogue, Rows, testing::ValuesIn(catalogue()),
+                         [](const testing::TestParamInfo<Case>& row) { return row.param.id; });
+
+// An exception the code did not expect is exit 3 with a message, never exit 1.
+class ThrowingInputs final : public warpsim::cli::InputSource {
+ public:
+  std::unique_ptr<std::istream> open(const std::string&) const override { throw std::runtime_error("disk on fire"); }
+};
+
+TEST(Catalogue, AnUnexpectedExceptionIsExit3) {
+  std::ostringstream out, err;
+  const int rc = warpsim::cli::run_cli({"stats", "chi-square", "--observed", "a", "--probabilities", "b"}, out, err, ThrowingInputs{});
+  EXPECT_EQ(rc, warpsim::cli::kExitInternal);
+  EXPECT_NE(err.str().find("internal error: disk on fire"), std::string::npos) << err.str();
+}
+
+std::string docs_table() {
+  std::string t = "| input class | input | what warpsim does | exit | test |\n| --- | --- | --- | --- | --- |\n";
+  for (const auto& c : catalogue()) {
+    std::string input = c.input;
+    for (std::size_t p = 0; (p = input.find('|', p)) != std::string::npos; p += 2) input.replace(p, 1, "\\|");
+    t += "| " + c.input_class + " | " + input + " | " + c.behaviour + " | " +
+         (c.exit_code == kEither ? std::string("0 or 1") : std::to_string(c.exit_code)) + " | `Catalogue/Rows.Holds/" + c.id +
+         "` |\n";
+  }
+  t += "| internal error | an exception warpsim did not expect (here: the input source throws) | exit 3 with `internal error: ...` "
+       "(such errors were exit 1, which means \"rejected\") | 3 | `Catalogue.AnUnexpectedExceptionIsExit3` |\n";
+  return t;
+}
+
+TEST(Catalogue, DocsShowEveryRow) {
+  const fs::path doc = fs::path(WARPSIM_SOURCE_DIR) / "docs" / "bad-input.md";
+  std::ifstream in(doc);
+  ASSERT_TRUE(in) << "missing " << doc;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  const std::string begin = "<!-- catalogue: begin -->\n", end = "<!-- catalogue: end -->";
+  const auto b = text.find(begin), e = text.find(end);
+  ASSERT_TRUE(b != std::string::npos && e != std::string::npos && b < e) << "markers missing in " << doc;
+  const std::string shown = text.substr(b + begin.size(), e - b - begin.size());
+  const std::string wanted = docs_table();
+  if (shown != wanted && std::getenv("WARPSIM_UPDATE_DOCS")) {
+    text.replace(b + begin.size(), e - b - begin.size(), wanted);
+    std::ofstream(doc) << text;
+    return;
+  }
+  EXPECT_EQ(shown, wanted) << "docs/bad-input.md is out of date: run this test with WARPSIM_UPDATE_DOCS=1";
+}
+
+}  // namespace
