@@ -19,14 +19,19 @@ const char* const kExitCodes =
     "including input past a stated limit; 3 an internal error in warpsim (please report it).";
 
 // Refuses what the parser would otherwise let through or echo at length: an
-// empty value ("--seed ''" would read as 0 or be skipped) and an argument
-// longer than any path.
+// empty value ("--seed ''" would read as 0 or be skipped), a NUL byte, and an
+// argument longer than any path.
 void check_arguments(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.size() > kMaxArgumentChars) {
       throw UsageError("argument " + std::to_string(i + 1) + " ('" + printable(a, 20) + "') is longer than " +
                        std::to_string(kMaxArgumentChars) + " characters");
+    }
+    if (a.find('\0') != std::string::npos) {
+      // A command line cannot hold one; a caller of run_cli can, and the
+      // parser would see the argument cut short (empty, even).
+      throw UsageError("argument " + std::to_string(i + 1) + " ('" + printable(a, 20) + "') contains a NUL byte");
     }
     if (a.empty()) {
       const bool after_option = i > 0 && args[i - 1].size() > 1 && args[i - 1][0] == '-';

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/errors.hpp"
 #include "cli/report_json.hpp"
 #include "oracle/layouts.hpp"
 #include "oracle/register_transpose.hpp"
@@ -27,6 +28,7 @@ void print_counters(std::ostream& out, const sim::Counters& c) {
 
 int run_demo(const DemoOptions& options, std::ostream& out) {
   const int w = options.lanes;
+  if (w < 2 || w > 64 || (w & (w - 1)) != 0) throw UsageError("--lanes must be a power of two from 2 to 64");
   sim::Warp warp({.width = w, .trace = options.trace});
   auto a = oracle::transposed_layout(w);
 

@@ -129,6 +129,9 @@ const std::vector<Case>& catalogue() {
       {"binomial_too_many_categories", "resource limit", "binomial over 10^6 + 1 categories",
        {"stats", "binomial", "--observed", "@a", "--probabilities", "@p"}, {{"a", repeat("1\n", 1000001)}, {"p", "1\n"}},
        kExitUsage, "holds more than 1000000 numbers", "refuses while reading, naming the limit"},
+      {"nul_in_argument", "usage", "an argument holding a NUL byte (possible only in-process)",
+       {"demo", "--lanes", std::string("\0" "4", 2)}, {}, kExitUsage, "contains a NUL byte",
+       "refuses (the parser saw an empty value: exit 3 from a warp of 0 lanes; found by fuzzing)"},
       {"argument_too_long", "resource limit", "a 200,000-character argument", {"show", "prefix", "--weights", std::string(200000, 'x')}, {},
        kExitUsage, "longer than 4096 characters", "refuses without echoing it"},
       // --- Values accepted but wrong.
