@@ -54,7 +54,7 @@ __device__ int draw_baseline(const Source& s, T* p, std::size_t stride, int k, T
     sum = add_rn(sum, s.own(i));
     p[static_cast<std::size_t>(i) * stride] = sum;
   }
-  return binary_search(p, stride, k, mul_rn(sum, u));
+  return binary_search(p, stride, k, scaled_target(sum, u));
 }
 
 // The remnant (the first K mod W weights, the lane's own): running sums into
@@ -104,7 +104,7 @@ __device__ int draw_transposed(const Source& s, T* p, int k, int lane, T u) {
       p[static_cast<std::size_t>(j + kk) * kW] = sum;
     }
   }
-  return binary_search(p, kW, k, mul_rn(sum, u));
+  return binary_search(p, kW, k, scaled_target(sum, u));
 }
 
 // One block of Alg. 6's first pass: the running sum after the block's
@@ -157,7 +157,7 @@ __device__ int draw_transposed_recompute(const Source& s, T* q, int k, int lane,
     sum = transposed_block_step(sum, a, lane);
     q[static_cast<std::size_t>(r + b) * kW] = sum;
   }
-  return transposed_recompute_search(s, q, k, mul_rn(sum, u));
+  return transposed_recompute_search(s, q, k, scaled_target(sum, u));
 }
 
 // The butterfly table of one block in registers (W - 1 shfl_xor).
@@ -230,7 +230,7 @@ __device__ int draw_butterfly(const Source& s, T* p, int k, int lane, T u) {
   }
   __syncwarp();  // Alg. 10 below reads other lanes' p'
   // Alg. 9: the block
-  const T target = mul_rn(sum, u);
+  const T target = scaled_target(sum, u);
   // block b's running sum is p'[b * W + r + W - 1]
   const int lo = binary_search(p + static_cast<std::size_t>(r + kW - 1) * kW, static_cast<std::size_t>(kW) * kW, blocks, target);
   const int block_base = r + lo * kW;
@@ -296,7 +296,7 @@ __device__ int draw_butterfly_recompute(const Source& s, T* q, int k, int lane, 
     sum = butterfly_block_step<T, AddSub>(sum, a, lane);
     q[static_cast<std::size_t>(r + b) * kW] = sum;
   }
-  return butterfly_recompute_search<T, AddSub>(s, q, k, lane, mul_rn(sum, u));
+  return butterfly_recompute_search<T, AddSub>(s, q, k, lane, scaled_target(sum, u));
 }
 
 // The three warp-cooperative algorithms, chosen at compile time by the

@@ -243,7 +243,7 @@ __global__ void lda_ring_kernel(const T* __restrict__ theta, const T* __restrict
       }
 #pragma unroll
       for (int s = 0; s < S; ++s) {
-        const T target = mul_rn(sum[s], rng::uniform<T>(seed, static_cast<std::uint64_t>(t[s])));
+        const T target = scaled_target(sum[s], rng::uniform<T>(seed, static_cast<std::uint64_t>(t[s])));
         const int zi = recompute_search<T, C>(tiles.token(s), sums + s * kept * kW, k, lane, target);
         if (real && n > 0 && i_master + s < n) z[t[s]] = zi;
       }

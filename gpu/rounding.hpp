@@ -10,6 +10,10 @@
 #define WARPSIM_HD
 #endif
 
+#if !defined(__CUDA_ARCH__)
+#include <cmath>
+#endif
+
 namespace warpsim::gpu::detail {
 
 #if defined(__CUDA_ARCH__)
@@ -36,5 +40,26 @@ inline T mul_rn(T a, T b) {
   return r;
 }
 #endif
+
+#if defined(__CUDA_ARCH__)
+__device__ __forceinline__ float below(float sum) { return nextafterf(sum, 0.0f); }
+__device__ __forceinline__ double below(double sum) { return nextafter(sum, 0.0); }
+#else
+template <class T>
+inline T below(T sum) {
+  return std::nextafter(sum, T{0});
+}
+#endif
+
+// u' = sum * u rounded once, kept below the total: once the total is
+// subnormal the product can round up to it, and every search would then fall
+// off an end of the array onto a weight of 0 (docs/errata.md, E9). Below the
+// total, it lands on the last index of non-zero weight. Never acts for a
+// normal total.
+template <class T>
+WARPSIM_HD inline T scaled_target(T sum, T u) {
+  const T t = mul_rn(sum, u);
+  return t < sum ? t : below(sum);
+}
 
 }  // namespace warpsim::gpu::detail

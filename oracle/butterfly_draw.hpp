@@ -23,6 +23,7 @@
 
 #include "oracle/butterfly_table.hpp"
 #include "oracle/matrix_workload.hpp"
+#include "oracle/target.hpp"
 #include "sim/local_memory.hpp"
 
 namespace warpsim::oracle {
@@ -78,11 +79,7 @@ WarpDraws butterfly_draw(sim::Warp& warp, const sim::GlobalMemory& mem, const We
   }
 
   // ---- Alg. 9: find the block, search it, fall back to the remnant.
-  Reg<T> target("u'");
-  warp.compute(Op::Mul, target, [&](int l) {
-    volatile T t = sum[l] * u[l];  // rounded once, never fused
-    return static_cast<T>(t);
-  }, "u' <- sum * u");
+  const Reg<T> target = scaled_target(warp, sum, u);
 
   Reg<int> lo("j", 0), hi("k", blocks - 1), mid("mid");
   Reg<bool> more("j<k"), less("u'<p'");

@@ -18,18 +18,9 @@
 #include "oracle/matrix_workload.hpp"
 #include "oracle/prefix_search.hpp"
 #include "oracle/register_transpose.hpp"
+#include "oracle/target.hpp"
 
 namespace warpsim::oracle {
-
-template <class T>
-sim::Reg<T> scaled_target(sim::Warp& warp, const sim::Reg<T>& sum, const sim::Reg<T>& u) {
-  sim::Reg<T> target("u'");
-  warp.compute(sim::Op::Mul, target, [&](int l) {
-    volatile T t = sum[l] * u[l];  // rounded once, never fused
-    return static_cast<T>(t);
-  }, "u' <- sum * u");
-  return target;
-}
 
 template <class T>
 WarpDraws collect(const sim::Warp& warp, const WeightMatrix<T>& w, int warp_index, const sim::Reg<int>& z) {

@@ -36,7 +36,7 @@ int recompute_draw(std::span<const T> row, int lane, T u) {
     tree.build();
     q[static_cast<std::size_t>(r + b)] = sum = add_rn(sum, tree.total());
   }
-  const T target = gpu::detail::mul_rn(sum, u);
+  const T target = gpu::detail::scaled_target(sum, u);
   int lo = 0, hi = blocks - 1;
   while (lo < hi) {
     const int mid = (lo + hi) / 2;

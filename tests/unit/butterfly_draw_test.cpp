@@ -117,20 +117,44 @@ TEST(DrawMatrix, TransposedAccessReadsFewerSectorsThanPerLaneAccess) {
 
 TEST(DrawEdgeCases, ATotalInTheSubnormalRangeLetsUPrimeReachTheTotal) {
   // u < 1 does not keep u' = total * u below the total once the total is
-  // subnormal: 0.9 * 2^-149 rounds to 2^-149. Then no running sum exceeds u',
-  // the seeds' searches fall back to an end of the array, and a weight of 0
-  // is drawn (docs/errata.md, E9).
+  // subnormal: 0.9 * 2^-149 rounds to 2^-149. As the seeds print it (Alg. 2),
+  // no running sum exceeds u' and the search stops at K - 1, a weight of 0
+  // (docs/errata.md, E9).
   const float tiny = std::numeric_limits<float>::denorm_min();
   const std::vector<float> row{0.0f, tiny, 0.0f, 0.0f, 0.0f};
   const float u = 0.9f;
   ASSERT_EQ(tiny * u, tiny);
-  EXPECT_EQ(oracle::reference_draw<float>(row, u), 4) << "Alg. 2 stops at K - 1, weight 0";
+  auto as_printed = [&] {  // seed 000, Alg. 2, u' unclamped
+    float sum = 0;
+    for (float w : row) sum += w;
+    volatile float target = sum * u;
+    float p = 0;
+    int j = 0;
+    for (; j < static_cast<int>(row.size()) - 1; ++j) {
+      p += row[static_cast<std::size_t>(j)];
+      if (target < p) break;
+    }
+    return j;
+  };
+  EXPECT_EQ(as_printed(), 4) << "as printed: index 4, weight 0";
+  // warpsim keeps u' below the total: the last index of non-zero weight.
+  EXPECT_EQ(oracle::reference_draw<float>(row, u), 1);
   sim::GlobalMemory mem;
   const auto m = oracle::upload_matrix<float>(mem, row, 1, 5);
-  for (auto algo : {oracle::Algorithm::BaselineBinary, oracle::Algorithm::ButterflyAddSub}) {
+  for (auto algo : {oracle::Algorithm::BaselineLinear, oracle::Algorithm::BaselineBinary, oracle::Algorithm::TransposedMemory,
+                    oracle::Algorithm::TransposedRegisters, oracle::Algorithm::ButterflyStandard, oracle::Algorithm::ButterflyAddSub}) {
     const std::vector<float> us{u};
-    const auto d = oracle::draw_matrix<float>(mem, m, us, algo, 8);
-    EXPECT_EQ(row[static_cast<std::size_t>(d.index[0])], 0.0f) << oracle::algorithm_name(algo) << " draws index " << d.index[0];
+    const auto d = oracle::draw_matrix<float>(mem, m, us, algo, 4);
+    EXPECT_EQ(d.index[0], 1) << oracle::algorithm_name(algo);
+  }
+  // The same past the remnant, where Alg. 9 fell through to index 0: K = 12
+  // on 4 lanes, the only weight in the last block.
+  std::vector<float> row2(12, 0.0f);
+  row2[9] = 3 * tiny;
+  const auto m2 = oracle::upload_matrix<float>(mem, row2, 1, 12);
+  for (auto algo : {oracle::Algorithm::ButterflyStandard, oracle::Algorithm::ButterflyAddSub, oracle::Algorithm::BaselineBinary}) {
+    const std::vector<float> us{0.99f};
+    EXPECT_EQ(oracle::draw_matrix<float>(mem, m2, us, algo, 4).index[0], 9) << oracle::algorithm_name(algo);
   }
 }
 
