@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "properties/gpu_kernels.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/lda_sampler.hpp"
 #include "oracle/lda_corpus.hpp"
@@ -47,7 +48,7 @@ void run(const oracle::LdaCorpus& c, const char* dtype, const int* offsets, cons
       WARPSIM_CUDA(cudaDeviceSynchronize());
       std::printf("{\"dtype\": \"%s\", \"K\": %d, \"what\": \"%s\", \"ms\": %.4f, \"bytes_min_MB\": %.1f, \"bytes_gather_MB\": %.1f, "
                   "\"GBps_if_gathered\": %.0f, \"ring\": %d, \"tokens\": %d}\n",
-                  dtype, k, gpu::algorithm_name(algo), ms, (fixed + phi_once) / 1e6, (fixed + gather) / 1e6,
+                  dtype, k, properties::name_of(algo).c_str(), ms, (fixed + phi_once) / 1e6, (fixed + gather) / 1e6,
                   (fixed + gather) / (ms * 1e-3) / 1e9, sampler.tuning(algo).ring, sampler.tuning(algo).tokens);
       std::fflush(stdout);
     }
@@ -62,7 +63,7 @@ void run(const oracle::LdaCorpus& c, const char* dtype, const int* offsets, cons
         WARPSIM_CUDA(cudaDeviceSynchronize());
         std::printf("{\"dtype\": \"%s\", \"K\": %d, \"what\": \"sweep\", \"algorithm\": \"%s\", \"ring\": %d, \"tokens\": %d, "
                     "\"ms\": %.4f}\n",
-                    dtype, k, gpu::algorithm_name(algo), tuning.ring, tuning.tokens, ms);
+                    dtype, k, properties::name_of(algo).c_str(), tuning.ring, tuning.tokens, ms);
         std::fflush(stdout);
       }
     }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "properties/gpu_kernels.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/matrix_sampler.hpp"
 #include "bench/cuda_timing.cuh"
@@ -66,7 +67,7 @@ void run(const char* dtype, bool table, bool sweep) {
       const double ms = bench::median_ms([&] { sampler.draw(w, m, k, seed++, algo, z); }, 15, 3);
       WARPSIM_CUDA(cudaDeviceSynchronize());
       std::printf("{\"dtype\": \"%s\", \"what\": \"%s\", \"K\": %d, \"M\": %d, \"ms\": %.4f, \"roof_ms\": %.4f, \"x_roof\": %.2f}\n", dtype,
-                  gpu::algorithm_name(algo), k, m, ms, roof_ms, ms / roof_ms);
+                  properties::name_of(algo).c_str(), k, m, ms, roof_ms, ms / roof_ms);
       std::fflush(stdout);
     }
     for (auto algo : {gpu::MatrixAlgorithm::TransposedRegisters, gpu::MatrixAlgorithm::ButterflyStandard, gpu::MatrixAlgorithm::ButterflyAddSub}) {
@@ -79,7 +80,7 @@ void run(const char* dtype, bool table, bool sweep) {
         WARPSIM_CUDA(cudaDeviceSynchronize());
         std::printf("{\"dtype\": \"%s\", \"what\": \"sweep\", \"algorithm\": \"%s\", \"K\": %d, \"stages\": %d, \"max_warps_per_sm\": %d, "
                     "\"ring\": %d, \"ms\": %.4f, \"x_roof\": %.2f}\n",
-                    dtype, gpu::algorithm_name(algo), k, t.stages, t.max_warps_per_sm, t.ring, ms, ms / roof_ms);
+                    dtype, properties::name_of(algo).c_str(), k, t.stages, t.max_warps_per_sm, t.ring, ms, ms / roof_ms);
         std::fflush(stdout);
       }
     }

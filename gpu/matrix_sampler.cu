@@ -291,16 +291,6 @@ void draw_cooperative(const T* w, KernelArgs args, const MatrixTuning& tuning, D
 
 }  // namespace
 
-const char* algorithm_name(MatrixAlgorithm a) {
-  switch (a) {
-    case MatrixAlgorithm::Baseline: return "baseline";
-    case MatrixAlgorithm::TransposedRegisters: return "transposed-registers";
-    case MatrixAlgorithm::ButterflyStandard: return "butterfly-standard";
-    case MatrixAlgorithm::ButterflyAddSub: return "butterfly-addsub";
-  }
-  return "?";
-}
-
 template <class T>
 void MatrixSampler<T>::set_tuning(const MatrixTuning& tuning) {
   if (tuning.stages != 1 && tuning.stages != 2) throw std::invalid_argument("MatrixTuning: stages must be 1 or 2");

@@ -14,14 +14,14 @@
 
 namespace warpsim::gpu {
 
+// Which seed 000 algorithm a kernel runs. Its name, and the oracle algorithm
+// it must equal, are in the registry (properties/gpu_kernels.hpp).
 enum class MatrixAlgorithm {
   Baseline,             // Alg. 1-3: a thread per row, running sums, binary search
   TransposedRegisters,  // Alg. 4-6 with the in-register transpose of Fig. 2, binary search
   ButterflyStandard,    // Alg. 7-10, [a c; a+b c+d]
   ButterflyAddSub,      // Alg. 7-10, [a d; a+b c+d]
 };
-
-const char* algorithm_name(MatrixAlgorithm a);
 
 // Launch choices that change the speed of the warp-cooperative kernels and
 // never their results (the GPU tests run every choice against the oracle;

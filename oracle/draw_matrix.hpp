@@ -14,19 +14,10 @@
 
 namespace warpsim::oracle {
 
+// The algorithms on the model; their names, listings and kernels are in the
+// registry (properties/registry.hpp).
 enum class Algorithm { BaselineLinear, BaselineBinary, TransposedMemory, TransposedRegisters, ButterflyStandard, ButterflyAddSub };
 
-inline const char* algorithm_name(Algorithm a) {
-  switch (a) {
-    case Algorithm::BaselineLinear: return "baseline-linear";
-    case Algorithm::BaselineBinary: return "baseline-binary";
-    case Algorithm::TransposedMemory: return "transposed-memory";
-    case Algorithm::TransposedRegisters: return "transposed-registers";
-    case Algorithm::ButterflyStandard: return "butterfly-standard";
-    case Algorithm::ButterflyAddSub: return "butterfly-addsub";
-  }
-  return "?";
-}
 
 struct MatrixDraws {
   std::vector<int> index;  // one per row

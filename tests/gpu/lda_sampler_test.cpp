@@ -8,7 +8,8 @@
 #include "gpu/lda_sampler.hpp"
 #include "oracle/lda_workload.hpp"
 #include "device_array.hpp"
-#include "oracle_twin.hpp"
+#include "properties/gpu_kernels.hpp"
+#include "properties/registry.hpp"
 #include "require_gpu.hpp"
 
 using namespace warpsim;
@@ -32,14 +33,14 @@ void check(const oracle::LdaCorpus& corpus, int k, std::uint64_t seed, const gpu
     WARPSIM_CUDA(cudaDeviceSynchronize());
     std::vector<int> got(corpus.words.size());
     WARPSIM_CUDA(cudaMemcpy(got.data(), z.p, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
-    const auto want = oracle::lda_draw<T>(corpus, model, seed, gpu_test::oracle_twin(algo));
+    const auto want = oracle::lda_draw<T>(corpus, model, seed, properties::find_algorithm(properties::name_of(algo)).oracle_algorithm);
     int bad = 0;
     for (std::size_t t = 0; t < got.size(); ++t) {
       if (got[t] != want[t] && ++bad <= 3) {
-        ADD_FAILURE() << gpu::algorithm_name(algo) << " K " << k << " token " << t << ": GPU " << got[t] << ", oracle " << want[t];
+        ADD_FAILURE() << properties::name_of(algo) << " K " << k << " token " << t << ": GPU " << got[t] << ", oracle " << want[t];
       }
     }
-    EXPECT_EQ(bad, 0) << gpu::algorithm_name(algo) << " K " << k << (sizeof(T) == 4 ? " fp32" : " fp64") << " ring " << sampler.tuning(algo).ring << " tokens " << sampler.tuning(algo).tokens;
+    EXPECT_EQ(bad, 0) << properties::name_of(algo) << " K " << k << (sizeof(T) == 4 ? " fp32" : " fp64") << " ring " << sampler.tuning(algo).ring << " tokens " << sampler.tuning(algo).tokens;
   }
 }
 

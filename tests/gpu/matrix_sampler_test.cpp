@@ -12,9 +12,9 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/matrix_sampler.hpp"
 #include "oracle/butterfly_table.hpp"
-#include "oracle/draw_matrix.hpp"
 #include "device_array.hpp"
-#include "oracle_twin.hpp"
+#include "properties/gpu_kernels.hpp"
+#include "properties/properties.hpp"
 #include "require_gpu.hpp"
 #include "stats/goodness_of_fit.hpp"
 
@@ -23,34 +23,14 @@ using namespace warpsim;
 namespace {
 
 using gpu_test::DeviceArray;
-using gpu_test::oracle_twin;
 
 constexpr gpu::MatrixAlgorithm kAlgorithms[] = {gpu::MatrixAlgorithm::Baseline, gpu::MatrixAlgorithm::TransposedRegisters,
                                                 gpu::MatrixAlgorithm::ButterflyStandard, gpu::MatrixAlgorithm::ButterflyAddSub};
 
-enum class Family { Uniform, Zeros, OneNonZero, Subnormal, HugeRange, Integer };
-
+// m rows of k weights of one family from properties/generators.hpp, deterministic in `seed`.
 template <class T>
-std::vector<T> weights(Family f, int m, int k, std::mt19937_64& rng) {
-  std::vector<T> w(static_cast<std::size_t>(m) * static_cast<std::size_t>(k));
-  std::uniform_real_distribution<T> unit(0, 1);
-  for (int r = 0; r < m; ++r) {
-    T* row = w.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(k);
-    for (int i = 0; i < k; ++i) {
-      switch (f) {
-        case Family::Uniform: row[i] = unit(rng); break;
-        case Family::Zeros: row[i] = rng() % 3 == 0 ? unit(rng) : T(0); break;
-        case Family::OneNonZero: row[i] = 0; break;
-        case Family::Subnormal: row[i] = std::numeric_limits<T>::denorm_min() * static_cast<T>(rng() % 1000); break;
-        case Family::HugeRange: row[i] = std::ldexp(T(1), static_cast<int>(rng() % 200) - 100); break;
-        case Family::Integer: row[i] = static_cast<T>(rng() % 1000); break;
-      }
-    }
-    if (f == Family::OneNonZero || f == Family::Zeros || f == Family::Subnormal || f == Family::Integer) {
-      row[rng() % static_cast<unsigned>(k)] = f == Family::Subnormal ? std::numeric_limits<T>::min() : T(1);
-    }
-  }
-  return w;
+std::vector<T> weights(properties::WeightFamily f, int m, int k, std::uint64_t seed) {
+  return properties::sample(properties::gen_matrix<T>(f, m, k, seed), seed).weights;
 }
 
 // Returns the number of rows where GPU and oracle differ (and reports the first few).
@@ -67,15 +47,13 @@ int compare(const std::vector<T>& w, int m, int k, std::uint64_t seed, gpu::Matr
   sampler.draw(dw.p + offset, m, k, seed, algo, dz.p);
   WARPSIM_CUDA(cudaDeviceSynchronize());
   const auto gpu_z = dz.download();
-  sim::GlobalMemory mem;
-  const auto matrix = oracle::upload_matrix<T>(mem, w, m, k);
-  const auto u = oracle::row_uniforms<T>(seed, m);
-  const auto oracle_z = oracle::draw_matrix<T>(mem, matrix, u, oracle_twin(algo));
+  const auto& name = properties::name_of(algo);
+  const auto oracle_z = properties::find_algorithm(name).oracle.draw(properties::Matrix<T>{m, k, w}, seed);
   int bad = 0;
   for (int r = 0; r < m; ++r) {
-    if (gpu_z[static_cast<std::size_t>(r)] != oracle_z.index[static_cast<std::size_t>(r)] && ++bad <= 3) {
-      ADD_FAILURE() << gpu::algorithm_name(algo) << " M " << m << " K " << k << " row " << r << ": GPU "
-                    << gpu_z[static_cast<std::size_t>(r)] << ", oracle " << oracle_z.index[static_cast<std::size_t>(r)];
+    if (gpu_z[static_cast<std::size_t>(r)] != oracle_z[static_cast<std::size_t>(r)] && ++bad <= 3) {
+      ADD_FAILURE() << name << " M " << m << " K " << k << " row " << r << ": GPU " << gpu_z[static_cast<std::size_t>(r)] << ", oracle "
+                    << oracle_z[static_cast<std::size_t>(r)];
     }
   }
   return bad;
@@ -83,30 +61,14 @@ int compare(const std::vector<T>& w, int m, int k, std::uint64_t seed, gpu::Matr
 
 }  // namespace
 
-TEST(GpuMatrix, DrawsEqualTheOracleBitForBitOnEveryFamily) {
-  WARPSIM_REQUIRE_GPU();
-  std::mt19937_64 rng(5);
-  for (auto family : {Family::Uniform, Family::Zeros, Family::OneNonZero, Family::Subnormal, Family::HugeRange, Family::Integer}) {
-    for (auto [m, k] : {std::pair{1, 1}, std::pair{37, 5}, std::pair{64, 32}, std::pair{100, 71}, std::pair{96, 256}, std::pair{33, 1024}}) {
-      const auto wf = weights<float>(family, m, k, rng);
-      const auto wd = weights<double>(family, m, k, rng);
-      for (auto algo : kAlgorithms) {
-        EXPECT_EQ(compare(wf, m, k, 1000 + static_cast<std::uint64_t>(m), algo), 0) << "fp32 family " << static_cast<int>(family);
-        EXPECT_EQ(compare(wd, m, k, 2000 + static_cast<std::uint64_t>(k), algo), 0) << "fp64 family " << static_cast<int>(family);
-      }
-    }
-  }
-}
-
 TEST(GpuMatrix, DrawsEqualTheOracleUnderEveryTuningAndAlignment) {
   // Tunings change the launch (stages, warps per SM), unaligned matrices the
   // copy width: never a drawn index.
   WARPSIM_REQUIRE_GPU();
-  std::mt19937_64 rng(9);
   const gpu::MatrixTuning tunings[] = {{1, 0, 4}, {2, 0, 0}, {2, 1, 2}, {1, 2, 8}};
   for (auto [m, k] : {std::pair{200, 32}, std::pair{97, 100}, std::pair{70, 128}, std::pair{33, 1024}, std::pair{40, 1100}}) {
-    const auto wf = weights<float>(Family::Uniform, m, k, rng);
-    const auto wd = weights<double>(Family::HugeRange, m, k, rng);
+    const auto wf = weights<float>(properties::WeightFamily::Uniform, m, k, 9);
+    const auto wd = weights<double>(properties::WeightFamily::HugeRange, m, k, 10);
     for (const auto& t : tunings)
       for (int offset : {0, 1})
         for (auto algo : kAlgorithms) {
@@ -120,10 +82,9 @@ TEST(GpuMatrix, DrawsEqualTheOracleUnderEveryTuningAndAlignment) {
 
 TEST(GpuMatrix, ButterflyTablesEqualTheOraclesBitForBit) {
   WARPSIM_REQUIRE_GPU();
-  std::mt19937_64 rng(6);
   const int m = 70, k = 45;  // 3 warps (the last partial), a remnant of 13, one block
   for (bool addsub : {false, true}) {
-    const auto w = weights<float>(Family::Uniform, m, k, rng);
+    const auto w = weights<float>(properties::WeightFamily::Uniform, m, k, addsub ? 6 : 7);
     DeviceArray<float> dw(w);
     const int warps = (m + 31) / 32;
     DeviceArray<float> dt(static_cast<std::size_t>(warps) * 1024);
@@ -147,23 +108,6 @@ TEST(GpuMatrix, ButterflyTablesEqualTheOraclesBitForBit) {
         }
     }
   }
-}
-
-TEST(GpuMatrix, PropertyGpuEqualsOracleShrinkingAnyDisagreement) {
-  WARPSIM_REQUIRE_GPU();
-  const bool ok = rc::check("GPU draws equal the oracle's", [] {
-    const int m = *rc::gen::inRange(1, 80);
-    const int k = *rc::gen::inRange(1, 140);
-    const auto algo = *rc::gen::elementOf(std::vector<gpu::MatrixAlgorithm>(std::begin(kAlgorithms), std::end(kAlgorithms)));
-    const auto w = *rc::gen::container<std::vector<float>>(
-        static_cast<std::size_t>(m * k),
-        rc::gen::oneOf(rc::gen::just(0.0f), rc::gen::map(rc::gen::inRange(1, 1 << 24), [](int v) { return static_cast<float>(v) * 0x1p-20f; })));
-    std::vector<float> fixed = w;
-    for (int r = 0; r < m; ++r) fixed[static_cast<std::size_t>(r * k)] += 1.0f;  // no all-zero row
-    const auto seed = *rc::gen::arbitrary<std::uint32_t>();
-    RC_ASSERT(compare(fixed, m, k, seed, algo) == 0);
-  });
-  EXPECT_TRUE(ok);
 }
 
 TEST(GpuMatrix, DrawsFollowTheWeightsChiSquare) {
@@ -194,12 +138,13 @@ TEST(GpuMatrix, DrawsFollowTheWeightsChiSquare) {
     stats::GofOptions o;
     o.alpha = 0.001;
     const auto r = stats::chi_square_test(counts, p, o);
-    EXPECT_FALSE(r.reject) << gpu::algorithm_name(algo) << ": p " << r.p_value;
+    const auto& name = properties::name_of(algo);
+    EXPECT_FALSE(r.reject) << name << ": p " << r.p_value;
     EXPECT_EQ(counts[3], 0) << "a zero weight is never drawn";
-    RecordProperty(std::string(gpu::algorithm_name(algo)) + "_p_value", std::to_string(r.p_value));
-    RecordProperty(std::string(gpu::algorithm_name(algo)) + "_detectable_tv", std::to_string(*r.detectable.total_variation));
-    std::printf("%s: chi-square p = %.4f; a pass rules out total variation >= %.5f (power 0.9)\n", gpu::algorithm_name(algo),
-                r.p_value, *r.detectable.total_variation);
+    RecordProperty(name + "_p_value", std::to_string(r.p_value));
+    RecordProperty(name + "_detectable_tv", std::to_string(*r.detectable.total_variation));
+    std::printf("%s: chi-square p = %.4f; a pass rules out total variation >= %.5f (power 0.9)\n", name.c_str(), r.p_value,
+                *r.detectable.total_variation);
   }
 }
 

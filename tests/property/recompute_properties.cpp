@@ -13,7 +13,7 @@
 #include "gpu/butterfly_search.hpp"
 #include "oracle/butterfly_draw.hpp"
 #include "oracle/butterfly_table.hpp"
-#include "weight_generators.hpp"
+#include "properties/properties.hpp"
 
 using namespace warpsim;
 using gpu::detail::RowTree;
@@ -63,11 +63,11 @@ int recompute_draw(std::span<const T> row, int lane, T u) {
 template <class T>
 void check_against_oracle(oracle::ButterflyVariant variant) {
   const int k = *rc::gen::inRange(32, 200);
-  const auto family = *warpsim::testing::gen_family();
-  RC_TAG(warpsim::testing::family_name(family));
+  const auto family = *properties::gen_family();
+  RC_TAG(properties::family_name(family));
   std::vector<T> weights;
   for (int l = 0; l < 32; ++l) {
-    const auto row = *warpsim::testing::gen_weights<T>(family, k);
+    const auto row = *properties::gen_weights<T>(family, k);
     weights.insert(weights.end(), row.begin(), row.end());
   }
   sim::Reg<T> u("u");
@@ -99,10 +99,10 @@ RC_GTEST_PROP(RecomputeProperties, RowTreeTotalIsTheButterflysLastRow, ()) {
   // The first pass adds the butterfly's last row to the running sum; the
   // host replica above adds RowTree::total(): the same bits, lane by lane.
   const auto variant = *rc::gen::element(oracle::ButterflyVariant::Standard, oracle::ButterflyVariant::AddSub);
-  const auto family = *warpsim::testing::gen_family();
+  const auto family = *properties::gen_family();
   std::vector<float> x;
   for (int l = 0; l < 32; ++l) {
-    const auto row = *warpsim::testing::gen_weights<float>(family, 32);
+    const auto row = *properties::gen_weights<float>(family, 32);
     x.insert(x.end(), row.begin(), row.end());  // row l = lane l's weights
   }
   sim::RegArray<float> a("a", 32);

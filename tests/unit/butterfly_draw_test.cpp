@@ -2,6 +2,8 @@
 // listings' errata, and what it costs.
 #include <gtest/gtest.h>
 
+#include "properties/registry.hpp"
+
 #include <limits>
 #include <random>
 #include <vector>
@@ -88,16 +90,16 @@ TEST(DrawMatrix, EveryAlgorithmDrawsEveryRowWarpAfterWarp) {
   for (auto& x : weights) x = static_cast<float>(rng() % 9);
   for (int r = 0; r < m; ++r) weights[static_cast<std::size_t>(r * k + r % k)] += 1.0f;
   for (auto& x : u) x = static_cast<float>(rng() >> 8) * 0x1p-24f;
-  for (auto algo : {oracle::Algorithm::BaselineLinear, oracle::Algorithm::BaselineBinary, oracle::Algorithm::TransposedMemory,
-                    oracle::Algorithm::TransposedRegisters, oracle::Algorithm::ButterflyStandard, oracle::Algorithm::ButterflyAddSub}) {
+  for (const auto& a : properties::registry()) {
+    const auto algo = a.oracle_algorithm;
     sim::GlobalMemory mem;
     const auto matrix = oracle::upload_matrix<float>(mem, weights, m, k);
     const auto d = oracle::draw_matrix<float>(mem, matrix, u, algo);
-    ASSERT_EQ(d.index.size(), static_cast<std::size_t>(m)) << oracle::algorithm_name(algo);
+    ASSERT_EQ(d.index.size(), static_cast<std::size_t>(m)) << a.name;
     for (int r = 0; r < m; ++r) {
       std::span<const float> row(weights.data() + r * k, static_cast<std::size_t>(k));
       EXPECT_EQ(d.index[static_cast<std::size_t>(r)], oracle::reference_draw(row, u[static_cast<std::size_t>(r)]))
-          << oracle::algorithm_name(algo) << " row " << r;
+          << a.name << " row " << r;
     }
     EXPECT_GT(d.counters.global_requests, 0u);
   }
@@ -141,20 +143,19 @@ TEST(DrawEdgeCases, ATotalInTheSubnormalRangeLetsUPrimeReachTheTotal) {
   EXPECT_EQ(oracle::reference_draw<float>(row, u), 1);
   sim::GlobalMemory mem;
   const auto m = oracle::upload_matrix<float>(mem, row, 1, 5);
-  for (auto algo : {oracle::Algorithm::BaselineLinear, oracle::Algorithm::BaselineBinary, oracle::Algorithm::TransposedMemory,
-                    oracle::Algorithm::TransposedRegisters, oracle::Algorithm::ButterflyStandard, oracle::Algorithm::ButterflyAddSub}) {
+  for (const auto& a : properties::registry()) {
     const std::vector<float> us{u};
-    const auto d = oracle::draw_matrix<float>(mem, m, us, algo, 4);
-    EXPECT_EQ(d.index[0], 1) << oracle::algorithm_name(algo);
+    const auto d = oracle::draw_matrix<float>(mem, m, us, a.oracle_algorithm, 4);
+    EXPECT_EQ(d.index[0], 1) << a.name;
   }
   // The same past the remnant, where Alg. 9 fell through to index 0: K = 12
   // on 4 lanes, the only weight in the last block.
   std::vector<float> row2(12, 0.0f);
   row2[9] = 3 * tiny;
   const auto m2 = oracle::upload_matrix<float>(mem, row2, 1, 12);
-  for (auto algo : {oracle::Algorithm::ButterflyStandard, oracle::Algorithm::ButterflyAddSub, oracle::Algorithm::BaselineBinary}) {
+  for (const auto& a : properties::registry()) {
     const std::vector<float> us{0.99f};
-    EXPECT_EQ(oracle::draw_matrix<float>(mem, m2, us, algo, 4).index[0], 9) << oracle::algorithm_name(algo);
+    EXPECT_EQ(oracle::draw_matrix<float>(mem, m2, us, a.oracle_algorithm, 4).index[0], 9) << a.name;
   }
 }
 

@@ -1,0 +1,185 @@
+// The properties any correct matrix sampler satisfies, each a function a test
+// or a user calls on a sampler's output (or on the sampler itself). Each
+// returns a Verdict: ok, or which property failed, on which row, and why.
+//
+//   in_range            every index lies in [0, K)
+//   zero_never_drawn    a weight of 0 is never drawn
+//   single_nonzero      a row with one positive weight draws it
+//   same_seed           the same seed gives the same output
+//   scalar_definition   (Replayable) each index equals the scalar definition
+//                       (oracle/reference.hpp) where every sum is exact or the
+//                       sampler adds in the definition's order, and lies
+//                       within its rounding bound otherwise
+//   same_indices        two samplers (a kernel and its oracle) agree bit for bit
+//   in_law              (any) the draws of one law pass a chi-square test,
+//                       with the bias a pass rules out (stats/)
+//
+// Usage:
+//   auto idx = sampler.draw(m, seed);
+//   for (auto v : {in_range(m, idx), zero_never_drawn(m, idx)}) if (!v.ok) report(v);
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "oracle/reference.hpp"
+#include "properties/sampler.hpp"
+#include "rng/philox_uniform.hpp"
+
+namespace warpsim::properties {
+
+struct Verdict {
+  bool ok = true;
+  std::string property;
+  int row = -1;
+  std::string detail;
+
+  static Verdict pass(std::string property) { return {true, std::move(property), -1, {}}; }
+  static Verdict fail(std::string property, int row, std::string detail) { return {false, std::move(property), row, std::move(detail)}; }
+};
+
+namespace detail {
+
+inline std::string where(int row, int index) { return "row " + std::to_string(row) + " drew index " + std::to_string(index); }
+
+// The exponent of the lowest set bit of x > 0 (x = m 2^e with m odd).
+template <class T>
+int lowest_bit_exponent(T x) {
+  int e = 0;
+  T m = std::frexp(x, &e);  // x = m 2^e, 0.5 <= m < 1
+  int shift = 0;
+  while (m != std::floor(m)) {
+    m *= 2;
+    ++shift;
+  }
+  return e - shift;
+}
+
+}  // namespace detail
+
+// True when every weight is a multiple of one power of two 2^e and the total
+// is below 2^(digits + e): then every sum or difference of the row's partial
+// sums is exact in T, in any order, and every algorithm must agree with the
+// scalar definition exactly.
+template <class T>
+bool sums_exact(std::span<const T> row) {
+  int e = std::numeric_limits<int>::max();
+  long double total = 0;
+  for (T w : row) {
+    if (w > 0) e = std::min(e, detail::lowest_bit_exponent(w));
+    total += w;
+  }
+  if (total == 0) return true;
+  return total < std::ldexp(1.0L, std::numeric_limits<T>::digits + e);
+}
+
+template <class T>
+Verdict in_range(const Matrix<T>& m, const std::vector<int>& idx) {
+  if (idx.size() != static_cast<std::size_t>(m.rows)) {
+    return Verdict::fail("in_range", -1, std::to_string(idx.size()) + " indices for " + std::to_string(m.rows) + " rows");
+  }
+  for (int r = 0; r < m.rows; ++r) {
+    const int i = idx[static_cast<std::size_t>(r)];
+    if (i < 0 || i >= m.cols) return Verdict::fail("in_range", r, detail::where(r, i) + ", outside [0, " + std::to_string(m.cols) + ")");
+  }
+  return Verdict::pass("in_range");
+}
+
+template <class T>
+Verdict zero_never_drawn(const Matrix<T>& m, const std::vector<int>& idx) {
+  for (int r = 0; r < m.rows; ++r) {
+    const int i = idx[static_cast<std::size_t>(r)];
+    if (i >= 0 && i < m.cols && m.row(r)[static_cast<std::size_t>(i)] == T(0)) {
+      return Verdict::fail("zero_never_drawn", r, detail::where(r, i) + ", of weight 0");
+    }
+  }
+  return Verdict::pass("zero_never_drawn");
+}
+
+template <class T>
+Verdict single_nonzero(const Matrix<T>& m, const std::vector<int>& idx) {
+  for (int r = 0; r < m.rows; ++r) {
+    int only = -1, count = 0;
+    for (int i = 0; i < m.cols; ++i)
+      if (m.row(r)[static_cast<std::size_t>(i)] > T(0)) only = i, ++count;
+    if (count == 1 && idx[static_cast<std::size_t>(r)] != only) {
+      return Verdict::fail("single_nonzero", r, detail::where(r, idx[static_cast<std::size_t>(r)]) + "; its only positive weight is at " +
+                                                    std::to_string(only));
+    }
+  }
+  return Verdict::pass("single_nonzero");
+}
+
+template <class T>
+Verdict same_seed(const Sampler& s, const Matrix<T>& m, std::uint64_t seed, const std::vector<int>& first) {
+  const auto again = s.draw(m, seed);
+  for (int r = 0; r < m.rows; ++r) {
+    if (again[static_cast<std::size_t>(r)] != first[static_cast<std::size_t>(r)]) {
+      return Verdict::fail("same_seed", r,
+                           "row " + std::to_string(r) + " drew " + std::to_string(first[static_cast<std::size_t>(r)]) + ", then " +
+                               std::to_string(again[static_cast<std::size_t>(r)]) + " with the same seed");
+    }
+  }
+  return Verdict::pass("same_seed");
+}
+
+// Two samplers agree row by row (a kernel and its oracle: bit for bit).
+template <class T>
+Verdict same_indices(const Matrix<T>& m, const std::vector<int>& a, const std::vector<int>& b, const std::string& a_name,
+                     const std::string& b_name) {
+  for (int r = 0; r < m.rows; ++r) {
+    if (a[static_cast<std::size_t>(r)] != b[static_cast<std::size_t>(r)]) {
+      return Verdict::fail("same_indices", r,
+                           "row " + std::to_string(r) + ": " + a_name + " drew " + std::to_string(a[static_cast<std::size_t>(r)]) + ", " +
+                               b_name + " drew " + std::to_string(b[static_cast<std::size_t>(r)]));
+    }
+  }
+  return Verdict::pass("same_indices");
+}
+
+// The scalar definition's index for row r, and the rounding bound around it:
+// every computed partial sum, running value or compare value of any of the
+// seeds' algorithms is a sum (or difference of two sums) of at most K + 1
+// roundings of non-negative terms bounded by the exact total S, so it lies
+// within gamma = 2 (K + 2) eps S of its exact value, and so does u' = S u.
+// An index j is within the bound if P[j - 1] - 2 gamma <= S u < P[j] + 2 gamma
+// (P exact). (The last index of positive weight has P[j] = S > S u: u' is kept
+// below the total, errata E9, so no index past it is ever within bound.)
+template <class T>
+Verdict scalar_definition(const Matrix<T>& m, std::uint64_t seed, const std::vector<int>& idx, bool adds_in_order = false) {
+  for (int r = 0; r < m.rows; ++r) {
+    const auto row = m.row(r);
+    const T u = rng::uniform<T>(seed, static_cast<std::uint64_t>(r));
+    const int want = oracle::reference_draw<T>(row, u);
+    const int got = idx[static_cast<std::size_t>(r)];
+    if (got == want) continue;
+    if (adds_in_order || sums_exact(row)) {
+      return Verdict::fail("scalar_definition", r,
+                           detail::where(r, got) + "; the scalar definition draws " + std::to_string(want) + " (u = " +
+                               std::to_string(static_cast<double>(u)) + ") and " +
+                               (adds_in_order ? "this sampler adds in its order" : "every sum is exact"));
+    }
+    if (got < 0 || got >= m.cols) return Verdict::fail("scalar_definition", r, detail::where(r, got) + ", out of range");
+    long double s = 0;
+    std::vector<long double> prefix(row.size());
+    for (std::size_t j = 0; j < row.size(); ++j) prefix[j] = s += row[j];
+    const long double eps = std::ldexp(1.0L, -std::numeric_limits<T>::digits);
+    const long double gamma = 2.0L * (static_cast<long double>(row.size()) + 2) * eps * s;
+    const long double t = s * static_cast<long double>(u);
+    const long double below = got > 0 ? prefix[static_cast<std::size_t>(got - 1)] : 0.0L;
+    const bool lower_ok = below - 2 * gamma <= t;
+    const bool upper_ok = t < prefix[static_cast<std::size_t>(got)] + 2 * gamma;
+    if (!lower_ok || !upper_ok) {
+      return Verdict::fail("scalar_definition", r,
+                           detail::where(r, got) + "; the scalar definition draws " + std::to_string(want) +
+                               " and u' = " + std::to_string(static_cast<double>(t)) + " is not within the rounding bound " +
+                               std::to_string(static_cast<double>(2 * gamma)) + " of that bucket");
+    }
+  }
+  return Verdict::pass("scalar_definition");
+}
+
+}  // namespace warpsim::properties

@@ -1,0 +1,20 @@
+// warpsim::properties -- the one seam between the oracle (oracle/, on the warp
+// model) and the kernels (gpu/), and what users' kernels plug into next.
+//
+//   sampler.hpp     Matrix<T>, Sampler, Determinism: what a sampler takes and returns
+//   registry.hpp    every algorithm once: name, listing, oracle entry, GPU entry
+//   generators.hpp  RapidCheck generators: the weight families, matrices, seeds
+//   checks.hpp      the properties, each a function on a sampler's output -> Verdict
+//   law.hpp         the in-law check (stats/ chi-square with its power statement)
+//   rc_checks.hpp   all of them as shrinking RapidCheck properties: check_sampler()
+//   mutants.hpp     the seeded-bug catalogue: wrong samplers the properties must catch
+//
+// Link warpsim::properties and include this header, never the parts.
+#pragma once
+
+#include "properties/checks.hpp"
+#include "properties/generators.hpp"
+#include "properties/law.hpp"
+#include "properties/rc_checks.hpp"
+#include "properties/registry.hpp"
+#include "properties/sampler.hpp"

@@ -1,0 +1,154 @@
+// The properties run as RapidCheck properties over the generators, with
+// shrinking: check_sampler() generates matrices of every family and size,
+// draws, checks every property, and on a failure shrinks to a minimal input
+// and reports it with a command that replays it (`warpsim show`).
+//
+// Usage:
+//   auto report = properties::check_sampler(sampler, {.tests = 100});
+//   auto sub = properties::check_sampler(sampler, {}, properties::WeightFamily::SubnormalTotal);
+//   if (!report.ok) std::cerr << report.text;
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "properties/checks.hpp"
+#include "properties/generators.hpp"
+#include "properties/sampler.hpp"
+
+namespace warpsim::properties {
+
+struct CheckOptions {
+  int tests = 100;          // generated inputs per precision
+  int max_rows = 40;        // M from 1
+  int max_cols = 150;       // K from 1
+  std::uint64_t seed = 1;   // RapidCheck's seed: a fixed one replays the same inputs
+};
+
+struct Report {
+  bool ok = true;
+  std::string property;  // the first that failed
+  std::string text;      // RapidCheck's report: the shrunk counterexample and how to replay it
+};
+
+// A row as a number file line, every value exact (shortest round trip).
+template <class T>
+std::string row_text(std::span<const T> row) {
+  std::string s;
+  char buf[40];
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    std::snprintf(buf, sizeof buf, sizeof(T) == 4 ? "%.9g" : "%.17g", static_cast<double>(row[i]));
+    if (i) s += ' ';
+    s += buf;
+  }
+  return s;
+}
+
+template <class T>
+std::string replay_text(const Matrix<T>& m, int row, std::uint64_t seed) {
+  if (row < 0 || row >= m.rows) row = 0;
+  const std::string line = row_text(m.row(row));
+  return "failing row " + std::to_string(row) + " of " + std::to_string(m.rows) + " (" + std::to_string(m.cols) + " weights, " +
+         (sizeof(T) == 4 ? "fp32" : "fp64") + ", seed " + std::to_string(seed) + "):\n  " + line +
+         "\nto look at it: printf '%s\\n%s\\n' '" + line + "' '" + line + "' > row.txt && warpsim show prefix --lanes 2 --k " +
+         std::to_string(m.cols) + " --weights row.txt --step final";
+}
+
+// One generated input inside a property: a family (`only`, or any), M and K
+// within the options, a seed, and the matrix.
+template <class T>
+struct Input {
+  std::uint64_t seed;
+  Matrix<T> m;
+};
+
+template <class T>
+Input<T> generate_input(const CheckOptions& o, std::optional<WeightFamily> only) {
+  const auto family = only ? *only : *gen_family();
+  RC_TAG(family_name(family));
+  const int rows = *rc::gen::inRange(1, o.max_rows + 1);
+  const int cols = *rc::gen::inRange(1, o.max_cols + 1);
+  const auto seed = *gen_seed();
+  return {seed, *gen_matrix<T>(family, rows, cols, seed)};
+}
+
+template <class T>
+void require(const Verdict& v, const Input<T>& in) {
+  if (!v.ok) RC_FAIL(v.property + ": " + v.detail + "\n" + replay_text(in.m, v.row, in.seed));
+}
+
+// Every property on one generated input (of `only` if given, else of any
+// family); fails (RC_FAIL) with the verdict and its replay text.
+template <class T>
+void replayable_properties(const Sampler& s, const CheckOptions& o, std::optional<WeightFamily> only = {}) {
+  const auto in = generate_input<T>(o, only);
+  const auto& m = in.m;
+  const auto seed = in.seed;
+  const auto idx = s.draw(m, seed);
+  require(in_range(m, idx), in);
+  const Verdict checks[] = {zero_never_drawn(m, idx), single_nonzero(m, idx),
+                            s.determinism == Determinism::Replayable ? scalar_definition(m, seed, idx, s.adds_in_order)
+                                                                            : Verdict::pass("scalar_definition"),
+                            same_seed(s, m, seed, idx)};
+  for (const Verdict& v : checks) require(v, in);
+}
+
+namespace detail {
+
+template <class Property>
+void run_property(Report& report, const std::string& name, const char* dtype, const CheckOptions& o, Property property) {
+  if (!report.ok) return;
+  rc::detail::TestParams params;
+  params.seed = o.seed;
+  params.maxSuccess = o.tests;
+  params.maxSize = 100;
+  rc::detail::TestMetadata meta;
+  meta.id = meta.description = name + " (" + dtype + ")";
+  const auto result = rc::detail::checkTestable(property, meta, params);
+  rc::detail::FailureResult failure;
+  if (result.match(failure)) {
+    report.ok = false;
+    report.property = failure.description.substr(0, failure.description.find(':'));
+    std::ostringstream text;
+    text << name << " (" << dtype << "), after " << failure.numSuccess << " passing inputs:\n" << failure.description << "\n";
+    for (const auto& [type, value] : failure.counterExample) text << "  " << type << " = " << value.substr(0, 300) << "\n";
+    report.text = text.str();
+  }
+}
+
+}  // namespace detail
+
+// Bit for bit: `a` and `b` draw the same index on every row of every
+// generated input (of `only` if given).
+inline Report check_equal(const Sampler& a, const Sampler& b, const CheckOptions& o = {}, std::optional<WeightFamily> only = {}) {
+  Report report;
+  auto property = [&](auto zero) {
+    using T = decltype(zero);
+    const auto in = generate_input<T>(o, only);
+    require(same_indices(in.m, a.draw(in.m, in.seed), b.draw(in.m, in.seed), a.name, b.name), in);
+  };
+  detail::run_property(report, a.name + " = " + b.name, "fp32", o, [&] { property(0.0f); });
+  detail::run_property(report, a.name + " = " + b.name, "fp64", o, [&] { property(0.0); });
+  return report;
+}
+
+inline Report check_sampler(const Sampler& s, const CheckOptions& o = {}, std::optional<WeightFamily> only = {}) {
+  Report report;
+  detail::run_property(report, s.name, "fp32", o, [&] { replayable_properties<float>(s, o, only); });
+  detail::run_property(report, s.name, "fp64", o, [&] { replayable_properties<double>(s, o, only); });
+  return report;
+}
+
+// A generator's value outside a property (deterministic in `seed`), for
+// tests that want the families without RapidCheck's search.
+template <class T>
+T sample(const rc::Gen<T>& gen, std::uint64_t seed, int size = 100) {
+  return gen(rc::Random(seed), size).value();
+}
+
+}  // namespace warpsim::properties

@@ -1,0 +1,62 @@
+// Every registered algorithm's GPU entry: equal to its oracle entry bit for
+// bit, and passing every property of properties/ (the oracle's side is
+// tests/property/registry_properties.cpp), on every weight family and on the
+// subnormal totals of errata E9 in particular.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "properties/properties.hpp"
+
+using namespace warpsim;
+
+namespace {
+
+std::vector<std::string> with_kernels() {
+  std::vector<std::string> n;
+  for (const auto& a : properties::registry())
+    if (a.gpu) n.push_back(a.name);
+  return n;
+}
+
+class GpuEntry : public testing::TestWithParam<std::string> {
+ protected:
+  const properties::Algorithm& algorithm() const { return properties::find_algorithm(GetParam()); }
+  void SetUp() override {
+    if (const auto why = algorithm().gpu->unavailable(); !why.empty()) GTEST_SKIP() << why;
+  }
+};
+
+// Sizes past shared memory (K up to 1100) and several warps.
+const properties::CheckOptions kOptions{.tests = 60, .max_rows = 130, .max_cols = 1100, .seed = 20261122};
+
+TEST_P(GpuEntry, EqualsItsOracleBitForBit) {
+  const auto r = properties::check_equal(*algorithm().gpu, algorithm().oracle, kOptions);
+  EXPECT_TRUE(r.ok) << r.text;
+}
+
+TEST_P(GpuEntry, EqualsItsOracleWhereTheTotalIsSubnormal) {
+  const auto r = properties::check_equal(*algorithm().gpu, algorithm().oracle, kOptions, properties::WeightFamily::SubnormalTotal);
+  EXPECT_TRUE(r.ok) << r.text;
+}
+
+TEST_P(GpuEntry, PassesEveryProperty) {
+  const auto r = properties::check_sampler(*algorithm().gpu, kOptions);
+  EXPECT_TRUE(r.ok) << r.text;
+}
+
+TEST_P(GpuEntry, NeverDrawsAZeroWeightWhenTheTotalIsSubnormal) {
+  const auto r = properties::check_sampler(*algorithm().gpu, kOptions, properties::WeightFamily::SubnormalTotal);
+  EXPECT_TRUE(r.ok) << r.text;
+}
+
+TEST_P(GpuEntry, HitsEveryBoundaryTheScalarDefinitionHits) {
+  const auto r = properties::check_sampler(*algorithm().gpu, kOptions, properties::WeightFamily::NearTies);
+  EXPECT_TRUE(r.ok) << r.text;
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, GpuEntry, testing::ValuesIn(with_kernels()),
+                         [](const testing::TestParamInfo<std::string>& p) { return properties::identifier(p.param); });
+
+}  // namespace
