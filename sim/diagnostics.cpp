@@ -14,6 +14,7 @@ const char* undefined_name(Undefined kind) {
     case Undefined::OutOfBounds: return "out-of-bounds access";
     case Undefined::Misaligned: return "misaligned access";
     case Undefined::ConflictingStores: return "conflicting stores to one address";
+    case Undefined::UnsyncedSharedRead: return "shared memory read without __syncwarp after another lane's write";
   }
   return "undefined";
 }

@@ -20,6 +20,7 @@ enum class Undefined : std::uint8_t {
   OutOfBounds,               // memory access outside any allocation / array
   Misaligned,                // address not a multiple of the access size
   ConflictingStores,         // lanes store different values to one address
+  UnsyncedSharedRead,        // a lane reads shared memory another lane wrote with no __syncwarp between
 };
 
 const char* undefined_name(Undefined kind);

@@ -26,6 +26,7 @@ const char* op_name(Op op) {
     case Op::ActiveMask: return "activemask";
     case Op::LoadGlobal: return "load.global";
     case Op::StoreGlobal: return "store.global";
+    case Op::SyncWarp: return "syncwarp";
     case Op::LoadShared: return "load.shared";
     case Op::StoreShared: return "store.shared";
     case Op::LoadLocal: return "load.local";

@@ -13,6 +13,7 @@ enum class Op : std::uint8_t {
   LoadGlobal, StoreGlobal, LoadShared, StoreShared, LoadLocal, StoreLocal,
   IndexedRegister,  // a register array indexed by a lane-dependent value
   Branch,
+  SyncWarp,  // __syncwarp
   Count_
 };
 

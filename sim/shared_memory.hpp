@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <vector>
 
 namespace warpsim::sim {
@@ -47,8 +48,31 @@ class SharedMemory {
     std::memcpy(&bytes_[address], &v, sizeof(T));
   }
 
+  // Who last wrote each 4-byte word, and in which of the writing warp's
+  // __syncwarp epochs: a lane that reads a word another lane wrote in the
+  // same epoch reads without the ordering CUDA requires (under independent
+  // thread scheduling the write need not be visible yet).
+  struct WordWrite {
+    int lane = -1;  // -1: never written
+    std::uint64_t epoch = 0;
+    std::uint64_t step = 0;
+  };
+  void note_write(std::uint64_t address, std::size_t bytes, int lane, std::uint64_t epoch, std::uint64_t step) {
+    for (std::uint64_t w = address / kBankBytes; w <= (address + bytes - 1) / kBankBytes; ++w) writes_[w] = {lane, epoch, step};
+  }
+  // The write to [address, address + bytes) by a lane other than `lane` in
+  // epoch `epoch`, if any.
+  const WordWrite* unsynced_write(std::uint64_t address, std::size_t bytes, int lane, std::uint64_t epoch) const {
+    for (std::uint64_t w = address / kBankBytes; w <= (address + bytes - 1) / kBankBytes; ++w) {
+      const WordWrite& x = writes_[w];
+      if (x.lane >= 0 && x.lane != lane && x.epoch == epoch) return &x;
+    }
+    return nullptr;
+  }
+
  private:
   std::vector<std::byte> bytes_;
+  std::vector<WordWrite> writes_ = std::vector<WordWrite>((bytes_.size() + kBankBytes - 1) / kBankBytes);
   std::size_t used_ = 0;
 };
 

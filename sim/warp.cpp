@@ -143,6 +143,15 @@ void Warp::all_sync(Reg<bool>& dst, PerLane<LaneMask> member, const Reg<bool>& p
          [&] { return std::pair{"all " + dst.name() + " <- " + pred.name(), std::string()}; });
 }
 
+void Warp::syncwarp(PerLane<LaneMask> member) {
+  const std::uint64_t step = issue(Op::SyncWarp);
+  std::vector<Diagnostic> diags;
+  check_members(step, "syncwarp", member, diags);
+  raise_if_any(diags);
+  ++sync_epoch_;
+  if (tracing_) [[unlikely]] record_note(step, Op::SyncWarp, "syncwarp", {});
+}
+
 void Warp::activemask(Reg<LaneMask>& dst) {
   const std::uint64_t step = issue(Op::ActiveMask);
   commit(step, Op::ActiveMask, dst, [&](int) { return active_; },

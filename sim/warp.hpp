@@ -133,6 +133,11 @@ class Warp {
   void all_sync(Reg<bool>& dst, PerLane<LaneMask> member, const Reg<bool>& pred);
   void activemask(Reg<LaneMask>& dst);
 
+  // ---- __syncwarp(member): orders the lanes' memory accesses. Shared memory
+  // one lane wrote is readable by another only after one (else
+  // UnsyncedSharedRead). Member-mask rules as for votes.
+  void syncwarp(PerLane<LaneMask> member);
+
   // ---- memory --------------------------------------------------------------
   template <class T>
   GlobalAccessCost load_global(Reg<T>& dst, const GlobalMemory& mem, PerLane<std::uint64_t> address);
@@ -197,6 +202,7 @@ class Warp {
   bool tracing_;
   LaneMask active_;
   std::uint64_t step_ = 0;
+  std::uint64_t sync_epoch_ = 0;  // __syncwarp calls so far
   Counters counters_;
   Trace trace_;
   std::vector<Flag> flags_;
@@ -435,6 +441,17 @@ SharedAccessCost Warp::load_shared(Reg<T>& dst, const SharedMemory& mem, PerLane
   std::array<std::uint64_t, kMaxLanes> addrs;
   int n = 0;
   check_access(step, "load.shared", mem, address, sizeof(T), addrs, n);
+  {
+    std::vector<Diagnostic> diags;
+    for_each_lane(active_, [&](int l) {
+      if (const auto* w = mem.unsynced_write(address(l), sizeof(T), l, sync_epoch_)) {
+        diags.push_back({step, l, Undefined::UnsyncedSharedRead, "load.shared",
+                         "reads shared byte " + std::to_string(address(l)) + ", which lane " + std::to_string(w->lane) +
+                             " wrote at step " + std::to_string(w->step) + " with no __syncwarp since"});
+      }
+    });
+    raise_if_any(diags);
+  }
   const SharedAccessCost cost = shared_access_cost({addrs.data(), static_cast<std::size_t>(n)}, sizeof(T));
   ++counters_.shared_requests;
   counters_.shared_wavefronts += static_cast<std::uint64_t>(cost.wavefronts);
@@ -456,7 +473,10 @@ SharedAccessCost Warp::store_shared(SharedMemory& mem, PerLane<std::uint64_t> ad
   ++counters_.shared_requests;
   counters_.shared_wavefronts += static_cast<std::uint64_t>(cost.wavefronts);
   counters_.shared_bank_conflicts += static_cast<std::uint64_t>(cost.conflicts);
-  for_each_lane(active_, [&](int l) { mem.template store<T>(address(l), value[l]); });
+  for_each_lane(active_, [&](int l) {
+    mem.template store<T>(address(l), value[l]);
+    mem.note_write(address(l), sizeof(T), l, sync_epoch_, step);
+  });
   if (tracing_) [[unlikely]] {
     record_note(step, Op::StoreShared, "store.shared " + value.name(),
                 std::to_string(cost.wavefronts) + " wavefronts, " + std::to_string(cost.conflicts) + " bank conflicts");

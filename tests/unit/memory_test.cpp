@@ -72,6 +72,9 @@ TEST(Memory, SharedStoreThenTransposedLoad) {
   Reg<float> col("col");
   Reg<std::uint64_t> addr("addr");
   for (int l = 0; l < 4; ++l) addr[l] = tile.at(static_cast<std::size_t>(4 * l + 1));
+  // Each lane reads words other lanes wrote: without this __syncwarp the
+  // model reports UnsyncedSharedRead (tests/unit/undefined_test.cpp).
+  warp.syncwarp(full_mask(4));
   const auto cost = warp.load_shared(col, smem, PerLane<std::uint64_t>(addr));
   for (int l = 0; l < 4; ++l) EXPECT_EQ(col[l], static_cast<float>(10 * l + 1));
   EXPECT_EQ(cost.wavefronts, 1) << "stride 4 words over 4 lanes hits banks 1, 5, 9, 13";

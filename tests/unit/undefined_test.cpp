@@ -139,3 +139,28 @@ TEST(Undefined, DiagnosticTextNamesStepLaneAndWhat) {
   Diagnostic d{12, 5, Undefined::SourceLaneInactive, "shfl", "reads lane 6, which is inactive"};
   EXPECT_EQ(d.to_string(), "step 12, lane 5, shfl: source lane inactive (reads lane 6, which is inactive)");
 }
+
+TEST(Undefined, SharedMemoryReadAnotherLaneWroteNeedsASyncwarp) {
+  // Lane 3 publishes a value for the others through shared memory: without
+  // __syncwarp between the store and the loads, under independent thread
+  // scheduling the loads need not see it.
+  Warp warp({.width = 4});
+  SharedMemory smem(64);
+  auto slot = smem.allocate<float>(4);
+  Reg<float> v("v"), got("got", -1.0f);
+  for (int l = 0; l < 4; ++l) v[l] = 10.0f + static_cast<float>(l);
+  Reg<bool> last("last");
+  for (int l = 0; l < 4; ++l) last[l] = l == 3;
+  warp.if_then(last, [&] { warp.store_shared(smem, PerLane<std::uint64_t>(slot.at(0)), v); });
+  auto e = expect_undefined([&] { warp.load_shared(got, smem, PerLane<std::uint64_t>(slot.at(0))); });
+  EXPECT_TRUE(has(e, Undefined::UnsyncedSharedRead, 0));
+  EXPECT_FALSE(has(e, Undefined::UnsyncedSharedRead, 3)) << "a lane reads its own write in order";
+  for (int l = 0; l < 4; ++l) EXPECT_EQ(got[l], -1.0f) << "nothing written";
+  warp.syncwarp(full_mask(4));
+  warp.load_shared(got, smem, PerLane<std::uint64_t>(slot.at(0)));
+  for (int l = 0; l < 4; ++l) EXPECT_EQ(got[l], 13.0f);
+  EXPECT_EQ(warp.counters().count(Op::SyncWarp), 1u);
+  // __syncwarp itself follows the member-mask rules.
+  EXPECT_TRUE(has(expect_undefined([&] { warp.syncwarp(LaneMask{0b0111}); }), Undefined::MemberNotExecuting, 0) ||
+              has(expect_undefined([&] { warp.syncwarp(LaneMask{0b0111}); }), Undefined::CallerNotInMemberMask, 3));
+}
