@@ -151,8 +151,12 @@ rc::Gen<std::vector<T>> gen_weights(WeightFamily f, int k, std::uint64_t seed = 
       });
     case WeightFamily::NearTies:
       return rc::gen::exec([k, seed, row] {
-        return near_tie_row<T>(k, seed, row, *rc::gen::inRange(0, std::max(1, k - 1)), *rc::gen::inRange(-1, 2),
-                               *rc::gen::arbitrary<std::uint32_t>());
+        // Half the time the boundary ends a block of 32 (a warp's width),
+        // where two-level searches (block, then lane) part.
+        const int blocks = k / 32;
+        const int boundary = blocks > 0 && *rc::gen::arbitrary<bool>() ? 32 * *rc::gen::inRange(1, blocks + 1) - 1
+                                                                      : *rc::gen::inRange(0, std::max(1, k - 1));
+        return near_tie_row<T>(k, seed, row, boundary, *rc::gen::inRange(-1, 2), *rc::gen::arbitrary<std::uint32_t>());
       });
   }
   return rc::gen::just(std::vector<T>(n, T{1}));
