@@ -2,11 +2,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
+#include <iostream>
 #include <new>
 
 #include "cli/demo.hpp"
 #include "cli/errors.hpp"
-#include "cli/number_file.hpp"
 #include "cli/show.hpp"
 #include "cli/stats_command.hpp"
 
@@ -43,24 +45,8 @@ void check_arguments(const std::vector<std::string>& args) {
   }
 }
 
-std::string show_limits() {
-  return "Limits: --k from 1 to " + std::to_string(kShowMaxK) + "; at most " + std::to_string(kShowMaxCells) +
-         " cells drawn at once (steps x register rows x lanes: --step all and --format html draw every step); "
-         "--weights holds exactly W x K numbers, each finite, non-negative and within fp32's range (the views "
-         "compute in fp32).";
-}
-
-std::string stats_limits() {
-  const NumberLimits files;
-  return "Limits: counts are whole numbers from 0 to 2^53 and so is each sample's total (two samples: both "
-         "together); at most " +
-         std::to_string(stats_max_categories("chi-square")) + " categories (binomial: " +
-         std::to_string(stats_max_categories("binomial")) + "); an input file holds at most " +
-         std::to_string(files.max_bytes) + " bytes and tokens of at most " + std::to_string(files.max_token_chars) +
-         " characters. ks-discrete computes the exact p-value where that takes at most 2e8 steps, else a Monte-Carlo "
-         "one (1,000 to 10,000 replicates, 2e7 binomial draws at most), else the conservative DKW-Massart bound; "
-         "ks-two-sample is exact up to 2e8 steps, else asymptotic.";
-}
+// Whether `out` is the process's standard output on a terminal (colour's "auto").
+bool is_terminal(const std::ostream& out) { return &out == &std::cout && ::isatty(STDOUT_FILENO) == 1; }
 
 int run_parsed(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const InputSource& inputs) {
   CLI::App app{"warpsim: a lane-accurate GPU warp model, with the seeds' sampling algorithms on it.\n"
@@ -70,52 +56,11 @@ int run_parsed(const std::vector<std::string>& args, std::ostream& out, std::ost
   app.footer(kExitCodes);
 
   DemoOptions demo;
-  auto* demo_cmd = app.add_subcommand("demo", "Register transpose (seed 000, Fig. 2) shown pass by pass");
-  demo_cmd->add_option("--lanes,-w", demo.lanes, "warp width W, a power of two from 2 to 64")
-      ->check(CLI::IsMember({2, 4, 8, 16, 32, 64}))
-      ->capture_default_str();
-  demo_cmd->add_option("--format", demo.format, "output format")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
-  demo_cmd->add_flag("--trace", demo.trace, "also list every simulated instruction");
-
   ShowOptions show;
-  auto* show_cmd = app.add_subcommand("show", "Show lane/register layouts step by step");
-  show_cmd->footer(show_limits());
-  show_cmd->add_option("algorithm", show.algorithm, "butterfly | butterfly-search | transpose | prefix")
-      ->required()
-      ->check(CLI::IsMember({"butterfly", "butterfly-search", "transpose", "prefix"}));
-  show_cmd->add_option("--lanes,-w", show.lanes, "warp width W, a power of two from 2 to 64")
-      ->check(CLI::IsMember({2, 4, 8, 16, 32, 64}))
-      ->capture_default_str();
-  show_cmd->add_option("--k", show.k, "weights per distribution, K (default W)")->check(CLI::Range(1, kShowMaxK));
-  show_cmd->add_option("--variant", show.variant, "butterfly views: standard (default) or addsub")
-      ->check(CLI::IsMember({"standard", "addsub"}));
-  show_cmd->add_option("--step", show.step, "which step: N, all or final")->capture_default_str();
-  show_cmd->add_option("--highlight", show.highlight, "mark the cells that belong to this lane (0 = A)");
-  show_cmd->add_option("--format", show.format, "output format")
-      ->check(CLI::IsMember({"text", "svg", "html", "json"}))
-      ->capture_default_str();
-  auto* weights_opt = show_cmd->add_option("--weights", show.weights_file,
-                                           "numeric weights: W x K numbers, lane after lane (CSV or whitespace; - for stdin)");
-  show_cmd->add_option("--seed", show.seed, "numeric weights from a generator with this seed")->excludes(weights_opt);
-
   StatsOptions st;
-  auto* stats_cmd = app.add_subcommand("stats", "Test observed category counts against a law, or two samples against each other");
-  stats_cmd->footer(stats_limits());
-  stats_cmd->add_option("test", st.test, "chi-square | g-test | ks-discrete | binomial | homogeneity | ks-two-sample")
-      ->required()
-      ->check(CLI::IsMember({"chi-square", "g-test", "ks-discrete", "binomial", "homogeneity", "ks-two-sample"}));
-  stats_cmd->add_option("--observed", st.observed, "counts per category (CSV or one a line; - for stdin)")->required();
-  stats_cmd->add_option("--probabilities", st.probabilities, "one-sample tests: the law's probabilities, one per category");
-  stats_cmd->add_option("--observed2", st.observed2, "two-sample tests: the second sample's counts");
-  stats_cmd->add_option("--alpha", st.alpha, "significance level")->check(CLI::Range(1e-12, 1.0 - 1e-12))->capture_default_str();
-  stats_cmd->add_option("--format", st.format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
-  stats_cmd->add_flag("--normalize", st.normalize, "one-sample tests: divide the probabilities by their sum instead of refusing them");
-  stats_cmd->add_option("--correction", st.correction, "binomial: multiple-testing correction, holm (default) or bh")
-      ->check(CLI::IsMember({"holm", "bh"}));
-  stats_cmd->add_option("--target-tv", st.target_tv,
-                        "chi-square, g-test: also say how many draws detect this total-variation bias, in (0, 1]");
+  add_demo_command(app, demo);
+  CLI::App* show_cmd = add_show_command(app, show);
+  CLI::App* stats_cmd = add_stats_command(app, st);
 
   std::vector<std::string> argv_strings{"warpsim"};
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
@@ -134,7 +79,10 @@ int run_parsed(const std::vector<std::string>& args, std::ostream& out, std::ost
     return kExitUsage;
   }
 
-  if (*show_cmd) return run_show(show, out, inputs);
+  if (*show_cmd) {
+    show.colour = show.colour_when == "always" || (show.colour_when == "auto" && is_terminal(out));
+    return run_show(show, out, inputs);
+  }
   if (*stats_cmd) return run_stats(st, out, inputs);
   return run_demo(demo, out);
 }

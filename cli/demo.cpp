@@ -1,5 +1,6 @@
 #include "cli/demo.hpp"
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "cli/errors.hpp"
@@ -25,6 +26,18 @@ void print_counters(std::ostream& out, const sim::Counters& c) {
 }
 
 }  // namespace
+
+CLI::App* add_demo_command(CLI::App& app, DemoOptions& o) {
+  auto* demo_cmd = app.add_subcommand("demo", "Register transpose (seed 000, Fig. 2) shown pass by pass");
+  demo_cmd->add_option("--lanes,-w", o.lanes, "warp width W, a power of two from 2 to 64")
+      ->check(CLI::IsMember({2, 4, 8, 16, 32, 64}))
+      ->capture_default_str();
+  demo_cmd->add_option("--format", o.format, "output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  demo_cmd->add_flag("--trace", o.trace, "also list every simulated instruction");
+  return demo_cmd;
+}
 
 int run_demo(const DemoOptions& options, std::ostream& out) {
   const int w = options.lanes;

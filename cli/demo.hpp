@@ -5,6 +5,10 @@
 #include <ostream>
 #include <string>
 
+namespace CLI {
+class App;
+}
+
 namespace warpsim::cli {
 
 struct DemoOptions {
@@ -12,6 +16,9 @@ struct DemoOptions {
   std::string format = "text";  // text | json
   bool trace = false;           // also list every instruction
 };
+
+// Adds `demo` and its options to the command line, writing into `o`.
+CLI::App* add_demo_command(CLI::App& app, DemoOptions& o);
 
 int run_demo(const DemoOptions& options, std::ostream& out);
 

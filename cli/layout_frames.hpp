@@ -33,8 +33,10 @@ struct Layout {
 };
 
 // Each renders every frame of `layout`; SVG draws one picture and needs
-// exactly one frame; HTML needs all of them (it steps through them).
-std::string render_text(const Layout& layout);
+// exactly one frame; HTML needs all of them (it steps through them). Colours
+// follow one rule (cli/colour.hpp); text shows them as terminal backgrounds
+// when `colour` is set.
+std::string render_text(const Layout& layout, bool colour = false);
 std::string render_json(const Layout& layout);
 std::string render_svg(const Layout& layout);
 std::string render_html(const Layout& layout);

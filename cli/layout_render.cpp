@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/colour.hpp"
 #include "cli/layout_frames.hpp"
 #include "sim/lane_mask.hpp"
 
@@ -33,13 +34,6 @@ std::string escape_xml(const std::string& s) {
   return out;
 }
 
-// Owner lane -> a fill colour; lanes spread around the hue circle.
-std::string owner_colour(int owner, int lanes) {
-  if (owner < 0) return "#ffffff";
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "hsl(%d,70%%,85%%)", owner * 360 / std::max(lanes, 1));
-  return buf;
-}
 
 nlohmann::json frame_json(const Frame& f) {
   nlohmann::json changed = nlohmann::json::array(), highlighted = nlohmann::json::array();
@@ -50,7 +44,8 @@ nlohmann::json frame_json(const Frame& f) {
 
 }  // namespace
 
-std::string render_text(const Layout& layout) {
+std::string render_text(const Layout& layout, bool colour) {
+  const LaneColours colours(layout.lanes);
   const std::size_t w = cell_width(layout);
   std::string out;
   const bool many = layout.frames.size() > 1;
@@ -66,7 +61,9 @@ std::string render_text(const Layout& layout) {
         if (many && f.changed.count({static_cast<int>(r), static_cast<int>(l)})) c += "*";
         if (l) line += ' ';
         const std::size_t pad = w + (f.highlighted.empty() ? 0 : 2) + (many ? 1 : 0);
-        line += std::string(pad - std::min(c.size(), pad), ' ') + c;
+        const std::string cell = std::string(pad - std::min(c.size(), pad), ' ') + c;
+        const int owner = f.owner.empty() ? -1 : f.owner[r][l];
+        line += colour ? colours.fill(owner).ansi_background() + "\x1b[30m" + cell + "\x1b[0m" : cell;
       }
       out += line + "\n";
     }
@@ -81,11 +78,16 @@ std::string render_json(const Layout& layout) {
     f["step"] = frame.step;
     frames.push_back(f);
   }
-  nlohmann::json letters = nlohmann::json::array();
-  for (int l = 0; l < layout.lanes; ++l) letters.push_back(std::string(1, sim::lane_letter(l)));
+  nlohmann::json letters = nlohmann::json::array(), colours = nlohmann::json::array();
+  const LaneColours rule(layout.lanes);
+  for (int l = 0; l < layout.lanes; ++l) {
+    letters.push_back(std::string(1, sim::lane_letter(l)));
+    colours.push_back(rule.fill(l).hex());
+  }
   return nlohmann::json{{"algorithm", layout.algorithm},
                         {"lanes", layout.lanes},
                         {"lane_letters", letters},
+                        {"lane_colours", colours},
                         {"row_labels", layout.row_labels},
                         {"steps", layout.steps},
                         {"frames", frames}}
@@ -99,6 +101,7 @@ std::string render_svg(const Layout& layout) {
   const std::size_t chars = cell_width(layout);
   const int cw = static_cast<int>(std::max<std::size_t>(chars, 2)) * 8 + 12, ch = 24, left = 44, top = 52;
   const int rows = static_cast<int>(f.grid.size()), cols = layout.lanes;
+  const LaneColours colours(cols);
   const int width = left + cols * cw + 10, height = top + rows * ch + 10;
   std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" +
                   std::to_string(height) + "\" font-family=\"monospace\" font-size=\"12\">\n";
@@ -117,8 +120,8 @@ std::string render_svg(const Layout& layout) {
       const int owner = f.owner.empty() ? -1 : f.owner[static_cast<std::size_t>(r)][static_cast<std::size_t>(l)];
       const bool hi = f.highlighted.count({r, l}) > 0, changed = f.changed.count({r, l}) > 0;
       s += "<rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(cw) +
-           "\" height=\"" + std::to_string(ch) + "\" fill=\"" + owner_colour(owner, cols) + "\" stroke=\"" +
-           (hi ? "#000000" : changed ? "#d62728" : "#999999") + "\" stroke-width=\"" + (hi || changed ? "2.5" : "0.5") + "\"/>\n";
+           "\" height=\"" + std::to_string(ch) + "\" fill=\"" + colours.fill(owner).hex() + "\" stroke=\"" +
+           (hi ? LaneColours::highlighted().hex() : changed ? LaneColours::changed().hex() : std::string("#999999")) + "\" stroke-width=\"" + (hi || changed ? "2.5" : "0.5") + "\"/>\n";
       s += "<text x=\"" + std::to_string(x + cw / 2) + "\" y=\"" + std::to_string(y + 16) + "\" text-anchor=\"middle\"" +
            (hi ? " font-weight=\"bold\"" : "") + ">" + escape_xml(f.grid[static_cast<std::size_t>(r)][static_cast<std::size_t>(l)]) + "</text>\n";
     }
@@ -138,13 +141,13 @@ std::string render_html(const Layout& layout) {
 body{font-family:sans-serif;margin:1em}
 table{border-collapse:collapse;font-family:monospace;font-size:12px}
 td,th{border:1px solid #999;padding:2px 5px;text-align:center;min-width:2.5em}
-td.changed{outline:2.5px solid #d62728;outline-offset:-3px}
-td.highlighted{outline:2.5px solid #000;font-weight:bold;outline-offset:-3px}
+td.changed{outline:2.5px solid @CHANGED@;outline-offset:-3px}
+td.highlighted{outline:2.5px solid @HIGHLIGHTED@;font-weight:bold;outline-offset:-3px}
 #controls{margin:.5em 0}
 </style></head><body>
 <h3 id="heading"></h3>
 <div id="controls"><button id="prev">&larr; back</button> <button id="next">forward &rarr;</button>
- <span id="where"></span> <span style="color:#d62728">&#9633; changed on this step</span>
+ <span id="where"></span> <span style="color:@CHANGED@">&#9633; changed on this step</span>
  <span>&#9633; highlighted lane's cells (bold)</span></div>
 <div id="title"></div>
 <table id="grid"></table>
@@ -153,8 +156,8 @@ td.highlighted{outline:2.5px solid #000;font-weight:bold;outline-offset:-3px}
 "use strict";
 const layout = JSON.parse(document.getElementById("layout").textContent);
 let step = 0;
-function colour(owner) {
-  return owner < 0 ? "#fff" : "hsl(" + Math.floor(owner * 360 / layout.lanes) + ",70%,85%)";
+function colour(owner) {  // the rule of cli/colour.hpp, computed there
+  return owner < 0 ? "#ffffff" : layout.lane_colours[owner];
 }
 function render() {
   const f = layout.frames[step];
@@ -201,6 +204,10 @@ if (location.search.includes("selftest")) {
 </script></body></html>
 )HTML";
   std::string page = kPage;
+  for (const auto& [key, value] : {std::pair<std::string, std::string>{"@CHANGED@", LaneColours::changed().hex()},
+                                   {"@HIGHLIGHTED@", LaneColours::highlighted().hex()}}) {
+    for (std::size_t at; (at = page.find(key)) != std::string::npos;) page.replace(at, key.size(), value);
+  }
   page.replace(page.find("@DATA@"), 6, data);
   return page;
 }

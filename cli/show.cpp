@@ -1,5 +1,7 @@
 #include "cli/show.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -9,7 +11,7 @@
 
 #include "cli/layout_frames.hpp"
 #include "cli/errors.hpp"
-#include "cli/number_file.hpp"
+#include "cli/weights.hpp"
 #include "oracle/butterfly_draw.hpp"
 #include "oracle/butterfly_table.hpp"
 #include "oracle/register_transpose.hpp"
@@ -155,36 +157,6 @@ std::vector<Frame> prefix_frames(int w, int k, const Values<T>& values, StepPlan
   return rec.frames;
 }
 
-// W x K weights, lane after lane, as the fp32 values the views compute with.
-// A weight must be finite, non-negative and survive the conversion to fp32:
-// 1e39 would become inf, 1e-46 would become 0.
-std::vector<std::vector<float>> read_weights_file(const InputSource& inputs, const std::string& path, int w, int k) {
-  const auto n = static_cast<std::size_t>(w) * static_cast<std::size_t>(k);
-  const auto all = read_numbers(inputs, path, {.max_count = n});
-  const std::string file = "weights file '" + printable(path, 200) + "'";
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    const double v = all[i];
-    const std::string which = file + ": weight " + std::to_string(i) + " (" + stats::number_text(v) + ")";
-    if (!std::isfinite(v) || v < 0) throw UsageError(which + " is not finite and non-negative");
-    if (v > static_cast<double>(std::numeric_limits<float>::max())) {
-      throw UsageError(which + " is larger than the largest fp32 value, 3.4028235e38: the views compute in fp32");
-    }
-    if (v > 0 && static_cast<float>(v) == 0.0f) {
-      throw UsageError(which + " is positive but rounds to 0 in fp32 (the smallest positive fp32 value is 1.4e-45): the "
-                               "views compute in fp32");
-    }
-  }
-  if (all.size() != n) {
-    throw UsageError(file + " holds " + std::to_string(all.size()) + " numbers; W x K = " + std::to_string(n) +
-                     " are needed (lane r's K weights, lane after lane)");
-  }
-  std::vector<std::vector<float>> rows(static_cast<std::size_t>(w));
-  for (int r = 0; r < w; ++r) {
-    for (int i = 0; i < k; ++i) rows[static_cast<std::size_t>(r)].push_back(static_cast<float>(all[static_cast<std::size_t>(r * k + i)]));
-  }
-  return rows;
-}
-
 std::vector<int> select_steps(const std::string& step, int count) {
   if (step == "all") {
     std::vector<int> s(static_cast<std::size_t>(count));
@@ -227,7 +199,40 @@ StepPlan plan_for(const std::vector<int>& steps, int count) {
   return plan;
 }
 
+std::string show_limits() {
+  return "Limits: --k from 1 to " + std::to_string(kShowMaxK) + "; at most " + std::to_string(kShowMaxCells) +
+         " cells drawn at once (steps x register rows x lanes: --step all and --format html draw every step); "
+         "--weights holds exactly W x K numbers, each finite, non-negative and within fp32's range (the views "
+         "compute in fp32).";
+}
+
 }  // namespace
+
+CLI::App* add_show_command(CLI::App& app, ShowOptions& o) {
+  auto* show_cmd = app.add_subcommand("show", "Show lane/register layouts step by step");
+  show_cmd->footer(show_limits());
+  show_cmd->add_option("algorithm", o.algorithm, "butterfly | butterfly-search | transpose | prefix")
+      ->required()
+      ->check(CLI::IsMember({"butterfly", "butterfly-search", "transpose", "prefix"}));
+  show_cmd->add_option("--lanes,-w", o.lanes, "warp width W, a power of two from 2 to 64")
+      ->check(CLI::IsMember({2, 4, 8, 16, 32, 64}))
+      ->capture_default_str();
+  show_cmd->add_option("--k", o.k, "weights per distribution, K (default W)")->check(CLI::Range(1, kShowMaxK));
+  show_cmd->add_option("--variant", o.variant, "butterfly views: standard (default) or addsub")
+      ->check(CLI::IsMember({"standard", "addsub"}));
+  show_cmd->add_option("--step", o.step, "which step: N, all or final")->capture_default_str();
+  show_cmd->add_option("--highlight", o.highlight, "mark the cells that belong to this lane (0 = A)");
+  show_cmd->add_option("--format", o.format, "output format")
+      ->check(CLI::IsMember({"text", "svg", "html", "json"}))
+      ->capture_default_str();
+  show_cmd->add_option("--color", o.colour_when, "text: colour each cell by its owner lane: auto (on a terminal), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  auto* weights_opt = show_cmd->add_option("--weights", o.weights_file,
+                                           "numeric weights: W x K numbers, lane after lane (CSV or whitespace; - for stdin)");
+  show_cmd->add_option("--seed", o.seed, "numeric weights from a generator with this seed")->excludes(weights_opt);
+  return show_cmd;
+}
 
 int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs) {
   const int w = o.lanes;
@@ -261,12 +266,9 @@ int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs)
   const bool numeric = !o.weights_file.empty() || o.seed.has_value();
   Values<float> nums;
   if (!o.weights_file.empty()) {
-    nums.rows = read_weights_file(inputs, o.weights_file, w, k);
+    nums.rows = read_weight_rows(inputs, o.weights_file, w, k);
   } else if (o.seed || o.algorithm == "butterfly-search") {
-    std::mt19937 rng(o.seed.value_or(1));
-    nums.rows.assign(static_cast<std::size_t>(w), std::vector<float>(static_cast<std::size_t>(k)));
-    for (auto& row : nums.rows)
-      for (auto& x : row) x = static_cast<float>(rng() % 10);
+    nums.rows = generated_weight_rows(o.seed.value_or(1), w, k);
   }
   const auto variant = o.variant.value_or("standard") == "addsub" ? oracle::ButterflyVariant::AddSub : oracle::ButterflyVariant::Standard;
 
@@ -355,7 +357,7 @@ int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs)
   }
 
   if (o.format == "text") {
-    out << render_text(layout);
+    out << render_text(layout, o.colour);
   } else if (o.format == "json") {
     out << render_json(layout);
   } else if (o.format == "svg") {

@@ -8,6 +8,10 @@
 #include "cli/errors.hpp"
 #include "cli/inputs.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace warpsim::cli {
 
 struct ShowOptions {
@@ -20,6 +24,8 @@ struct ShowOptions {
   std::string format = "text";      // text | svg | html | json
   std::string weights_file;         // numeric values from a file ...
   std::optional<unsigned> seed;     // ... or from a generator; else symbolic
+  std::string colour_when = "auto";  // --color: auto | always | never
+  bool colour = false;              // text: each cell on its owner lane's colour (ANSI); resolved from colour_when
 };
 
 // Limits, stated in --help: K, and the cells drawn at once (steps x rows x
@@ -27,6 +33,9 @@ struct ShowOptions {
 // `prefix --lanes 64 --k 4096` would be 10^9 cells).
 inline constexpr int kShowMaxK = 4096;
 inline constexpr int kShowMaxCells = 1 << 20;
+
+// Adds `show` and its options to the command line, writing into `o`.
+CLI::App* add_show_command(CLI::App& app, ShowOptions& o);
 
 // Throws UsageError for options that do not fit together or input it refuses.
 int run_show(const ShowOptions& options, std::ostream& out, const InputSource& inputs);

@@ -1,5 +1,7 @@
 #include "cli/stats_command.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -112,6 +114,41 @@ std::vector<double> probabilities(const StatsOptions& o, const InputSource& inpu
 std::size_t stats_max_categories(const std::string& test) {
   if (test == "binomial") return 1'000'000;  // an exact two-sided binomial test per category
   return 10'000'000;
+}
+
+namespace {
+
+std::string stats_limits() {
+  const NumberLimits files;
+  return "Limits: counts are whole numbers from 0 to 2^53 and so is each sample's total (two samples: both "
+         "together); at most " +
+         std::to_string(stats_max_categories("chi-square")) + " categories (binomial: " +
+         std::to_string(stats_max_categories("binomial")) + "); an input file holds at most " +
+         std::to_string(files.max_bytes) + " bytes and tokens of at most " + std::to_string(files.max_token_chars) +
+         " characters. ks-discrete computes the exact p-value where that takes at most 2e8 steps, else a Monte-Carlo "
+         "one (1,000 to 10,000 replicates, 2e7 binomial draws at most), else the conservative DKW-Massart bound; "
+         "ks-two-sample is exact up to 2e8 steps, else asymptotic.";
+}
+
+}  // namespace
+
+CLI::App* add_stats_command(CLI::App& app, StatsOptions& o) {
+  auto* stats_cmd = app.add_subcommand("stats", "Test observed category counts against a law, or two samples against each other");
+  stats_cmd->footer(stats_limits());
+  stats_cmd->add_option("test", o.test, "chi-square | g-test | ks-discrete | binomial | homogeneity | ks-two-sample")
+      ->required()
+      ->check(CLI::IsMember({"chi-square", "g-test", "ks-discrete", "binomial", "homogeneity", "ks-two-sample"}));
+  stats_cmd->add_option("--observed", o.observed, "counts per category (CSV or one a line; - for stdin)")->required();
+  stats_cmd->add_option("--probabilities", o.probabilities, "one-sample tests: the law's probabilities, one per category");
+  stats_cmd->add_option("--observed2", o.observed2, "two-sample tests: the second sample's counts");
+  stats_cmd->add_option("--alpha", o.alpha, "significance level")->check(CLI::Range(1e-12, 1.0 - 1e-12))->capture_default_str();
+  stats_cmd->add_option("--format", o.format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  stats_cmd->add_flag("--normalize", o.normalize, "one-sample tests: divide the probabilities by their sum instead of refusing them");
+  stats_cmd->add_option("--correction", o.correction, "binomial: multiple-testing correction, holm (default) or bh")
+      ->check(CLI::IsMember({"holm", "bh"}));
+  stats_cmd->add_option("--target-tv", o.target_tv,
+                        "chi-square, g-test: also say how many draws detect this total-variation bias, in (0, 1]");
+  return stats_cmd;
 }
 
 int run_stats(const StatsOptions& o, std::ostream& out, const InputSource& inputs) {

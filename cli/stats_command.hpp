@@ -7,6 +7,10 @@
 
 #include "cli/inputs.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace warpsim::cli {
 
 struct StatsOptions {
@@ -25,6 +29,9 @@ struct StatsOptions {
 // runs in seconds on one core. ks-discrete and ks-two-sample bound their own
 // work (exact, then Monte Carlo, then a conservative bound; stats/ks_discrete.hpp).
 std::size_t stats_max_categories(const std::string& test);
+
+// Adds `stats` and its options to the command line, writing into `o`.
+CLI::App* add_stats_command(CLI::App& app, StatsOptions& o);
 
 // 0: not rejected; 1: rejected; throws UsageError for bad input, an option the
 // test does not use, or input past a limit.
