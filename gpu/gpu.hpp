@@ -1,0 +1,22 @@
+// warpsim::gpu -- the seed 000 algorithms as CUDA kernels (W = 32, fp32 and
+// fp64), equal to the oracle bit for bit. The host API, which host code
+// includes (the kernels themselves are in the .cu files and *.cuh):
+//
+//   matrix_sampler.hpp  MatrixSampler<T>: one index per row of an M x K matrix
+//   lda_sampler.hpp     LdaSampler<T>: the LDA z-draw sweep
+//   device.hpp          which CUDA device, if any, and why not
+//   cuda_check.hpp      WARPSIM_CUDA / WARPSIM_CUDA_LAUNCH: every call checked
+//   launch.hpp          launch planning and device scratch shared by the samplers
+//
+// Device code shared by the kernels: draw_algorithms.cuh (the draws over a
+// weight source), butterfly_search.hpp (Alg. 10, host and device),
+// rounding.hpp (one rounding per operation, never contracted; the E9 clamp),
+// tile_ring.cuh (cp.async rings). Which registry row each kernel implements:
+// properties/gpu_kernels.hpp.
+#pragma once
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/device.hpp"
+#include "gpu/launch.hpp"
+#include "gpu/lda_sampler.hpp"
+#include "gpu/matrix_sampler.hpp"
