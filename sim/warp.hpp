@@ -17,6 +17,11 @@
 #include "sim/counters.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/global_memory.hpp"
+#include "sim/insn/access.hpp"
+#include "sim/insn/global.hpp"
+#include "sim/insn/indexed.hpp"
+#include "sim/insn/local.hpp"
+#include "sim/insn/shared.hpp"
 #include "sim/insn/shfl.hpp"
 #include "sim/insn/vote.hpp"
 #include "sim/lane_mask.hpp"
@@ -173,9 +178,6 @@ class Warp {
   [[noreturn]] void report_sources(std::uint64_t step, const char* op, PerLane<LaneMask> member,
                                    const std::array<int, kMaxLanes>& sources, LaneMask bad,
                                    std::vector<Diagnostic>& diags) const;
-  template <class Mem>
-  [[noreturn]] void report_access(std::uint64_t step, const char* op, const Mem& mem, PerLane<std::uint64_t> address,
-                                  int bytes) const;
   static void raise_if_any(std::vector<Diagnostic>& diags);
   void check_width(std::uint64_t step, const char* op, int width, std::vector<Diagnostic>& out) const;
   template <class T>
@@ -187,9 +189,10 @@ class Warp {
   template <class T, class F, class Describe>
   void commit(std::uint64_t step, Op op, Reg<T>& dst, F&& f, Describe&& describe);
   void flag(std::uint64_t step, std::string what) { flags_.push_back({step, std::move(what)}); }
-  template <class Mem>
-  void check_access(std::uint64_t step, const char* op, const Mem& mem, PerLane<std::uint64_t> address,
-                    int bytes, std::array<std::uint64_t, kMaxLanes>& addrs, int& n) const;
+  // Runs one memory instruction (sim/insn/access.hpp): issue, check, count,
+  // commit, trace -- the plumbing every load and store shares.
+  template <class Insn>
+  auto execute(const Insn& insn);
 
   template <class T>
   void shuffle(insn::ShflMode mode, Reg<T>& dst, PerLane<LaneMask> member, const Reg<T>& var, PerLane<int> b,
@@ -347,211 +350,58 @@ void Warp::shuffle(insn::ShflMode mode, Reg<T>& dst, PerLane<LaneMask> member, c
   });
 }
 
-template <class Mem>
-void Warp::check_access(std::uint64_t step, const char* op, const Mem& mem, PerLane<std::uint64_t> address,
-                        int bytes, std::array<std::uint64_t, kMaxLanes>& addrs, int& n) const {
-  n = 0;
-  std::uint64_t lo = ~std::uint64_t{0}, hi = 0, misaligned = 0;
-  for_each_lane(active_, [&](int l) {
-    const std::uint64_t a = address(l);
-    misaligned |= a % static_cast<std::uint64_t>(bytes);
-    lo = a < lo ? a : lo;
-    hi = a > hi ? a : hi;
-    addrs[static_cast<std::size_t>(n++)] = a;
-  });
-  if (n == 0) return;
-  // One allocation holding the whole span is the common case; otherwise look lane by lane.
-  if (misaligned != 0 || !mem.contains(lo, static_cast<std::size_t>(hi - lo) + static_cast<std::size_t>(bytes))) {
-    bool each_inside = misaligned == 0;
-    for (int i = 0; i < n && each_inside; ++i) each_inside = mem.contains(addrs[static_cast<std::size_t>(i)], static_cast<std::size_t>(bytes));
-    if (!each_inside) report_access(step, op, mem, address, bytes);
-  }
-}
-
-template <class Mem>
-void Warp::report_access(std::uint64_t step, const char* op, const Mem& mem, PerLane<std::uint64_t> address,
-                         int bytes) const {
-  std::vector<Diagnostic> diags;
-  for_each_lane(active_, [&](int l) {
-    const std::uint64_t a = address(l);
-    if (a % static_cast<std::uint64_t>(bytes) != 0) {
-      diags.push_back({step, l, Undefined::Misaligned, op,
-                       "address " + std::to_string(a) + " is not a multiple of " + std::to_string(bytes)});
-    } else if (!mem.contains(a, static_cast<std::size_t>(bytes))) {
-      diags.push_back({step, l, Undefined::OutOfBounds, op,
-                       std::to_string(bytes) + " bytes at address " + std::to_string(a) + " lie outside memory"});
+template <class Insn>
+auto Warp::execute(const Insn& insn) {
+  const Op op = insn.op(active_);
+  const std::uint64_t step = issue(op);
+  insn::AccessCheck check(step, active_, line_bytes_, sync_epoch_);
+  const auto cost = insn.check(check);
+  check.raise();
+  for (auto& what : check.flags) flag(step, std::move(what));
+  insn.count(counters_, cost);
+  if constexpr (Insn::kLoads) {
+    commit(step, op, insn.dst(), [&](int l) { return insn.value(l); }, [&] { return insn.describe(cost); });
+  } else {
+    for_each_lane(active_, [&](int l) { insn.store(l, step); });
+    if (tracing_) [[unlikely]] {
+      auto [label, note] = insn.describe(cost);
+      record_note(step, op, label, std::move(note));
     }
-  });
-  raise_if_any(diags);
-  throw std::logic_error("report_access: no lane at fault");
+  }
+  return cost;
 }
 
 template <class T>
 GlobalAccessCost Warp::load_global(Reg<T>& dst, const GlobalMemory& mem, PerLane<std::uint64_t> address) {
-  const std::uint64_t step = issue(Op::LoadGlobal);
-  std::array<std::uint64_t, kMaxLanes> addrs;
-  int n = 0;
-  check_access(step, "load.global", mem, address, sizeof(T), addrs, n);
-  const GlobalAccessCost cost = global_access_cost({addrs.data(), static_cast<std::size_t>(n)}, sizeof(T), line_bytes_);
-  ++counters_.global_requests;
-  counters_.global_sectors += static_cast<std::uint64_t>(cost.sectors);
-  counters_.global_lines += static_cast<std::uint64_t>(cost.lines);
-  counters_.global_bytes += static_cast<std::uint64_t>(cost.bytes);
-  commit(step, Op::LoadGlobal, dst, [&](int l) { return mem.template load<T>(address(l)); }, [&] {
-    return std::pair{"load.global " + dst.name(),
-                     std::to_string(cost.sectors) + " sectors, " + std::to_string(cost.lines) + " lines"};
-  });
-  return cost;
+  return execute(insn::LoadGlobal<T>{dst, mem, address});
 }
-
 template <class T>
 GlobalAccessCost Warp::store_global(GlobalMemory& mem, PerLane<std::uint64_t> address, const Reg<T>& value) {
-  const std::uint64_t step = issue(Op::StoreGlobal);
-  std::array<std::uint64_t, kMaxLanes> addrs;
-  int n = 0;
-  check_access(step, "store.global", mem, address, sizeof(T), addrs, n);
-  // Two lanes storing different values to one address: CUDA does not say which wins.
-  std::vector<Diagnostic> diags;
-  for_each_lane(active_, [&](int l) {
-    for_each_lane(active_ & ((LaneMask{1} << l) - 1), [&](int k) {
-      if (address(k) == address(l) && format_value(value[k]) != format_value(value[l])) {
-        diags.push_back({step, l, Undefined::ConflictingStores, "store.global",
-                         "lanes " + std::to_string(k) + " and " + std::to_string(l) +
-                             " store different values to address " + std::to_string(address(l))});
-      }
-    });
-  });
-  raise_if_any(diags);
-  const GlobalAccessCost cost = global_access_cost({addrs.data(), static_cast<std::size_t>(n)}, sizeof(T), line_bytes_);
-  ++counters_.global_requests;
-  counters_.global_sectors += static_cast<std::uint64_t>(cost.sectors);
-  counters_.global_lines += static_cast<std::uint64_t>(cost.lines);
-  counters_.global_bytes += static_cast<std::uint64_t>(cost.bytes);
-  for_each_lane(active_, [&](int l) { mem.template store<T>(address(l), value[l]); });
-  if (tracing_) [[unlikely]] {
-    record_note(step, Op::StoreGlobal, "store.global " + value.name(),
-                std::to_string(cost.sectors) + " sectors, " + std::to_string(cost.lines) + " lines");
-  }
-  return cost;
+  return execute(insn::StoreGlobal<T>{mem, address, value});
 }
-
 template <class T>
 SharedAccessCost Warp::load_shared(Reg<T>& dst, const SharedMemory& mem, PerLane<std::uint64_t> address) {
-  const std::uint64_t step = issue(Op::LoadShared);
-  std::array<std::uint64_t, kMaxLanes> addrs;
-  int n = 0;
-  check_access(step, "load.shared", mem, address, sizeof(T), addrs, n);
-  {
-    std::vector<Diagnostic> diags;
-    for_each_lane(active_, [&](int l) {
-      if (const auto* w = mem.unsynced_write(address(l), sizeof(T), l, sync_epoch_)) {
-        diags.push_back({step, l, Undefined::UnsyncedSharedRead, "load.shared",
-                         "reads shared byte " + std::to_string(address(l)) + ", which lane " + std::to_string(w->lane) +
-                             " wrote at step " + std::to_string(w->step) + " with no __syncwarp since"});
-      }
-    });
-    raise_if_any(diags);
-  }
-  const SharedAccessCost cost = shared_access_cost({addrs.data(), static_cast<std::size_t>(n)}, sizeof(T));
-  ++counters_.shared_requests;
-  counters_.shared_wavefronts += static_cast<std::uint64_t>(cost.wavefronts);
-  counters_.shared_bank_conflicts += static_cast<std::uint64_t>(cost.conflicts);
-  commit(step, Op::LoadShared, dst, [&](int l) { return mem.template load<T>(address(l)); }, [&] {
-    return std::pair{"load.shared " + dst.name(),
-                     std::to_string(cost.wavefronts) + " wavefronts, " + std::to_string(cost.conflicts) + " bank conflicts"};
-  });
-  return cost;
+  return execute(insn::LoadShared<T>{dst, mem, address});
 }
-
 template <class T>
 SharedAccessCost Warp::store_shared(SharedMemory& mem, PerLane<std::uint64_t> address, const Reg<T>& value) {
-  const std::uint64_t step = issue(Op::StoreShared);
-  std::array<std::uint64_t, kMaxLanes> addrs;
-  int n = 0;
-  check_access(step, "store.shared", mem, address, sizeof(T), addrs, n);
-  const SharedAccessCost cost = shared_access_cost({addrs.data(), static_cast<std::size_t>(n)}, sizeof(T));
-  ++counters_.shared_requests;
-  counters_.shared_wavefronts += static_cast<std::uint64_t>(cost.wavefronts);
-  counters_.shared_bank_conflicts += static_cast<std::uint64_t>(cost.conflicts);
-  for_each_lane(active_, [&](int l) {
-    mem.template store<T>(address(l), value[l]);
-    mem.note_write(address(l), sizeof(T), l, sync_epoch_, step);
-  });
-  if (tracing_) [[unlikely]] {
-    record_note(step, Op::StoreShared, "store.shared " + value.name(),
-                std::to_string(cost.wavefronts) + " wavefronts, " + std::to_string(cost.conflicts) + " bank conflicts");
-  }
-  return cost;
+  return execute(insn::StoreShared<T>{mem, address, value, sync_epoch_});
 }
-
 template <class T>
 void Warp::load_local(Reg<T>& dst, const LocalArray<T>& arr, PerLane<int> index) {
-  const std::uint64_t step = issue(Op::LoadLocal);
-  std::vector<Diagnostic> diags;
-  for_each_lane(active_, [&](int l) {
-    if (index(l) < 0 || static_cast<std::size_t>(index(l)) >= arr.size()) {
-      diags.push_back({step, l, Undefined::OutOfBounds, "load.local",
-                       arr.name() + "[" + std::to_string(index(l)) + "] of " + std::to_string(arr.size())});
-    }
-  });
-  raise_if_any(diags);
-  commit(step, Op::LoadLocal, dst, [&](int l) { return arr.at(l, static_cast<std::size_t>(index(l))); },
-         [&] { return std::pair{"load.local " + dst.name() + " <- " + arr.name(), std::string()}; });
+  execute(insn::LoadLocal<T>{dst, arr, index});
 }
-
 template <class T>
 void Warp::store_local(LocalArray<T>& arr, PerLane<int> index, const Reg<T>& value) {
-  const std::uint64_t step = issue(Op::StoreLocal);
-  std::vector<Diagnostic> diags;
-  for_each_lane(active_, [&](int l) {
-    if (index(l) < 0 || static_cast<std::size_t>(index(l)) >= arr.size()) {
-      diags.push_back({step, l, Undefined::OutOfBounds, "store.local",
-                       arr.name() + "[" + std::to_string(index(l)) + "] of " + std::to_string(arr.size())});
-    }
-  });
-  raise_if_any(diags);
-  for_each_lane(active_, [&](int l) { arr.at(l, static_cast<std::size_t>(index(l))) = value[l]; });
-  if (tracing_) [[unlikely]] record_note(step, Op::StoreLocal, "store.local " + arr.name() + " <- " + value.name(), {});
+  execute(insn::StoreLocal<T>{arr, index, value});
 }
-
 template <class T>
 void Warp::read_indexed(Reg<T>& dst, const RegArray<T>& arr, PerLane<int> index) {
-  bool uniform = true;
-  const int first = active_ ? index(std::countr_zero(active_)) : 0;
-  for_each_lane(active_, [&](int l) { uniform = uniform && index(l) == first; });
-  const Op op = uniform ? Op::Move : Op::IndexedRegister;
-  const std::uint64_t step = issue(op);
-  std::vector<Diagnostic> diags;
-  for_each_lane(active_, [&](int l) {
-    if (index(l) < 0 || index(l) >= arr.size()) {
-      diags.push_back({step, l, Undefined::OutOfBounds, "indexed_register",
-                       arr.name() + "[" + std::to_string(index(l)) + "] of " + std::to_string(arr.size())});
-    }
-  });
-  raise_if_any(diags);
-  if (!uniform) flag(step, "lane-dependent index into register array " + arr.name() + " (read)");
-  commit(step, op, dst, [&](int l) { return arr[index(l)][l]; },
-         [&] { return std::pair{dst.name() + " <- " + arr.name() + "[per-lane]", std::string()}; });
+  execute(insn::ReadIndexed<T>{dst, arr, index});
 }
-
 template <class T>
 void Warp::write_indexed(RegArray<T>& arr, PerLane<int> index, const Reg<T>& value) {
-  bool uniform = true;
-  const int first = active_ ? index(std::countr_zero(active_)) : 0;
-  for_each_lane(active_, [&](int l) { uniform = uniform && index(l) == first; });
-  const Op op = uniform ? Op::Move : Op::IndexedRegister;
-  const std::uint64_t step = issue(op);
-  std::vector<Diagnostic> diags;
-  for_each_lane(active_, [&](int l) {
-    if (index(l) < 0 || index(l) >= arr.size()) {
-      diags.push_back({step, l, Undefined::OutOfBounds, "indexed_register",
-                       arr.name() + "[" + std::to_string(index(l)) + "] of " + std::to_string(arr.size())});
-    }
-  });
-  raise_if_any(diags);
-  if (!uniform) flag(step, "lane-dependent index into register array " + arr.name() + " (write)");
-  for_each_lane(active_, [&](int l) { arr[index(l)][l] = value[l]; });
-  if (tracing_) [[unlikely]] record_note(step, op, arr.name() + "[per-lane] <- " + value.name(), {});
+  execute(insn::WriteIndexed<T>{arr, index, value});
 }
 
 }  // namespace warpsim::sim
