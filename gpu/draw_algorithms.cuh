@@ -18,17 +18,6 @@ namespace warpsim::gpu::detail {
 
 constexpr unsigned kFull = 0xffffffffu;
 
-// Alg. 3 over running sums p[0 .. k-1] at p[i * stride].
-template <class T>
-__device__ int binary_search(const T* p, std::size_t stride, int k, T target) {
-  int j = 0, hi = k - 1;
-  while (j < hi) {
-    const int mid = (j + hi) / 2;
-    if (target < p[static_cast<std::size_t>(mid) * stride]) hi = mid; else j = mid + 1;
-  }
-  return j;
-}
-
 // Where a warp keeps its K values per lane (running sums, butterfly tables
 // p', cached weights): in dynamic shared memory when the launch gave the block
 // enough (global_scratch == nullptr), else in its slice of the global
@@ -200,18 +189,6 @@ struct TableInMemory {
   }
 };
 
-// Alg. 9, lines 17-27: when u' lies below the running sum before the first
-// block, the index is in the remnant after all (running sums at p[i * W]).
-template <class T>
-__device__ __forceinline__ int remnant_fallback(const T* p, int r, bool has_prior, T prior, T target, int z) {
-  if (r > 0 && has_prior && target < prior) {
-    int i = 0;
-    while (i < r && !(target < p[static_cast<std::size_t>(i) * kW])) ++i;
-    return i;
-  }
-  return z;
-}
-
 // Alg. 7-10: the lane's p'[i] at p[i * W].
 template <class T, bool AddSub, class Source>
 __device__ int draw_butterfly(const Source& s, T* p, int k, int lane, T u) {
@@ -252,28 +229,6 @@ template <class T, bool AddSub>
 __device__ __forceinline__ T butterfly_block_step(T sum, T (&a)[kW], int lane) {
   butterfly_build<T, AddSub>(a, lane);
   return add_rn(sum, a[kW - 1]);
-}
-
-// The second half of draw_butterfly_recompute: Alg. 9 over the sums q the
-// first pass kept, Alg. 10 on the chosen block's recomputed search path.
-template <class T, bool AddSub, class Source>
-__device__ int butterfly_recompute_search(const Source& s, const T* q, int k, int lane, T target) {
-  const int r = k % kW;
-  const int blocks = k / kW;
-  // Alg. 9: the block (q[r + mid] is p'[mid * W + r + W - 1])
-  const int lo = binary_search(q + static_cast<std::size_t>(r) * kW, kW, blocks, target);  // the block
-  const int block_base = r + lo * kW;
-  // p'[blockBase - 1] is q[r + lo - 1] (a block's sum, or the remnant's last)
-  const T before = block_base > 0 ? q[static_cast<std::size_t>(r + lo - 1) * kW] : T(0);
-  int z = 0;
-  if (k >= kW) {
-    RowTree<T, AddSub> tree;
-    tree.lane = lane;
-    s.own_block(block_base, tree.x);
-    tree.build();
-    z = block_base + (butterfly_search<T, AddSub>(lane, target, before, q[static_cast<std::size_t>(r + lo) * kW], tree) ^ lane);
-  }
-  return remnant_fallback(q, r, block_base > 0, before, target, z);
 }
 
 // Alg. 7-10 for K too large for the lane's p' to stay on chip, with the same

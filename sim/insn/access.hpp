@@ -38,8 +38,8 @@ struct NoCost {};
 // What an instruction's check may ask of the warp.
 class AccessCheck {
  public:
-  AccessCheck(std::uint64_t step, LaneMask active, int line_bytes, std::uint64_t sync_epoch)
-      : step(step), active(active), line_bytes(line_bytes), sync_epoch(sync_epoch) {}
+  AccessCheck(std::uint64_t step_, LaneMask active_, int line_bytes_, std::uint64_t sync_epoch_)
+      : step(step_), active(active_), line_bytes(line_bytes_), sync_epoch(sync_epoch_) {}
 
   const std::uint64_t step;
   const LaneMask active;

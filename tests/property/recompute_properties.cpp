@@ -20,44 +20,33 @@ using gpu::detail::RowTree;
 
 namespace {
 
-// draw_butterfly_recompute for one lane, on the host: block totals from the
-// row's pairwise sums (what the butterfly's last row holds), Alg. 9 on the
-// running sums, Alg. 10 on the recomputed path, the remnant fallback.
+// The lane's own weights, as the kernels' weight sources give them.
+template <class T>
+struct HostRow {
+  std::span<const T> row;
+  void own_block(int j, T (&x)[32]) const { std::memcpy(x, row.data() + j, sizeof x); }
+};
+
+// draw_butterfly_recompute for one lane, on the host. The first pass adds
+// each block's total as RowTree::total() (what the butterfly's last row holds:
+// RowTreeTotalIsTheButterflysLastRow below); the second half is the kernels'
+// own gpu::detail::butterfly_recompute_search (gpu/butterfly_search.hpp), run
+// on the host over the same strided sums.
 template <class T, bool AddSub>
 int recompute_draw(std::span<const T> row, int lane, T u) {
   using gpu::detail::add_rn;
-  const int k = static_cast<int>(row.size()), r = k % 32, blocks = k / 32;
-  std::vector<T> q(static_cast<std::size_t>(r + blocks));
+  constexpr int kW = gpu::detail::kW;
+  const int k = static_cast<int>(row.size()), r = k % kW, blocks = k / kW;
+  std::vector<T> q(static_cast<std::size_t>(r + blocks) * kW);  // q[i * W], as a lane keeps it
   T sum = 0;
-  for (int j = 0; j < r; ++j) q[static_cast<std::size_t>(j)] = sum = add_rn(sum, row[static_cast<std::size_t>(j)]);
+  for (int j = 0; j < r; ++j) q[static_cast<std::size_t>(j) * kW] = sum = add_rn(sum, row[static_cast<std::size_t>(j)]);
   for (int b = 0; b < blocks; ++b) {
     RowTree<T, AddSub> tree;
-    std::memcpy(tree.x, row.data() + r + 32 * b, sizeof tree.x);
+    std::memcpy(tree.x, row.data() + r + kW * b, sizeof tree.x);
     tree.build();
-    q[static_cast<std::size_t>(r + b)] = sum = add_rn(sum, tree.total());
+    q[static_cast<std::size_t>(r + b) * kW] = sum = add_rn(sum, tree.total());
   }
-  const T target = gpu::detail::scaled_target(sum, u);
-  int lo = 0, hi = blocks - 1;
-  while (lo < hi) {
-    const int mid = (lo + hi) / 2;
-    if (target < q[static_cast<std::size_t>(r + mid)]) hi = mid; else lo = mid + 1;
-  }
-  const int base = r + lo * 32;
-  const T before = base > 0 ? q[static_cast<std::size_t>(r + lo - 1)] : T(0);
-  int z = 0;
-  if (blocks > 0) {
-    RowTree<T, AddSub> tree;
-    tree.lane = lane;
-    std::memcpy(tree.x, row.data() + base, sizeof tree.x);
-    tree.build();
-    z = base + (gpu::detail::butterfly_search<T, AddSub>(lane, target, before, q[static_cast<std::size_t>(r + lo)], tree) ^ lane);
-  }
-  if (r > 0 && base > 0 && target < before) {
-    int i = 0;
-    while (i < r && !(target < q[static_cast<std::size_t>(i)])) ++i;
-    return i;
-  }
-  return z;
+  return gpu::detail::butterfly_recompute_search<T, AddSub>(HostRow<T>{row}, q.data(), k, lane, gpu::detail::scaled_target(sum, u));
 }
 
 template <class T>
