@@ -8,11 +8,13 @@
 //   cuda_check.hpp      WARPSIM_CUDA / WARPSIM_CUDA_LAUNCH: every call checked
 //   launch.hpp          launch planning and device scratch shared by the samplers
 //
-// Device code shared by the kernels: draw_algorithms.cuh (the draws over a
-// weight source), butterfly_search.hpp (Alg. 10, host and device),
-// rounding.hpp (one rounding per operation, never contracted; the E9 clamp),
-// tile_ring.cuh (cp.async rings). Which registry row each kernel implements:
-// properties/gpu_kernels.hpp.
+// The machinery the samplers share, written once, in gpu/detail/:
+// draw_algorithms.cuh (the draws over a weight source), butterfly_search.hpp
+// (Alg. 9-10's searches, host and device), rounding.hpp (one rounding per
+// operation, never contracted; the E9 clamp), tile_ring.cuh (cp.async rings
+// and tile copies), launch_plan.hpp (block size, shared-memory budget, warps
+// a block, what a lane keeps, when 16-byte copies are allowed). Which
+// registry row each kernel implements: properties/gpu_kernels.hpp.
 #pragma once
 
 #include "gpu/cuda_check.hpp"

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/detail/launch_plan.hpp"
 #include "gpu/launch.hpp"
 
 namespace warpsim::gpu {
@@ -24,6 +25,23 @@ int resident_blocks(const void* kernel, int threads, std::size_t shared_bytes) {
   WARPSIM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));
   return std::max(1, multiprocessors() * per_sm);
 }
+
+namespace detail {
+
+SharedPlan most_resident(const void* kernel, std::size_t per_warp) {
+  int warps_per_block = 0, resident_warps = 0;
+  for (int w : {4, 2, 1}) {
+    if (w * per_warp > (w == 1 ? max_shared_per_block() : kSharedLimit)) continue;
+    WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(w * per_warp)));
+    const int resident = resident_blocks(kernel, w * kW, w * per_warp) * w;
+    if (resident > resident_warps) warps_per_block = w, resident_warps = resident;
+  }
+  const std::size_t bytes = warps_per_block * per_warp;
+  if (warps_per_block) WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  return {warps_per_block, bytes};
+}
+
+}  // namespace detail
 
 template <class T>
 T* DeviceScratch<T>::ensure(std::size_t elements) {

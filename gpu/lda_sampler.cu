@@ -3,9 +3,10 @@
 #include <stdexcept>
 
 #include "gpu/cuda_check.hpp"
-#include "gpu/draw_algorithms.cuh"
+#include "gpu/detail/draw_algorithms.cuh"
+#include "gpu/detail/launch_plan.hpp"
 #include "gpu/lda_sampler.hpp"
-#include "gpu/tile_ring.cuh"
+#include "gpu/detail/tile_ring.cuh"
 #include "rng/philox_uniform.hpp"
 
 namespace warpsim::gpu {
@@ -13,7 +14,7 @@ namespace warpsim::gpu {
 namespace {
 
 using namespace detail;
-constexpr int kThreads = 256;
+constexpr int kThreads = detail::kThreadsPerBlock;
 
 // Baseline: a thread reads its document's theta row and the word's phi row itself.
 template <class T>
@@ -141,11 +142,9 @@ struct LdaTiles {
 };
 
 // What a lane keeps besides theta_local (K values): p' or the running sums
-// (Full), or, past shared memory, only the remnant's and blocks' running
-// sums (Sums: draw_transposed_recompute, draw_butterfly_recompute).
-enum class Storage { Full, Sums };
-
-__host__ __device__ constexpr int kept_values(int k, Storage st) { return st == Storage::Sums ? k % kW + k / kW : k; }
+// (Storage::Full), or, past shared memory, only the remnant's and blocks'
+// running sums (Storage::Sums: draw_transposed_recompute,
+// draw_butterfly_recompute); detail::kept_values counts them.
 
 template <class T, Coop C, Storage St>
 __global__ void lda_cooperative_kernel(const T* __restrict__ theta, const T* __restrict__ phi, const int* __restrict__ offsets,
@@ -255,9 +254,6 @@ __global__ void lda_ring_kernel(const T* __restrict__ theta, const T* __restrict
 
 namespace {
 
-// Shared memory a block may ask for (two such blocks fit in an SM of Hopper).
-constexpr std::size_t kSharedLimit = 100 * 1024;
-
 // Bytes of shared memory per warp of lda_ring_kernel.
 template <class T>
 std::size_t ring_bytes_per_warp(int k, int ring, int tokens) {
@@ -269,23 +265,14 @@ template <class T, Coop C, int Ring, int S>
 void launch_ring(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed, int* z,
                  cudaStream_t stream) {
   const void* kernel = reinterpret_cast<const void*>(&lda_ring_kernel<T, C, Ring, S>);
-  const std::size_t per_warp = ring_bytes_per_warp<T>(k, Ring, S);
-  // The warps a block (4, 2 or 1) that keep the most warps resident: blocks
-  // up to kSharedLimit, or one warp up to what a block may have.
-  int warps_per_block = 0, resident_warps = 0;
-  for (int w : {4, 2, 1}) {
-    if (w * per_warp > (w == 1 ? max_shared_per_block() : kSharedLimit)) continue;
-    WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(w * per_warp)));
-    const int resident = resident_blocks(kernel, w * kW, w * per_warp) * w;
-    if (resident > resident_warps) warps_per_block = w, resident_warps = resident;
-  }
-  const std::size_t shared = warps_per_block * per_warp;
-  WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+  // The warps a block (4, 2 or 1) that keep the most warps resident.
+  const SharedPlan plan = most_resident(kernel, ring_bytes_per_warp<T>(k, Ring, S));
+  const int warps_per_block = plan.warps;
+  const std::size_t shared = plan.bytes;
   const int threads = warps_per_block * kW;
   const int needed = ((documents + kW - 1) / kW + warps_per_block - 1) / warps_per_block;
   const int blocks = std::min(needed, resident_blocks(kernel, threads, shared));
-  const bool vec16 = reinterpret_cast<std::uintptr_t>(theta) % 16 == 0 && reinterpret_cast<std::uintptr_t>(phi) % 16 == 0 &&
-                     (static_cast<std::size_t>(k) * sizeof(T)) % 16 == 0;
+  const bool vec16 = aligned16({theta, phi}, static_cast<std::size_t>(k) * sizeof(T));
   lda_ring_kernel<T, C, Ring, S><<<blocks, threads, shared, stream>>>(theta, phi, offsets, words, documents, k, seed, z, vec16);
   WARPSIM_CUDA(cudaGetLastError());
 }
@@ -307,13 +294,9 @@ void launch_cooperative(const T* theta, const T* phi, const int* offsets, const 
                         DeviceScratch<T>& scratch, cudaStream_t stream) {
   const void* kernel = reinterpret_cast<const void*>(&lda_cooperative_kernel<T, C, St>);
   const std::size_t per_warp = static_cast<std::size_t>(kW) * static_cast<std::size_t>(k + kept_values(k, St)) * sizeof(T);
-  int warps_per_block = 0;
-  for (int w : {4, 2, 1})
-    if (w * per_warp <= kSharedLimit) {
-      warps_per_block = w;
-      break;
-    }
-  const std::size_t shared = warps_per_block * per_warp;
+  const SharedPlan plan = first_fit(per_warp);
+  const int warps_per_block = plan.warps;
+  const std::size_t shared = plan.bytes;
   const int threads = shared ? warps_per_block * kW : kThreads;
   if (shared) WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   const int needed = ((documents + kW - 1) / kW * kW + threads - 1) / threads;

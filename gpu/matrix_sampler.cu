@@ -6,17 +6,18 @@
 #include <string>
 
 #include "gpu/cuda_check.hpp"
-#include "gpu/draw_algorithms.cuh"
+#include "gpu/detail/draw_algorithms.cuh"
+#include "gpu/detail/launch_plan.hpp"
 #include "gpu/matrix_sampler.hpp"
-#include "gpu/tile_ring.cuh"
+#include "gpu/detail/tile_ring.cuh"
 #include "rng/philox_uniform.hpp"
 
 namespace warpsim::gpu {
 
 namespace {
 
-constexpr int kThreads = 256;
 using namespace detail;
+constexpr int kThreads = kThreadsPerBlock;
 
 // The matrix workload's source read straight from global memory: the lane's
 // row of an M x K matrix (rows past the end read the last row). A lane reads
@@ -138,15 +139,8 @@ __global__ void baseline_kernel(const T* __restrict__ w, int m, int k, std::uint
 
 // ---- Warp-cooperative kernels: transposed access, or butterfly (Coop).
 
-// Where a warp keeps its K values per lane:
-enum class Storage {
-  Staged,   // in shared memory, the rows copied there first (stage_rows)
-  Scratch,  // in global scratch, the rows read from global memory
-  Sums,     // only the remnant's and blocks' running sums (past shared memory)
-};
-
-// Values a lane keeps (with Sums, also a ring of `ring` blocks).
-__host__ __device__ constexpr int kept_values(int k, Storage st, int ring = 0) { return st == Storage::Sums ? k % kW + k / kW + ring * kW : k; }
+// Where a warp keeps its K values per lane, and how many: detail::Storage
+// and detail::kept_values (gpu/detail/launch_plan.hpp).
 
 struct KernelArgs {
   int m, k;
@@ -229,21 +223,11 @@ __global__ void butterfly_tables_kernel(const T* __restrict__ w, int m, int k, T
 
 // Shared memory for the warp-cooperative kernels: the values each lane keeps,
 // times the stages, for each warp of the block, with as many warps per block
-// (4, 2 or 1, at most the tuning's cap) as fit in kSharedLimit, which leaves
-// room for two blocks per SM; warps = 0 means none fits.
-constexpr std::size_t kSharedLimit = 100 * 1024;
-
-struct SharedPlan {
-  int warps = 0;
-  std::size_t bytes = 0;
-};
-
+// (4, 2 or 1, at most the tuning's cap) as fit in kSharedLimit (first_fit);
+// warps = 0 means none fits.
 template <class T>
 SharedPlan shared_plan(int values_per_lane, int stages, int max_warps) {
-  const std::size_t per_warp = kW * static_cast<std::size_t>(values_per_lane) * sizeof(T) * static_cast<std::size_t>(stages);
-  for (int warps : {4, 2, 1})
-    if ((max_warps == 0 || warps <= max_warps) && warps * per_warp <= kSharedLimit) return {warps, warps * per_warp};
-  return {};
+  return first_fit(kW * static_cast<std::size_t>(values_per_lane) * sizeof(T) * static_cast<std::size_t>(stages), max_warps);
 }
 
 // One launch with a grid of resident blocks only (each warp loops over its
@@ -314,7 +298,7 @@ void MatrixSampler<T>::draw(const T* weights, int m, int k, std::uint64_t seed, 
     WARPSIM_CUDA(cudaGetLastError());
     return;
   }
-  const bool vec16 = reinterpret_cast<std::uintptr_t>(weights) % 16 == 0 && (static_cast<std::size_t>(k) * sizeof(T)) % 16 == 0;
+  const bool vec16 = aligned16({weights}, static_cast<std::size_t>(k) * sizeof(T));
   const KernelArgs args{m, k, seed, out, vec16, 1};
   switch (algorithm) {
     case MatrixAlgorithm::TransposedRegisters: return draw_cooperative<T, Coop::Transposed>(weights, args, tuning_, scratch_, stream);

@@ -1,6 +1,6 @@
 // Past shared memory the butterfly kernels keep only block sums and recompute
 // the nodes of Alg. 10's search path from the lane's own weights
-// (gpu/butterfly_search.hpp, draw_butterfly_recompute). These properties run
+// (gpu/detail/butterfly_search.hpp, draw_butterfly_recompute). These properties run
 // that recomputation on the host -- the same header the kernels compile --
 // against the oracle's Alg. 7-10, which builds and keeps the whole table.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "gpu/butterfly_search.hpp"
+#include "gpu/detail/butterfly_search.hpp"
 #include "oracle/butterfly_draw.hpp"
 #include "oracle/butterfly_table.hpp"
 #include "properties/properties.hpp"
@@ -30,7 +30,7 @@ struct HostRow {
 // draw_butterfly_recompute for one lane, on the host. The first pass adds
 // each block's total as RowTree::total() (what the butterfly's last row holds:
 // RowTreeTotalIsTheButterflysLastRow below); the second half is the kernels'
-// own gpu::detail::butterfly_recompute_search (gpu/butterfly_search.hpp), run
+// own gpu::detail::butterfly_recompute_search (gpu/detail/butterfly_search.hpp), run
 // on the host over the same strided sums.
 template <class T, bool AddSub>
 int recompute_draw(std::span<const T> row, int lane, T u) {

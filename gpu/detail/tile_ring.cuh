@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-#include "gpu/butterfly_search.hpp"  // kW
+#include "gpu/detail/butterfly_search.hpp"  // kW
 
 namespace warpsim::gpu::detail {
 

@@ -16,7 +16,7 @@
 
 #include <cstddef>
 
-#include "gpu/rounding.hpp"
+#include "gpu/detail/rounding.hpp"
 
 #if defined(__CUDA_ARCH__)
 #define WARPSIM_UNROLL _Pragma("unroll")

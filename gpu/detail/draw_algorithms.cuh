@@ -12,7 +12,7 @@
 
 #include <cstddef>
 
-#include "gpu/butterfly_search.hpp"
+#include "gpu/detail/butterfly_search.hpp"
 
 namespace warpsim::gpu::detail {
 
@@ -237,7 +237,7 @@ __device__ __forceinline__ T butterfly_block_step(T sum, T (&a)[kW], int lane) {
 // block's running sum, in q[0 .. r-1] and q[r + block] (stride W; K mod W +
 // K / W values a lane). Alg. 10 then needs, of the chosen block's table, only
 // the five nodes on the lane's search path, each a pairwise sum of the
-// lane's own weights in that block (gpu/butterfly_search.hpp): the lane reads
+// lane's own weights in that block (gpu/detail/butterfly_search.hpp): the lane reads
 // those W weights again (`s.own_block`) and adds them up the same way.
 // Bytes: the matrix once, plus one block of each row (1/32 more at K = 1024).
 template <class T, bool AddSub, class Source>
