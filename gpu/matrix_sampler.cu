@@ -76,10 +76,9 @@ struct StagedSource {
 // Copies warp q's rows into `tile` (the warp's K x W values in shared memory)
 // asynchronously, where the draws read them: element i < K mod W of row
 // q*W + L at tile[i * W + L] (the lane's own remnant), element r + b*W + c of
-// row q*W + kk at tile[(r + b*W + kk) * W + c] (block b, transposed). Each
-// block row is 128 (fp32) or 256 (fp64) contiguous bytes on both sides, so
-// with `vec16` (K * sizeof(T) and the matrix 16-byte aligned) a lane copies
-// 16 bytes at a time and a warp instruction moves whole 128-byte lines.
+// row q*W + kk at tile[(r + b*W + kk) * W + c] (block b, transposed): block b
+// is one copy_tile_async. With `vec16` (K * sizeof(T) and the matrix 16-byte
+// aligned) the rows a lane copies are found once for all blocks (HoistedRows).
 template <class T>
 __device__ __forceinline__ void stage_rows(const T* __restrict__ w, int m, int k, std::size_t q, T* tile, int lane, bool vec16) {
   const int r = k % kW, blocks = k / kW;
@@ -88,20 +87,16 @@ __device__ __forceinline__ void stage_rows(const T* __restrict__ w, int m, int k
   for (int j = 0; j < r; ++j) __pipeline_memcpy_async(tile + j * kW + lane, own + j, sizeof(T));
   if (blocks == 0) return;
   if (vec16) {
-    constexpr int per_copy = 16 / sizeof(T);
-    constexpr int lanes_per_row = kW / per_copy;
-    const int col = (lane % lanes_per_row) * per_copy;
-    for (int kk = lane / lanes_per_row; kk < kW; kk += kW / lanes_per_row) {
-      const T* src = w + min(q * kW + kk, last) * static_cast<std::size_t>(k) + r + col;
-      T* dst = tile + (r + kk) * kW + col;
-      for (int b = 0; b < blocks; ++b) __pipeline_memcpy_async(dst + b * kW * kW, src + b * kW, 16);
+    HoistedRows<T> rows;
+#pragma unroll
+    for (int i = 0; i < Copy16<T>::rows_per_lane; ++i)
+      rows.start[i] = w + min(q * kW + Copy16<T>::row(i, lane), last) * static_cast<std::size_t>(k) + r;
+    for (int b = 0; b < blocks; ++b) {
+      rows.j = b * kW;
+      copy_tile_async(tile + static_cast<std::size_t>(r + b * kW) * kW, rows, lane, true);
     }
   } else {
-    for (int kk = 0; kk < kW; ++kk) {
-      const T* src = w + min(q * kW + kk, last) * static_cast<std::size_t>(k) + r + lane;
-      T* dst = tile + (r + kk) * kW + lane;
-      for (int b = 0; b < blocks; ++b) __pipeline_memcpy_async(dst + b * kW * kW, src + b * kW, sizeof(T));
-    }
+    for (int b = 0; b < blocks; ++b) copy_tile_async(tile + static_cast<std::size_t>(r + b * kW) * kW, WarpRows<T>{w, m, k, r + b * kW, q}, lane, false);
   }
 }
 

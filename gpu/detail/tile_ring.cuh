@@ -64,6 +64,17 @@ struct WarpRows {
   __device__ __forceinline__ const T* row16(int, int kk) const { return row(kk); }
 };
 
+// The rows a lane copies with 16-byte copies (Copy16's passes), their
+// starts found once for a run of blocks: row16(i, kk) is pass i's row at
+// column j. For copy_tile_async with vec16 only.
+template <class T>
+struct HoistedRows {
+  const T* start[Copy16<T>::rows_per_lane];
+  int j = 0;
+  __device__ __forceinline__ const T* row16(int i, int) const { return start[i] + j; }
+  __device__ __forceinline__ const T* row(int) const { return nullptr; }  // never called: vec16 only
+};
+
 // A ring of Ring stages in a warp's shared memory through which blocks
 // stream, Ring - 1 blocks copied ahead of the one being read. Blocks must be
 // acquired in order, after prologue(), and each released before the next is
