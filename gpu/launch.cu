@@ -57,5 +57,6 @@ T* DeviceScratch<T>::ensure(std::size_t elements) {
 
 template class DeviceScratch<float>;
 template class DeviceScratch<double>;
+template class DeviceScratch<int>;
 
 }  // namespace warpsim::gpu

@@ -19,24 +19,31 @@
 
 namespace warpsim::oracle {
 
+// sum * u, rounded once and never fused.
+template <class T>
+T scaled_once(T sum, T u) {
+  volatile T t = sum * u;
+  return t;
+}
+
+// The clamp: the product, or the largest value below the total.
+template <class T>
+T below_total(T product, T sum) {
+  return product < sum ? product : std::nextafter(sum, T{0});
+}
+
 // The scalar form (what reference_draw and one lane compute).
 template <class T>
 T target_below_total(T sum, T u) {
-  volatile T t = sum * u;  // rounded once, never fused
-  const T product = t;
-  return product < sum ? product : std::nextafter(sum, T{0});
+  return below_total(scaled_once(sum, u), sum);
 }
 
 // On the model: one multiply, one select, per lane.
 template <class T>
 sim::Reg<T> scaled_target(sim::Warp& warp, const sim::Reg<T>& sum, const sim::Reg<T>& u) {
   sim::Reg<T> target("u'");
-  warp.compute(sim::Op::Mul, target, [&](int l) {
-    volatile T t = sum[l] * u[l];  // rounded once, never fused
-    return static_cast<T>(t);
-  }, "u' <- sum * u");
-  warp.compute(sim::Op::Other, target, [&](int l) { return target[l] < sum[l] ? target[l] : std::nextafter(sum[l], T{0}); },
-               "u' <- min(u', pred(sum))  (errata E9)");
+  warp.compute(sim::Op::Mul, target, [&](int l) { return scaled_once(sum[l], u[l]); }, "u' <- sum * u");
+  warp.compute(sim::Op::Other, target, [&](int l) { return below_total(target[l], sum[l]); }, "u' <- min(u', pred(sum))  (errata E9)");
   return target;
 }
 

@@ -14,7 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
-#include <cstdio>
+#include <charconv>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -42,15 +42,15 @@ struct Report {
   std::string text;      // RapidCheck's report: the shrunk counterexample and how to replay it
 };
 
-// A row as a number file line, every value exact (shortest round trip).
+// A row as a number file line, every value the shortest text that reads
+// back to the same T (std::to_chars).
 template <class T>
 std::string row_text(std::span<const T> row) {
   std::string s;
-  char buf[40];
+  char buf[64];
   for (std::size_t i = 0; i < row.size(); ++i) {
-    std::snprintf(buf, sizeof buf, sizeof(T) == 4 ? "%.9g" : "%.17g", static_cast<double>(row[i]));
     if (i) s += ' ';
-    s += buf;
+    s.append(buf, std::to_chars(buf, buf + sizeof buf, row[i]).ptr);
   }
   return s;
 }

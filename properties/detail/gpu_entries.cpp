@@ -11,6 +11,7 @@
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/device.hpp"
+#include "gpu/launch.hpp"  // DeviceScratch
 #include "gpu/matrix_sampler.hpp"
 #include "properties/gpu_kernels.hpp"
 
@@ -19,33 +20,29 @@ namespace warpsim::properties::detail {
 namespace {
 
 template <class T>
-struct DeviceBuffer {
-  T* p = nullptr;
-  explicit DeviceBuffer(std::size_t n) { WARPSIM_CUDA(cudaMalloc(&p, std::max<std::size_t>(n, 1) * sizeof(T))); }
-  ~DeviceBuffer() { cudaFree(p); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
-
-template <class T>
 MatrixDraw<T> gpu_draw(gpu::MatrixAlgorithm algorithm) {
   auto sampler = std::make_shared<gpu::MatrixSampler<T>>();  // keeps its scratch across calls
   return [algorithm, sampler](const Matrix<T>& m, std::uint64_t seed) {
     const std::size_t n = static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols);
-    DeviceBuffer<T> w(n);
-    DeviceBuffer<int> out(static_cast<std::size_t>(m.rows));
-    WARPSIM_CUDA(cudaMemcpy(w.p, m.weights.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-    sampler->draw(w.p, m.rows, m.cols, seed, algorithm, out.p);
+    gpu::DeviceScratch<T> w;
+    gpu::DeviceScratch<int> out;
+    T* dw = w.ensure(n);
+    int* dout = out.ensure(static_cast<std::size_t>(m.rows));
+    WARPSIM_CUDA(cudaMemcpy(dw, m.weights.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    sampler->draw(dw, m.rows, m.cols, seed, algorithm, dout);
     std::vector<int> idx(static_cast<std::size_t>(m.rows));
-    WARPSIM_CUDA(cudaMemcpy(idx.data(), out.p, idx.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    WARPSIM_CUDA(cudaMemcpy(idx.data(), dout, idx.size() * sizeof(int), cudaMemcpyDeviceToHost));
     return idx;
   };
 }
 
+// Asked once: the reason stays with the answer.
 std::string device_unavailable() {
-  std::string reason;
-  static const bool present = gpu::first_device(&reason).has_value();
-  return present ? std::string() : "no CUDA device: " + reason;
+  static const std::string why = [] {
+    std::string reason;
+    return gpu::first_device(&reason) ? std::string() : "no CUDA device: " + reason;
+  }();
+  return why;
 }
 
 }  // namespace

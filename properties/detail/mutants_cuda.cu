@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/launch.hpp"  // DeviceScratch
 #include "properties/detail/mutation.hpp"
 #include "rng/philox_uniform.hpp"
 
@@ -116,26 +117,19 @@ __global__ void warp_per_row(const T* w, int m, int k, std::uint64_t seed, int* 
   }
 }
 
-template <class T>
-struct DeviceBuffer {
-  T* p = nullptr;
-  explicit DeviceBuffer(std::size_t n) { WARPSIM_CUDA(cudaMalloc(&p, (n ? n : 1) * sizeof(T))); }
-  ~DeviceBuffer() { cudaFree(p); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
-
 template <class T, Mutation M>
 std::vector<int> run(const T* weights, int rows, int cols, std::uint64_t seed) {
   const std::size_t n = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
-  DeviceBuffer<T> w(n);
-  DeviceBuffer<int> out(static_cast<std::size_t>(rows));
-  WARPSIM_CUDA(cudaMemcpy(w.p, weights, n * sizeof(T), cudaMemcpyHostToDevice));
+  gpu::DeviceScratch<T> w;
+  gpu::DeviceScratch<int> out;
+  T* dw = w.ensure(n);
+  int* dout = out.ensure(static_cast<std::size_t>(rows));
+  WARPSIM_CUDA(cudaMemcpy(dw, weights, n * sizeof(T), cudaMemcpyHostToDevice));
   const int warps = (rows + kW - 1) / kW;
-  warp_per_row<T, M><<<(warps + kWarpsPerBlock - 1) / kWarpsPerBlock, kWarpsPerBlock * kW>>>(w.p, rows, cols, seed, out.p);
+  warp_per_row<T, M><<<(warps + kWarpsPerBlock - 1) / kWarpsPerBlock, kWarpsPerBlock * kW>>>(dw, rows, cols, seed, dout);
   WARPSIM_CUDA_LAUNCH("warp_per_row mutant");
   std::vector<int> idx(static_cast<std::size_t>(rows));
-  WARPSIM_CUDA(cudaMemcpy(idx.data(), out.p, idx.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  WARPSIM_CUDA(cudaMemcpy(idx.data(), dout, idx.size() * sizeof(int), cudaMemcpyDeviceToHost));
   return idx;
 }
 
