@@ -33,6 +33,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 run_one() {
   local t=$1 exe=$build/fuzz/fuzz_$1
   mkdir -p "$camp/corpus/$t"
+  rm -f "$camp"/crash-"$t"-*  # this run's findings only
   local dirs=(fuzz/corpus/"$t")
   [[ -d fuzz/regressions/$t ]] && dirs+=(fuzz/regressions/"$t")
   "$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
