@@ -11,6 +11,8 @@
 #include "cli/errors.hpp"
 #include "cli/show.hpp"
 #include "cli/stats_command.hpp"
+#include "cli/validate/progress.hpp"
+#include "cli/validate_command.hpp"
 
 namespace warpsim::cli {
 
@@ -61,6 +63,8 @@ int run_parsed(const std::vector<std::string>& args, std::ostream& out, std::ost
   add_demo_command(app, demo);
   CLI::App* show_cmd = add_show_command(app, show);
   CLI::App* stats_cmd = add_stats_command(app, st);
+  ValidateOptions val;
+  CLI::App* validate_cmd = add_validate_command(app, val);
 
   std::vector<std::string> argv_strings{"warpsim"};
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
@@ -84,6 +88,12 @@ int run_parsed(const std::vector<std::string>& args, std::ostream& out, std::ost
     return run_show(show, out, inputs);
   }
   if (*stats_cmd) return run_stats(st, out, inputs);
+  if (*validate_cmd) {
+    std::ostream* progress = val.progress == "always" ? &err
+                             : val.progress == "auto" && &err == &std::cerr ? validate::Progress::terminal_stderr()
+                                                                            : nullptr;
+    return run_validate(val, out, inputs, progress);
+  }
   return run_demo(demo, out);
 }
 

@@ -45,42 +45,55 @@ double parse_number(const std::string& token, const std::string& where) {
 
 }  // namespace
 
-std::vector<double> read_numbers(std::istream& in, const std::string& name, const NumberLimits& limits) {
-  const std::string file = "'" + printable(name, 200) + "'";
-  std::streambuf* buf = in.rdbuf();
-  std::vector<double> out;
-  std::string token;
-  std::size_t line = 1, bytes = 0, token_line = 1;
-  auto where = [&] { return file + ", line " + std::to_string(token_line) + ": "; };
+NumberStream::NumberStream(std::istream& in, const std::string& name, const NumberLimits& limits)
+    : buf_(in.rdbuf()), in_(in), file_("'" + printable(name, 200) + "'"), limits_(limits) {}
+
+bool NumberStream::next(double& value, std::size_t& line) {
+  auto where = [&] { return file_ + ", line " + std::to_string(token_line_) + ": "; };
   auto finish_token = [&] {
-    if (token.empty()) return;
-    if (out.size() == limits.max_count) {
-      throw UsageError(file + " holds more than " + std::to_string(limits.max_count) + " numbers, the most this input takes");
+    if (count_ == limits_.max_count) {
+      throw UsageError(file_ + " holds more than " + std::to_string(limits_.max_count) + " numbers, the most this input takes");
     }
-    out.push_back(parse_number(token, where()));
-    token.clear();
+    value = parse_number(token_, where());
+    line = token_line_;
+    ++count_;
+    token_.clear();
+    return true;
   };
-  for (;;) {
-    const int c = buf ? buf->sbumpc() : std::char_traits<char>::eof();
-    if (c == std::char_traits<char>::eof()) break;
-    if (++bytes > limits.max_bytes) {
-      throw UsageError(file + " is longer than " + std::to_string(limits.max_bytes) + " bytes, the most warpsim reads from one input");
+  while (!done_) {
+    const int c = buf_ ? buf_->sbumpc() : std::char_traits<char>::eof();
+    if (c == std::char_traits<char>::eof()) {
+      done_ = true;
+      if (in_.bad()) throw UsageError(file_ + ": read error");
+      break;
+    }
+    if (++bytes_ > limits_.max_bytes) {
+      throw UsageError(file_ + " is longer than " + std::to_string(limits_.max_bytes) + " bytes, the most warpsim reads from one input");
     }
     if (is_separator(c)) {
-      finish_token();
-      if (c == '\n') ++line;
+      const bool had = !token_.empty();
+      if (c == '\n') ++line_;
+      if (had) return finish_token();
       continue;
     }
-    if (token.empty()) token_line = line;
-    if (token.size() == limits.max_token_chars) {
-      throw UsageError(where() + "a token longer than " + std::to_string(limits.max_token_chars) + " characters ('" +
-                       printable(token.substr(0, 20)) + "...'), which is no number");
+    if (token_.empty()) token_line_ = line_;
+    if (token_.size() == limits_.max_token_chars) {
+      throw UsageError(where() + "a token longer than " + std::to_string(limits_.max_token_chars) + " characters ('" +
+                       printable(token_.substr(0, 20)) + "...'), which is no number");
     }
-    token += static_cast<char>(c);
+    token_ += static_cast<char>(c);
   }
-  if (in.bad()) throw UsageError(file + ": read error");
-  finish_token();
-  if (out.empty()) throw UsageError(file + " holds no numbers");
+  if (!token_.empty()) return finish_token();
+  return false;
+}
+
+std::vector<double> read_numbers(std::istream& in, const std::string& name, const NumberLimits& limits) {
+  NumberStream numbers(in, name, limits);
+  std::vector<double> out;
+  double v = 0;
+  std::size_t line = 0;
+  while (numbers.next(v, line)) out.push_back(v);
+  if (out.empty()) throw UsageError(numbers.quoted_name() + " holds no numbers");
   return out;
 }
 

@@ -28,6 +28,27 @@ struct NumberLimits {
   std::size_t max_bytes = std::size_t{1} << 30;
 };
 
+// The numbers of a stream one at a time, each with the line it is on (from
+// 1), in constant memory: what reads the files that stream (validate's draws).
+class NumberStream {
+ public:
+  NumberStream(std::istream& in, const std::string& name, const NumberLimits& limits);
+  // The next number and its line; false at the end of the input.
+  bool next(double& value, std::size_t& line);
+  std::size_t count() const { return count_; }
+  // "'name'" as messages quote it.
+  const std::string& quoted_name() const { return file_; }
+
+ private:
+  std::streambuf* buf_;
+  std::istream& in_;
+  std::string file_;
+  NumberLimits limits_;
+  std::string token_;
+  std::size_t line_ = 1, bytes_ = 0, token_line_ = 1, count_ = 0;
+  bool done_ = false;
+};
+
 std::vector<double> read_numbers(std::istream& in, const std::string& name, const NumberLimits& limits = {});
 std::vector<double> read_numbers(const InputSource& inputs, const std::string& path, const NumberLimits& limits = {});
 

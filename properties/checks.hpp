@@ -19,6 +19,7 @@
 //   for (auto v : {in_range(m, idx), zero_never_drawn(m, idx)}) if (!v.ok) report(v);
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -140,7 +141,7 @@ Verdict same_indices(const Matrix<T>& m, const std::vector<int>& a, const std::v
   return Verdict::pass("same_indices");
 }
 
-// The scalar definition's index for row r, and the rounding bound around it:
+// The scalar definition's index for a row, and the rounding bound around it:
 // every computed partial sum, running value or compare value of any of the
 // seeds' algorithms is a sum (or difference of two sums) of at most K + 1
 // roundings of non-negative terms bounded by the exact total S, so it lies
@@ -148,6 +149,49 @@ Verdict same_indices(const Matrix<T>& m, const std::vector<int>& a, const std::v
 // An index j is within the bound if P[j - 1] - 2 gamma <= S u < P[j] + 2 gamma
 // (P exact). (The last index of positive weight has P[j] = S > S u: u' is kept
 // below the total, errata E9, so no index past it is ever within bound.)
+//
+// Built once per row (O(K)); each draw is then a binary search (O(log K)),
+// which is what checks a file of 10^9 draws against their uniforms.
+template <class T>
+class ScalarRow {
+ public:
+  explicit ScalarRow(std::span<const T> row) : running_(row.size()), exact_(row.size()) {
+    T sum = 0;
+    long double s = 0;
+    for (std::size_t j = 0; j < row.size(); ++j) {
+      running_[j] = sum += row[j];  // in T, in order: the definition's own sums
+      exact_[j] = s += row[j];
+    }
+    total_ = sum;
+    const long double eps = std::ldexp(1.0L, -std::numeric_limits<T>::digits);
+    gamma_ = 2.0L * (static_cast<long double>(row.size()) + 2) * eps * s;
+  }
+
+  // oracle::reference_draw(row, u), by binary search over the same sums.
+  int definition(T u) const {
+    const T target = oracle::target_below_total(total_, u);
+    const auto last = running_.end() - (running_.empty() ? 0 : 1);  // j < K - 1
+    return static_cast<int>(std::upper_bound(running_.begin(), last, target) - running_.begin());
+  }
+
+  // Whether `got` lies within the rounding bound of u's bucket.
+  bool within_bound(T u, int got) const {
+    if (got < 0 || static_cast<std::size_t>(got) >= exact_.size()) return false;
+    const long double t = exact_.back() * static_cast<long double>(u);
+    const long double below = got > 0 ? exact_[static_cast<std::size_t>(got - 1)] : 0.0L;
+    return below - 2 * gamma_ <= t && t < exact_[static_cast<std::size_t>(got)] + 2 * gamma_;
+  }
+
+  long double exact_target(T u) const { return exact_.back() * static_cast<long double>(u); }
+  long double bound() const { return 2 * gamma_; }
+
+ private:
+  std::vector<T> running_;
+  std::vector<long double> exact_;
+  T total_ = 0;
+  long double gamma_ = 0;
+};
+
 template <class T>
 Verdict scalar_definition(const Matrix<T>& m, std::uint64_t seed, const std::vector<int>& idx, bool adds_in_order = false) {
   for (int r = 0; r < m.rows; ++r) {
@@ -163,20 +207,13 @@ Verdict scalar_definition(const Matrix<T>& m, std::uint64_t seed, const std::vec
                                (adds_in_order ? "this sampler adds in its order" : "every sum is exact"));
     }
     if (got < 0 || got >= m.cols) return Verdict::fail("scalar_definition", r, detail::where(r, got) + ", out of range");
-    long double s = 0;
-    std::vector<long double> prefix(row.size());
-    for (std::size_t j = 0; j < row.size(); ++j) prefix[j] = s += row[j];
-    const long double eps = std::ldexp(1.0L, -std::numeric_limits<T>::digits);
-    const long double gamma = 2.0L * (static_cast<long double>(row.size()) + 2) * eps * s;
-    const long double t = s * static_cast<long double>(u);
-    const long double below = got > 0 ? prefix[static_cast<std::size_t>(got - 1)] : 0.0L;
-    const bool lower_ok = below - 2 * gamma <= t;
-    const bool upper_ok = t < prefix[static_cast<std::size_t>(got)] + 2 * gamma;
-    if (!lower_ok || !upper_ok) {
+    const ScalarRow<T> scalar(row);
+    if (!scalar.within_bound(u, got)) {
       return Verdict::fail("scalar_definition", r,
                            detail::where(r, got) + "; the scalar definition draws " + std::to_string(want) +
-                               " and u' = " + std::to_string(static_cast<double>(t)) + " is not within the rounding bound " +
-                               std::to_string(static_cast<double>(2 * gamma)) + " of that bucket");
+                               " and u' = " + std::to_string(static_cast<double>(scalar.exact_target(u))) +
+                               " is not within the rounding bound " + std::to_string(static_cast<double>(scalar.bound())) +
+                               " of that bucket");
     }
   }
   return Verdict::pass("scalar_definition");

@@ -34,12 +34,24 @@ struct CheckOptions {
   // without a budget a large first counterexample can take minutes). The
   // smallest failing input found by then is reported.
   double shrink_seconds = 5;
+  bool fp32 = true;         // which precisions to check (a sampler may take one)
+  bool fp64 = true;
+};
+
+// The shrunk input of a failure, for a report that saves and replays it.
+struct FailingInput {
+  std::string dtype;  // "fp32" | "fp64"
+  std::uint64_t seed = 0;
+  int rows = 0, cols = 0;
+  int row = 0;        // the row the failing property named (0 if none)
+  std::vector<double> weights;  // rows x cols, each exactly the T value
 };
 
 struct Report {
   bool ok = true;
   std::string property;  // the first that failed
   std::string text;      // RapidCheck's report: the shrunk counterexample and how to replay it
+  std::optional<FailingInput> failing;  // that counterexample as data
 };
 
 // A row as a number file line, every value the shortest text that reads
@@ -87,6 +99,9 @@ class ShrinkBudget {
     failing_ = fingerprint;
     if (!deadline_) deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds_));
   }
+  // The last input that failed: RapidCheck runs the shrunk counterexample
+  // last, to describe it, so after the check this is that input.
+  std::optional<FailingInput> last;
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -110,14 +125,28 @@ std::uint64_t fingerprint(std::uint64_t seed, const Matrix<T>& m) {
 }
 
 // Runs `body` on a generated input unless the budget says skip; notes failures.
+namespace detail {
+// The row of the verdict that failed last in this thread (require() sets it).
+inline thread_local int failing_row = 0;
+}  // namespace detail
+
+template <class T>
+FailingInput failing_input(const Input<T>& in, int row) {
+  FailingInput f{sizeof(T) == 4 ? "fp32" : "fp64", in.seed, in.m.rows, in.m.cols, row, {}};
+  f.weights.assign(in.m.weights.begin(), in.m.weights.end());
+  return f;
+}
+
 template <class T, class Body>
 void within_budget(ShrinkBudget& budget, const Input<T>& in, Body&& body) {
   const auto fp = fingerprint(in.seed, in.m);
   if (budget.skip(fp)) return;
+  detail::failing_row = 0;
   try {
     body();
   } catch (...) {
     budget.failed(fp);
+    budget.last = failing_input(in, detail::failing_row);
     throw;
   }
 }
@@ -140,7 +169,24 @@ Input<T> generate_input(const CheckOptions& o, std::optional<WeightFamily> only)
 
 template <class T>
 void require(const Verdict& v, const Input<T>& in) {
-  if (!v.ok) RC_FAIL(v.property + ": " + v.detail + "\n" + replay_text(in.m, v.row, in.seed));
+  if (!v.ok) {
+    detail::failing_row = v.row < 0 ? 0 : v.row;
+    RC_FAIL(v.property + ": " + v.detail + "\n" + replay_text(in.m, v.row, in.seed));
+  }
+}
+
+// Every property of one draw on one matrix, in order, the first failure
+// first: in_range, zero_never_drawn, single_nonzero, scalar_definition
+// (Replayable samplers), same_seed. What a property test runs on each
+// generated input, and what a replay of a saved counterexample runs.
+template <class T>
+std::vector<Verdict> all_properties(const Sampler& s, const Matrix<T>& m, std::uint64_t seed) {
+  const auto idx = s.draw(m, seed);
+  auto range = in_range(m, idx);
+  if (!range.ok) return {range};
+  return {range, zero_never_drawn(m, idx), single_nonzero(m, idx),
+          s.determinism == Determinism::Replayable ? scalar_definition(m, seed, idx, s.adds_in_order) : Verdict::pass("scalar_definition"),
+          same_seed(s, m, seed, idx)};
 }
 
 // Every property on one generated input (of `only` if given, else of any
@@ -149,15 +195,7 @@ template <class T>
 void replayable_properties(const Sampler& s, const CheckOptions& o, ShrinkBudget& budget, std::optional<WeightFamily> only = {}) {
   const auto in = generate_input<T>(o, only);
   within_budget(budget, in, [&] {
-  const auto& m = in.m;
-  const auto seed = in.seed;
-  const auto idx = s.draw(m, seed);
-  require(in_range(m, idx), in);
-  const Verdict checks[] = {zero_never_drawn(m, idx), single_nonzero(m, idx),
-                            s.determinism == Determinism::Replayable ? scalar_definition(m, seed, idx, s.adds_in_order)
-                                                                            : Verdict::pass("scalar_definition"),
-                            same_seed(s, m, seed, idx)};
-  for (const Verdict& v : checks) require(v, in);
+    for (const Verdict& v : all_properties(s, in.m, in.seed)) require(v, in);
   });
 }
 
@@ -204,16 +242,18 @@ inline Report check_equal(const Sampler& a, const Sampler& b, const CheckOptions
     const auto in = generate_input<T>(o, only);
     within_budget(budget, in, [&] { require(same_indices(in.m, a.draw(in.m, in.seed), b.draw(in.m, in.seed), a.name, b.name), in); });
   };
-  detail::run_property(report, a.name + " = " + b.name, "fp32", o, [&] { property(0.0f); });
-  detail::run_property(report, a.name + " = " + b.name, "fp64", o, [&] { property(0.0); });
+  if (o.fp32) detail::run_property(report, a.name + " = " + b.name, "fp32", o, [&] { property(0.0f); });
+  if (o.fp64) detail::run_property(report, a.name + " = " + b.name, "fp64", o, [&] { property(0.0); });
+  if (!report.ok) report.failing = budget.last;
   return report;
 }
 
 inline Report check_sampler(const Sampler& s, const CheckOptions& o = {}, std::optional<WeightFamily> only = {}) {
   Report report;
   ShrinkBudget budget32(o.shrink_seconds), budget64(o.shrink_seconds);
-  detail::run_property(report, s.name, "fp32", o, [&] { replayable_properties<float>(s, o, budget32, only); });
-  detail::run_property(report, s.name, "fp64", o, [&] { replayable_properties<double>(s, o, budget64, only); });
+  if (o.fp32) detail::run_property(report, s.name, "fp32", o, [&] { replayable_properties<float>(s, o, budget32, only); });
+  if (o.fp64) detail::run_property(report, s.name, "fp64", o, [&] { replayable_properties<double>(s, o, budget64, only); });
+  if (!report.ok) report.failing = budget32.last ? budget32.last : budget64.last;
   return report;
 }
 

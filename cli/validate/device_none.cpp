@@ -1,0 +1,20 @@
+// device.hpp without CUDA: nothing runs, and each entry says why.
+#include "cli/errors.hpp"
+#include "cli/validate/device.hpp"
+
+namespace warpsim::cli::validate::device {
+
+namespace {
+const char* const kWhy = "this warpsim was built without CUDA (no nvcc at configure time)";
+}
+
+std::string unavailable() { return kWhy; }
+Buffer::Buffer(std::size_t, const std::string& what) { throw UsageError(what + ": " + kWhy); }
+Buffer::~Buffer() = default;
+void Buffer::upload(const void*, std::size_t) {}
+void Buffer::download(void*, std::size_t) const {}
+void Buffer::zero() {}
+std::string synchronize_error() { return kWhy; }
+HistogramFindings histogram(const Buffer&, std::uint64_t, const Buffer&, int, std::int64_t, Buffer&) { throw UsageError(kWhy); }
+
+}  // namespace warpsim::cli::validate::device

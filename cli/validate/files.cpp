@@ -1,0 +1,292 @@
+#include "cli/validate/files.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <memory>
+
+#include "cli/errors.hpp"
+#include "cli/validate/arrays.hpp"
+#include "cli/validate/law.hpp"
+#include "properties/checks.hpp"
+#include "stats/input_checks.hpp"
+
+namespace warpsim::cli::validate {
+
+namespace {
+
+std::string g(double v) { return stats::number_text(v); }
+
+}  // namespace
+
+Weights read_weights(const InputSource& inputs, const std::string& path, const std::optional<std::string>& dtype) {
+  auto a = read_whole_array(inputs, path, kMaxWeights);
+  Weights w;
+  w.quoted = a.info.quoted;
+  if (a.info.kind == ElementKind::Float) {
+    const bool file_fp32 = a.info.bytes == 4;
+    if (dtype && (*dtype == "f32") != file_fp32) {
+      throw UsageError("--dtype " + *dtype + " contradicts " + w.quoted + ", which holds " + a.info.dtype());
+    }
+    w.fp32 = file_fp32;
+  } else {
+    w.fp32 = dtype.value_or("f64") == "f32";
+  }
+  w.vector = a.vector;
+  w.rows = a.rows;
+  w.cols = a.cols;
+  if (w.cols > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) throw UsageError(w.quoted + " has more than 2^31 - 1 weights a row");
+  w.values = std::move(a.values);
+  const char* prec = w.fp32 ? "fp32" : "fp64";
+  for (std::uint64_t r = 0; r < w.rows; ++r) {
+    long double total = 0;
+    for (std::uint64_t j = 0; j < w.cols; ++j) {
+      double& v = w.values[r * w.cols + j];
+      auto where = [&] {
+        return w.quoted + ": weight " + (w.vector ? std::to_string(j) : "(" + std::to_string(r) + ", " + std::to_string(j) + ")") + " is " + g(v);
+      };
+      if (std::isnan(v)) throw UsageError(where() + ": not a number");
+      if (std::isinf(v)) throw UsageError(where() + ": infinite");
+      if (v < 0) throw UsageError(where() + ": negative");
+      if (w.fp32) {
+        const float f = static_cast<float>(v);
+        if (std::isinf(f)) throw UsageError(where() + ", which overflows fp32 (pass --dtype f64 if the sampler uses doubles)");
+        if (v > 0 && f == 0) throw UsageError(where() + ", which rounds to 0 in fp32 (pass --dtype f64 if the sampler uses doubles)");
+        v = f;
+      }
+      total += v;
+    }
+    if (total == 0) {
+      throw UsageError(w.quoted + (w.vector ? " has" : ": row " + std::to_string(r) + " has") +
+                       " no positive weight: there is no distribution to draw from");
+    }
+    if (w.fp32 ? total > static_cast<long double>(std::numeric_limits<float>::max())
+               : total > static_cast<long double>(std::numeric_limits<double>::max())) {
+      throw UsageError(w.quoted + (w.vector ? "" : ", row " + std::to_string(r)) + ": the weights sum past the largest " + prec +
+                       " value, so no sampler can form their total");
+    }
+  }
+  for (std::uint64_t r = 1; r < w.rows && !w.rows_differ; ++r) {
+    w.rows_differ = std::memcmp(w.values.data(), w.values.data() + r * w.cols, w.cols * sizeof(double)) != 0;
+  }
+  (void)prec;
+  return w;
+}
+
+namespace {
+
+// The scalar definition of each row, built when a draw of that row arrives
+// (the last row kept: draws come row by row or from one row).
+template <class T>
+class DefinitionCache {
+ public:
+  explicit DefinitionCache(const Weights& w) : w_(w) {}
+  const properties::ScalarRow<T>& row(std::uint64_t r) {
+    if (!scalar_ || r != row_) {
+      std::vector<T> v(w_.cols);
+      for (std::uint64_t j = 0; j < w_.cols; ++j) v[j] = static_cast<T>(w_.values[r * w_.cols + j]);
+      scalar_ = std::make_unique<properties::ScalarRow<T>>(std::span<const T>(v));
+      row_ = r;
+    }
+    return *scalar_;
+  }
+
+ private:
+  const Weights& w_;
+  std::unique_ptr<properties::ScalarRow<T>> scalar_;
+  std::uint64_t row_ = 0;
+};
+
+struct FirstDraw {
+  bool found = false;
+  std::uint64_t draw = 0, row = 0, count = 0;
+  double value = 0;
+  std::string extra;
+  void note(std::uint64_t e, std::uint64_t r, double v, std::string more = {}) {
+    ++count;
+    if (found) return;
+    found = true;
+    draw = e;
+    row = r;
+    value = v;
+    extra = std::move(more);
+  }
+};
+
+std::string index_text(double v) {
+  if (std::abs(v) < 9.007199254740992e15) return std::to_string(static_cast<long long>(v));
+  return g(v);
+}
+
+template <class T>
+Report check(const InputSource& inputs, const FileOptions& o, const Weights& w, Progress& progress) {
+  Report report;
+  report.kind = "file";
+  report.alpha = o.alpha;
+  report.subject = "draws in '" + printable(o.draws, 200) + "' from the weights in " + w.quoted + " (" +
+                   (w.vector ? std::to_string(w.cols) + " weights" : std::to_string(w.rows) + " x " + std::to_string(w.cols)) + ", " +
+                   (w.fp32 ? "fp32" : "fp64") + ")" + (o.uniforms.empty() ? "" : " with the uniforms in '" + printable(o.uniforms, 200) + "'");
+
+  auto draws = open_array(inputs, o.draws, {.max_elements = kMaxDraws});
+  const auto& di = draws->info();
+  if (di.kind == ElementKind::Float) {
+    throw UsageError(di.quoted + " holds " + di.dtype() + "; draws are indices, an integer array (int32 or int64)");
+  }
+  if (di.npy && !w.vector) {
+    if (di.shape.empty() || di.shape[0] != w.rows || (di.shape.size() == 1 && w.rows > 1 && di.shape[0] != w.rows)) {
+      throw UsageError(di.quoted + " has shape " + (di.shape.empty() ? "()" : std::to_string(di.shape[0]) + (di.shape.size() > 1 ? " x " + std::to_string(di.shape[1]) : "")) +
+                       "; the weights have " + std::to_string(w.rows) + " rows, so the draws must be " + std::to_string(w.rows) +
+                       " (one a row) or " + std::to_string(w.rows) + " x S (S a row)");
+    }
+  }
+  std::unique_ptr<ArrayReader> uniforms;
+  if (!o.uniforms.empty()) {
+    if (o.uniforms == o.draws) throw UsageError("--uniforms and --draws name the same file");
+    uniforms = open_array(inputs, o.uniforms, {.max_elements = kMaxDraws});
+    const auto& ui = uniforms->info();
+    if (ui.npy && ui.kind != ElementKind::Float) throw UsageError(ui.quoted + " holds " + ui.dtype() + "; uniforms are float32 or float64");
+    if (ui.npy && di.npy && ui.shape != di.shape) throw UsageError(ui.quoted + " and " + di.quoted + " differ in shape: one uniform a draw");
+  }
+
+  const std::uint64_t k = w.cols;
+  LawCounter counter(k, !w.rows_differ);
+  std::vector<std::uint64_t> per_row(w.rows, 0);
+  FirstDraw out_of_range, zero_weight, off_definition;
+  std::uint64_t exact = 0, within = 0;
+  DefinitionCache<T> definitions(w);
+
+  constexpr std::size_t kChunk = 1 << 16;
+  std::vector<double> v(kChunk), u(kChunk);
+  std::vector<std::uint64_t> rows(kChunk), urows(kChunk);
+  std::uint64_t e = 0;
+  progress.start("draws", di.npy ? std::optional<std::uint64_t>(di.shape.empty() ? 1 : di.shape[0] * di.columns) : std::nullopt);
+  while (const std::size_t n = draws->read(v, rows)) {
+    if (uniforms) {
+      std::size_t got = 0;
+      while (got < n) {
+        const std::size_t m = uniforms->read(std::span<double>(u).subspan(got, n - got), std::span<std::uint64_t>(urows).subspan(got, n - got));
+        if (m == 0) break;
+        got += m;
+      }
+      if (got < n) throw UsageError(uniforms->info().quoted + " holds fewer values than " + di.quoted + ": one uniform a draw");
+    }
+    for (std::size_t i = 0; i < n; ++i, ++e) {
+      const std::uint64_t r = w.vector ? 0 : rows[i];
+      if (r >= w.rows) {
+        throw UsageError(di.quoted + " has more rows than the weights (" + std::to_string(w.rows) + "): row " + std::to_string(r + 1) +
+                         (di.npy ? "" : " (a line)") + " has no weights");
+      }
+      const double x = v[i];
+      if (x != std::floor(x) || !std::isfinite(x)) {
+        throw UsageError(di.quoted + ": draw " + std::to_string(e) + " is " + g(x) + ", not an index (a whole number)");
+      }
+      T uu = 0;
+      if (uniforms) {
+        if (!(u[i] >= 0 && u[i] < 1)) throw UsageError(uniforms->info().quoted + ": uniform " + std::to_string(e) + " is " + g(u[i]) + ", outside [0, 1)");
+        uu = static_cast<T>(u[i]);
+        if (static_cast<double>(uu) != u[i]) {
+          throw UsageError(uniforms->info().quoted + ": uniform " + std::to_string(e) + " (" + g(u[i]) + ") is not an fp32 value, and the weights are fp32");
+        }
+        if (!di.npy && urows[i] != rows[i]) throw UsageError(uniforms->info().quoted + " and " + di.quoted + " differ in shape (line by line)");
+      }
+      if (x < 0 || x >= static_cast<double>(k)) {
+        out_of_range.note(e, r, x);
+        continue;
+      }
+      const auto idx = static_cast<std::uint64_t>(x);
+      if (w.values[r * k + idx] == 0) zero_weight.note(e, r, x);
+      if (uniforms) {
+        const auto& def = definitions.row(r);
+        const int want = def.definition(uu);
+        if (static_cast<std::uint64_t>(want) == idx) {
+          ++exact;
+        } else if (def.within_bound(uu, static_cast<int>(idx))) {
+          ++within;
+        } else {
+          off_definition.note(e, r, x, "the scalar definition draws " + std::to_string(want) + " with u = " + g(u[i]) + ", and " +
+                                           index_text(x) + " is not within the rounding bound " + g(static_cast<double>(def.bound())) +
+                                           " of u' = " + g(static_cast<double>(def.exact_target(uu))));
+        }
+      }
+      counter.add(idx);
+      per_row[r] += 1;
+    }
+    progress.update(e);
+  }
+  if (uniforms) {
+    double extra = 0;
+    std::uint64_t extra_row = 0;
+    if (uniforms->read(std::span<double>(&extra, 1), std::span<std::uint64_t>(&extra_row, 1)) != 0) {
+      throw UsageError(uniforms->info().quoted + " holds more values than " + di.quoted + ": one uniform a draw");
+    }
+  }
+  progress.finish();
+  if (e == 0) throw UsageError(di.quoted + " holds no draws");
+  const auto& shape = draws->info().shape;
+  if (!w.vector && shape[0] != w.rows) {
+    throw UsageError(di.quoted + " has " + std::to_string(shape[0]) + " rows; the weights have " + std::to_string(w.rows) +
+                     ": one draw a row (a line), or S a row");
+  }
+
+  auto at = [&](const FirstDraw& f) {
+    return "draw " + std::to_string(f.draw) + (w.vector ? "" : " (row " + std::to_string(f.row) + ")") + " is " + index_text(f.value);
+  };
+  report.checks.push_back({"shape", Outcome::Pass,
+                           std::to_string(e) + " draws" + (w.vector ? " from one distribution of " + std::to_string(k)
+                                                                    : ", " + std::to_string(e / w.rows) + " a row of " + std::to_string(w.rows)) +
+                               (w.rows_differ ? "" : w.vector ? "" : " (every row the same distribution)"),
+                           std::nullopt});
+  report.checks.push_back({"in_range", out_of_range.found ? Outcome::Fail : Outcome::Pass,
+                           out_of_range.found ? at(out_of_range) + ", outside [0, " + std::to_string(k) + "); " + std::to_string(out_of_range.count) +
+                                                    " draws are"
+                                              : "every index in [0, " + std::to_string(k) + ")",
+                           std::nullopt});
+  report.checks.push_back({"zero_never_drawn", zero_weight.found ? Outcome::Fail : Outcome::Pass,
+                           zero_weight.found ? at(zero_weight) + ", of weight 0; " + std::to_string(zero_weight.count) + " draws are"
+                                             : "no draw of weight 0",
+                           std::nullopt});
+  if (uniforms) {
+    report.checks.push_back({"scalar_definition", off_definition.found ? Outcome::Fail : Outcome::Pass,
+                             off_definition.found ? at(off_definition) + ": " + off_definition.extra + "; " + std::to_string(off_definition.count) +
+                                                        " draws are outside the bound"
+                                                  : std::to_string(exact) + " draws equal the scalar definition, " + std::to_string(within) +
+                                                        " differ from it within its rounding bound (another order of additions)",
+                             std::nullopt});
+  } else {
+    report.checks.push_back({"scalar_definition", Outcome::Skipped, "no --uniforms: the draws are checked in law only", std::nullopt});
+  }
+
+  if (counter.draws() > 0) {
+    std::vector<double> p;
+    if (!w.rows_differ) {
+      p = probabilities_of(std::span<const double>(w.values.data(), k));
+    } else {
+      std::vector<long double> mass(k, 0.0L);
+      for (std::uint64_t r = 0; r < w.rows; ++r) {
+        if (per_row[r] == 0) continue;
+        long double total = 0;
+        for (std::uint64_t j = 0; j < k; ++j) total += w.values[r * k + j];
+        for (std::uint64_t j = 0; j < k; ++j) mass[j] += static_cast<long double>(per_row[r]) * w.values[r * k + j] / total;
+      }
+      std::vector<double> m(k);
+      for (std::uint64_t j = 0; j < k; ++j) m[j] = static_cast<double>(mass[j]);
+      p = probabilities_of(m);
+    }
+    const int tests = law_check_count(counter.two_level());
+    law_checks(counter, p, o.alpha / tests, "the weights in " + w.quoted, w.rows_differ, report);
+    report.notes.push_back("the statistical checks run at alpha / " + std::to_string(tests) + " each, so the report's false-positive rate is at most " +
+                           g(o.alpha));
+  }
+  return report;
+}
+
+}  // namespace
+
+Report check_files(const InputSource& inputs, const FileOptions& o, Progress& progress) {
+  if (o.weights == "-" && (o.draws == "-" || o.uniforms == "-")) throw UsageError("only one input can come from standard input");
+  if (o.draws == "-" && o.uniforms == "-") throw UsageError("only one input can come from standard input");
+  const auto w = read_weights(inputs, o.weights, o.dtype);
+  return w.fp32 ? check<float>(inputs, o, w, progress) : check<double>(inputs, o, w, progress);
+}
+
+}  // namespace warpsim::cli::validate

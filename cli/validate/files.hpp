@@ -1,0 +1,55 @@
+// Way in 1: a file of draws from any sampler (PyTorch, JAX, CuPy, a user's
+// CUDA program) against the weights it drew from.
+//
+//   weights  K weights (one distribution) or an M x K matrix (one per row)
+//   draws    one distribution: S indices, any shape; a matrix: M indices
+//            (one a row) or M x S (S a row); text: one row a line
+//   uniforms (optional) the u each draw used, shaped as the draws: then each
+//            draw is checked against the scalar definition and its rounding
+//            bound (properties/checks.hpp, ScalarRow), not only in law
+//
+// The draws and uniforms stream (constant memory); the weights are held.
+// Checks: every index in [0, K); none of weight 0 (both the sampler's
+// failure, exit 1, reported with the first such draw); the scalar definition
+// (with uniforms); the law (cli/validate/law.hpp).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "cli/inputs.hpp"
+#include "cli/validate/progress.hpp"
+#include "cli/validate/report.hpp"
+
+namespace warpsim::cli::validate {
+
+struct FileOptions {
+  std::string weights;
+  std::string draws;
+  std::string uniforms;              // "" if none
+  std::optional<std::string> dtype;  // "f32" | "f64": the weights' precision where the file does not say (text, integers)
+  double alpha = 1e-3;
+};
+
+// The most weights held (M x K).
+inline constexpr std::uint64_t kMaxWeights = std::uint64_t{1} << 27;
+// The most draws one file may hold.
+inline constexpr std::uint64_t kMaxDraws = std::uint64_t{1} << 40;
+
+// Throws UsageError for anything malformed (nothing is reported then).
+Report check_files(const InputSource& inputs, const FileOptions& options, Progress& progress);
+
+// The weights, checked: finite, non-negative, each row with a positive total,
+// rounded to the precision the sampler used (fp32 refuses what overflows or
+// flushes to 0).
+struct Weights {
+  std::string quoted;
+  bool fp32 = true;
+  bool vector = false;       // one distribution
+  std::uint64_t rows = 1, cols = 0;
+  std::vector<double> values;  // rows x cols, each exactly a value of the precision
+  bool rows_differ = false;
+};
+Weights read_weights(const InputSource& inputs, const std::string& path, const std::optional<std::string>& dtype);
+
+}  // namespace warpsim::cli::validate

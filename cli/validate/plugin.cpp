@@ -1,0 +1,343 @@
+#include "cli/validate/plugin.hpp"
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "cli/errors.hpp"
+#include "cli/validate/device.hpp"
+
+namespace warpsim::cli::validate {
+
+namespace {
+
+// ---- a crash inside a plugin call: the message names the call, exit 2 ----
+
+char g_crash_message[2048];
+std::size_t g_crash_length = 0;
+constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+struct sigaction g_previous[std::size(kSignals)];
+
+extern "C" void on_plugin_crash(int sig) {
+  const char* name = sig == SIGSEGV ? "SIGSEGV, a bad memory access"
+                     : sig == SIGBUS ? "SIGBUS, a bad memory access"
+                     : sig == SIGFPE ? "SIGFPE, an arithmetic fault"
+                     : sig == SIGILL ? "SIGILL, an illegal instruction"
+                                     : "SIGABRT, an abort";
+  const char head[] = "warpsim: ";
+  [[maybe_unused]] auto a = ::write(STDERR_FILENO, head, sizeof head - 1);
+  [[maybe_unused]] auto b = ::write(STDERR_FILENO, g_crash_message, g_crash_length);
+  const char mid[] = " (signal ";
+  [[maybe_unused]] auto c = ::write(STDERR_FILENO, mid, sizeof mid - 1);
+  [[maybe_unused]] auto d = ::write(STDERR_FILENO, name, std::strlen(name));
+  const char tail[] = "); nothing after it was run\n";
+  [[maybe_unused]] auto e = ::write(STDERR_FILENO, tail, sizeof tail - 1);
+  ::_exit(kExitUsage);
+}
+
+// While alive, a crash is reported as the plugin's (with its own stack, so a
+// stack overflow in the plugin is caught too).
+class CallGuard {
+ public:
+  explicit CallGuard(const std::string& what) {
+    const std::string m = what + " crashed";
+    g_crash_length = std::min(m.size(), sizeof g_crash_message);
+    std::memcpy(g_crash_message, m.data(), g_crash_length);
+    static const bool stack_ready = [] {
+      static std::vector<char> stack(1 << 16);
+      stack_t ss{};
+      ss.ss_sp = stack.data();
+      ss.ss_size = stack.size();
+      return ::sigaltstack(&ss, nullptr) == 0;
+    }();
+    struct sigaction sa {};
+    sa.sa_handler = on_plugin_crash;
+    sa.sa_flags = stack_ready ? SA_ONSTACK : 0;
+    sigemptyset(&sa.sa_mask);
+    for (std::size_t i = 0; i < std::size(kSignals); ++i) ::sigaction(kSignals[i], &sa, &g_previous[i]);
+  }
+  ~CallGuard() {
+    for (std::size_t i = 0; i < std::size(kSignals); ++i) ::sigaction(kSignals[i], &g_previous[i], nullptr);
+  }
+};
+
+bool valid_name(const char* s) {
+  if (!s || !*s) return false;
+  for (const char* p = s; *p; ++p) {
+    const char c = *p;
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-') || p - s > 200) return false;
+  }
+  return true;
+}
+
+template <class T>
+constexpr warpsim_dtype dtype_of() {
+  return sizeof(T) == 4 ? WARPSIM_F32 : WARPSIM_F64;
+}
+
+}  // namespace
+
+std::shared_ptr<Plugin> Plugin::load(const std::string& path) {
+  std::shared_ptr<Plugin> p(new Plugin);
+  p->path_ = path;
+  const std::string quoted = "plugin '" + printable(path, 200) + "'";
+  if (::access(path.c_str(), F_OK) != 0) throw UsageError(quoted + ": no such file");
+  // A bare name would be searched for on the library path: say what was meant.
+  const std::string load_path = path.find('/') == std::string::npos ? "./" + path : path;
+  {
+    CallGuard guard(quoted + " (while loading: its static initialisers)");
+    p->handle_ = ::dlopen(load_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  }
+  if (!p->handle_) {
+    const char* e = ::dlerror();
+    throw UsageError(quoted + " does not load: " + printable(e ? e : "dlopen failed", 300));
+  }
+  ::dlerror();
+  void* sym = ::dlsym(p->handle_, WARPSIM_PLUGIN_ENTRY_SYMBOL);
+  if (!sym) {
+    throw UsageError(quoted + " has no symbol " WARPSIM_PLUGIN_ENTRY_SYMBOL
+                     " (a plugin exports it as extern \"C\" with WARPSIM_PLUGIN_EXPORT; see include/warpsim/plugin.h)");
+  }
+  const auto entry = reinterpret_cast<warpsim_plugin_entry_fn>(sym);
+  {
+    CallGuard guard(quoted + ", " WARPSIM_PLUGIN_ENTRY_SYMBOL "()");
+    p->table_ = entry();
+  }
+  if (!p->table_) throw UsageError(quoted + ": " WARPSIM_PLUGIN_ENTRY_SYMBOL "() returned NULL");
+  const auto& t = *p->table_;
+  if (t.abi_version != WARPSIM_PLUGIN_ABI_VERSION) {
+    throw UsageError(quoted + " was built for warpsim plugin ABI version " + std::to_string(t.abi_version) + "; this warpsim reads version " +
+                     std::to_string(WARPSIM_PLUGIN_ABI_VERSION) + " (rebuild it against this warpsim's include/warpsim/plugin.h)");
+  }
+  if (t.sampler_count == 0 || !t.samplers) throw UsageError(quoted + " offers no samplers (sampler_count is 0 or samplers is NULL)");
+  if (t.sampler_count > 1000) throw UsageError(quoted + " claims " + std::to_string(t.sampler_count) + " samplers; at most 1000 are read");
+  for (std::uint32_t i = 0; i < t.sampler_count; ++i) {
+    const warpsim_sampler& s = t.samplers[i];
+    const std::string which = quoted + ", sampler " + std::to_string(i);
+    if (!valid_name(s.name)) throw UsageError(which + " has no valid name (letters, digits, '_', '.', '-'; at most 200)");
+    const std::string named = quoted + ", sampler '" + s.name + "'";
+    for (const auto* other : p->samplers_)
+      if (std::strcmp(other->name, s.name) == 0) throw UsageError(named + " is offered twice");
+    if (s.memory != WARPSIM_HOST_MEMORY && s.memory != WARPSIM_DEVICE_MEMORY) {
+      throw UsageError(named + ": memory is " + std::to_string(s.memory) + ", neither WARPSIM_HOST_MEMORY nor WARPSIM_DEVICE_MEMORY");
+    }
+    if (s.flags & ~static_cast<std::uint32_t>(WARPSIM_REPLAYABLE | WARPSIM_ADDS_IN_ORDER)) {
+      throw UsageError(named + ": unknown flags " + std::to_string(s.flags) + " (ABI version 1 knows WARPSIM_REPLAYABLE and WARPSIM_ADDS_IN_ORDER)");
+    }
+    const std::uint32_t known = WARPSIM_DTYPE_BIT(WARPSIM_F32) | WARPSIM_DTYPE_BIT(WARPSIM_F64);
+    if (s.dtypes == 0 || (s.dtypes & ~known)) throw UsageError(named + ": dtypes must name fp32, fp64 or both (WARPSIM_DTYPE_BIT)");
+    if (!s.draw_rows) throw UsageError(named + " has no draw_rows entry (it is required)");
+    if (s.reserved) throw UsageError(named + ": the reserved field must be NULL in ABI version 1");
+    p->samplers_.push_back(&s);
+  }
+  return p;
+}
+
+Plugin::~Plugin() {
+  // The library stays loaded: a plugin's CUDA kernels and atexit handlers may
+  // outlive this object (dlclose would unmap their code).
+}
+
+const warpsim_sampler& Plugin::find(const std::string& name) const {
+  std::string names;
+  for (const auto* s : samplers_) {
+    if (name.empty() ? samplers_.size() == 1 : name == s->name) return *s;
+    names += (names.empty() ? "" : ", ") + std::string(s->name);
+  }
+  const std::string quoted = "plugin '" + printable(path_, 200) + "'";
+  if (name.empty()) throw UsageError(quoted + " offers " + std::to_string(samplers_.size()) + " samplers: choose one with --sampler (" + names + ")");
+  throw UsageError(quoted + " offers no sampler '" + printable(name) + "' (it offers: " + names + ")");
+}
+
+std::string Plugin::describe(const warpsim_sampler& s) {
+  std::string d = s.memory == WARPSIM_DEVICE_MEMORY ? "device memory" : "host memory";
+  d += s.flags & WARPSIM_REPLAYABLE ? ", replayable" : ", checked in law";
+  const bool f32 = s.dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F32), f64 = s.dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F64);
+  d += f32 && f64 ? ", fp32 and fp64" : f32 ? ", fp32" : ", fp64";
+  return d;
+}
+
+void Plugin::fail(const warpsim_sampler& s, const std::string& entry, const std::string& why) {
+  throw UsageError("plugin '" + printable(path_, 200) + "', sampler '" + s.name + "', " + entry + ": " + why);
+}
+
+std::string Plugin::take_error() {
+  std::string e;
+  e.swap(error_);
+  return e;
+}
+
+template <class T>
+std::vector<int> Plugin::draw_rows(const warpsim_sampler& s, const properties::Matrix<T>& m, std::uint64_t seed) {
+  std::vector<std::int32_t> idx(static_cast<std::size_t>(m.rows), -1);
+  const std::string call = "plugin '" + printable(path_, 200) + "', sampler '" + s.name + "', draw_rows";
+  auto returned = [&](int rc) {
+    if (rc == 0) return;
+    const char* msg = nullptr;
+    if (table_->last_error) {
+      CallGuard guard(call + " (last_error)");
+      msg = table_->last_error();
+    }
+    fail(s, "draw_rows", "returned " + std::to_string(rc) + (msg ? ": " + printable(msg, 300) : std::string(" (no last_error message)")));
+  };
+  if (s.memory == WARPSIM_HOST_MEMORY) {
+    int rc = 0;
+    {
+      CallGuard guard(call);
+      rc = s.draw_rows(s.context, m.weights.data(), dtype_of<T>(), m.rows, m.cols, seed, idx.data());
+    }
+    returned(rc);
+  } else {
+    if (const auto why = device::unavailable(); !why.empty()) fail(s, "draw_rows", "it takes device memory, and " + why);
+    device::Buffer w(m.weights.size() * sizeof(T), call + ": the weights"), out(idx.size() * sizeof(std::int32_t), call + ": the indices");
+    w.upload(m.weights.data(), w.bytes());
+    out.upload(idx.data(), out.bytes());
+    int rc = 0;
+    {
+      CallGuard guard(call);
+      rc = s.draw_rows(s.context, w.get(), dtype_of<T>(), m.rows, m.cols, seed, static_cast<std::int32_t*>(out.get()));
+    }
+    if (const auto e = device::synchronize_error(); !e.empty()) fail(s, "draw_rows", "its launch left " + e);
+    returned(rc);
+    out.download(idx.data(), out.bytes());
+  }
+  return {idx.begin(), idx.end()};
+}
+
+properties::Sampler Plugin::as_sampler(const warpsim_sampler& s) {
+  properties::Sampler out;
+  out.name = s.name;
+  out.algorithm = s.name;
+  out.where = "plugin '" + path_ + "' (" + describe(s) + ")";
+  out.determinism = s.flags & WARPSIM_REPLAYABLE ? properties::Determinism::Replayable : properties::Determinism::InLaw;
+  out.adds_in_order = (s.flags & WARPSIM_ADDS_IN_ORDER) != 0;
+  auto wrap = [this, &s](auto zero) {
+    using T = decltype(zero);
+    return properties::MatrixDraw<T>([this, &s](const properties::Matrix<T>& m, std::uint64_t seed) {
+      if (!error_.empty()) throw std::runtime_error(error_);  // stop at once: the run is void
+      try {
+        return draw_rows<T>(s, m, seed);
+      } catch (const UsageError& e) {
+        error_ = e.what();
+        throw;
+      }
+    });
+  };
+  if (s.dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F32)) out.f32 = wrap(0.0f);
+  if (s.dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F64)) out.f64 = wrap(0.0);
+  if (s.memory == WARPSIM_DEVICE_MEMORY) out.unavailable = [] { return device::unavailable(); };
+  return out;
+}
+
+template <class T>
+std::string Plugin::draw_law(const warpsim_sampler& s, const std::vector<T>& weights, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
+                             const std::function<void(std::uint64_t)>& progress) {
+  const std::int64_t k = static_cast<std::int64_t>(weights.size());
+  const std::string call = "plugin '" + printable(path_, 200) + "', sampler '" + s.name + "'";
+  const bool device = s.memory == WARPSIM_DEVICE_MEMORY;
+  if (device) {
+    if (const auto why = device::unavailable(); !why.empty()) fail(s, "draw_many", "it takes device memory, and " + why);
+  }
+  // Chunks: draw_many takes up to 2^24 draws a call; draw_rows up to 2^26 weights.
+  const std::uint64_t chunk = s.draw_many ? std::uint64_t{1} << 24 : std::max<std::uint64_t>(1, (std::uint64_t{1} << 26) / static_cast<std::uint64_t>(k));
+  std::vector<T> rows;  // copies of the row, for draw_rows
+  if (!s.draw_many) {
+    rows.reserve(static_cast<std::size_t>(std::min(chunk, n) * static_cast<std::uint64_t>(k)));
+    for (std::uint64_t r = 0; r < std::min(chunk, n); ++r) rows.insert(rows.end(), weights.begin(), weights.end());
+  }
+  std::unique_ptr<device::Buffer> d_weights, d_idx, d_counts;
+  if (device) {
+    const auto& host = s.draw_many ? weights : rows;
+    d_weights = std::make_unique<device::Buffer>(host.size() * sizeof(T), call + ": the weights");
+    d_weights->upload(host.data(), d_weights->bytes());
+    d_idx = std::make_unique<device::Buffer>(std::min(chunk, n) * sizeof(std::int32_t), call + ": the indices");
+    d_counts = std::make_unique<device::Buffer>(static_cast<std::size_t>(k) * sizeof(std::uint64_t), "the histogram");
+    d_counts->zero();
+  }
+  device::Buffer* d_row_weights = nullptr;
+  std::unique_ptr<device::Buffer> d_one_row;
+  if (device && !s.draw_many) {  // the histogram looks weights up in one row
+    d_one_row = std::make_unique<device::Buffer>(weights.size() * sizeof(T), "the weights");
+    d_one_row->upload(weights.data(), d_one_row->bytes());
+    d_row_weights = d_one_row.get();
+  } else if (device) {
+    d_row_weights = d_weights.get();
+  }
+  std::vector<std::int32_t> idx(static_cast<std::size_t>(std::min(chunk, n)));
+  std::string failure;
+  std::uint64_t bad_range = 0, bad_zero = 0;
+  for (std::uint64_t first = 0; first < n; first += chunk) {
+    const std::uint64_t m = std::min(chunk, n - first);
+    void* out = device ? d_idx->get() : idx.data();
+    int rc = 0;
+    const char* entry = s.draw_many ? "draw_many" : "draw_rows";
+    {
+      CallGuard guard(call + ", " + entry);
+      if (s.draw_many) {
+        rc = s.draw_many(s.context, device ? d_weights->get() : weights.data(), dtype_of<T>(), k, static_cast<std::int64_t>(m), seed, first,
+                         static_cast<std::int32_t*>(out));
+      } else {
+        // Row r of this chunk is draw first + r: the seed's stream continues
+        // across chunks by a new seed per chunk (a replayable sampler keys
+        // row r's uniform by (seed, r)).
+        rc = s.draw_rows(s.context, device ? d_weights->get() : rows.data(), dtype_of<T>(), static_cast<std::int64_t>(m), k,
+                         seed + first / chunk, static_cast<std::int32_t*>(out));
+      }
+    }
+    if (device) {
+      if (const auto e = device::synchronize_error(); !e.empty()) fail(s, entry, "its launch left " + e);
+    }
+    if (rc != 0) {
+      const char* msg = table_->last_error ? table_->last_error() : nullptr;
+      fail(s, entry, "returned " + std::to_string(rc) + (msg ? ": " + printable(msg, 300) : std::string(" (no last_error message)")));
+    }
+    if (device) {
+      const auto f = device::histogram(*d_idx, m, *d_row_weights, sizeof(T), k, *d_counts);
+      if (f.out_of_range && failure.empty()) {
+        std::int32_t v = 0;
+        std::vector<std::int32_t> all(m);
+        d_idx->download(all.data(), m * sizeof(std::int32_t));
+        v = all[f.first_out_of_range];
+        failure = "in_range: draw " + std::to_string(first + f.first_out_of_range) + " is " + std::to_string(v) + ", outside [0, " + std::to_string(k) + ")";
+      } else if (f.zero_weight && failure.empty()) {
+        std::vector<std::int32_t> all(m);
+        d_idx->download(all.data(), m * sizeof(std::int32_t));
+        failure = "zero_never_drawn: draw " + std::to_string(first + f.first_zero_weight) + " is " + std::to_string(all[f.first_zero_weight]) + ", of weight 0";
+      }
+      bad_range += f.out_of_range;
+      bad_zero += f.zero_weight;
+    } else {
+      for (std::uint64_t i = 0; i < m; ++i) {
+        const std::int32_t v = idx[i];
+        if (v < 0 || v >= k) {
+          ++bad_range;
+          if (failure.empty()) failure = "in_range: draw " + std::to_string(first + i) + " is " + std::to_string(v) + ", outside [0, " + std::to_string(k) + ")";
+          continue;
+        }
+        if (weights[static_cast<std::size_t>(v)] == T(0)) {
+          ++bad_zero;
+          if (failure.empty()) failure = "zero_never_drawn: draw " + std::to_string(first + i) + " is " + std::to_string(v) + ", of weight 0";
+        }
+        counter.add(static_cast<std::uint64_t>(v));
+      }
+    }
+    progress(first + m);
+  }
+  if (device) {
+    std::vector<std::uint64_t> counts(static_cast<std::size_t>(k));
+    d_counts->download(counts.data(), counts.size() * sizeof(std::uint64_t));
+    counter.add_counts(counts);
+  }
+  if (!failure.empty()) failure += " (" + std::to_string(bad_range) + " draws outside the range, " + std::to_string(bad_zero) + " of weight 0)";
+  return failure;
+}
+
+template std::string Plugin::draw_law<float>(const warpsim_sampler&, const std::vector<float>&, std::uint64_t, std::uint64_t, LawCounter&,
+                                             const std::function<void(std::uint64_t)>&);
+template std::string Plugin::draw_law<double>(const warpsim_sampler&, const std::vector<double>&, std::uint64_t, std::uint64_t, LawCounter&,
+                                              const std::function<void(std::uint64_t)>&);
+
+}  // namespace warpsim::cli::validate

@@ -1,0 +1,67 @@
+// Way in 2: a plugin (include/warpsim/plugin.h), loaded with dlopen. Its
+// samplers become properties::Sampler values, so the properties, the law
+// check and the shrinking that check warpsim's own kernels check them.
+//
+// Everything the plugin can get wrong is a UsageError (exit 2) that names the
+// file or symbol, raised before anything else runs: a missing file, a library
+// that does not load, no warpsim_plugin_entry, a table of another ABI
+// version, a malformed table, an unknown sampler. During a run: a call that
+// returns an error (with the plugin's last_error message), a CUDA error left
+// by its launch ("plugin 'x', sampler 'y': CUDA error ..." -- the plugin's,
+// not warpsim's), and a crash inside the call (the signal is caught, the
+// message names the plugin, sampler and entry point, and warpsim exits 2).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/validate/law.hpp"
+#include "properties/sampler.hpp"
+#include "warpsim/plugin.h"
+
+namespace warpsim::cli::validate {
+
+class Plugin {
+ public:
+  // Loads and checks the table; throws UsageError.
+  static std::shared_ptr<Plugin> load(const std::string& path);
+  ~Plugin();
+
+  const std::string& path() const { return path_; }
+  const std::vector<const warpsim_sampler*>& samplers() const { return samplers_; }
+  // The sampler of that name (or the only one, if `name` is empty); throws
+  // UsageError listing the names.
+  const warpsim_sampler& find(const std::string& name) const;
+
+  // The sampler as properties/ sees it. Calls that fail record the error;
+  // take_error() returns it (and the caller throws it after the checks).
+  properties::Sampler as_sampler(const warpsim_sampler& s);
+  std::string take_error();
+
+  // n draws from one distribution into `counter` (host memory: counted on
+  // the host; device memory: a histogram on the GPU), in chunks, calling
+  // progress(done). Returns the first draw outside [0, k) or of weight 0 as
+  // a failure text ("" if none). Throws UsageError on the plugin's errors.
+  template <class T>
+  std::string draw_law(const warpsim_sampler& s, const std::vector<T>& weights, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
+                       const std::function<void(std::uint64_t)>& progress);
+
+  // What `s` is, in words: "host memory, replayable, fp32 and fp64".
+  static std::string describe(const warpsim_sampler& s);
+
+ private:
+  Plugin() = default;
+  template <class T>
+  std::vector<int> draw_rows(const warpsim_sampler& s, const properties::Matrix<T>& m, std::uint64_t seed);
+  [[noreturn]] void fail(const warpsim_sampler& s, const std::string& entry, const std::string& why);
+  std::string path_;
+  void* handle_ = nullptr;
+  const warpsim_plugin* table_ = nullptr;
+  std::vector<const warpsim_sampler*> samplers_;
+  std::string error_;
+};
+
+}  // namespace warpsim::cli::validate

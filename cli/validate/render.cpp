@@ -1,0 +1,304 @@
+#include "cli/validate/render.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <sstream>
+
+#include "stats/input_checks.hpp"
+
+namespace warpsim::cli::validate {
+
+namespace {
+
+std::string g(double v) { return stats::number_text(v); }
+
+std::string fixed(double v, int digits = 4) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
+nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+nlohmann::json test_json(const stats::TestResult& r) {
+  return {{"test", r.test},
+          {"statistic", std::isfinite(r.statistic) ? nlohmann::json(r.statistic) : nlohmann::json("inf")},
+          {"df", optional_json(r.df)},
+          {"p_value", r.p_value},
+          {"alpha", r.alpha},
+          {"reject", r.reject},
+          {"sample_size", r.sample_size},
+          {"detectable_bias",
+           {{"power", r.detectable.power},
+            {"total_variation", optional_json(r.detectable.total_variation)},
+            {"max_relative_error", optional_json(r.detectable.max_relative_error)},
+            {"basis", r.detectable.basis}}},
+          {"notes", r.notes}};
+}
+
+std::string escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// One colour rule for outcomes, every view.
+const char* outcome_colour(Outcome o) {
+  switch (o) {
+    case Outcome::Pass: return "#2ca02c";
+    case Outcome::Fail: return "#d62728";
+    case Outcome::Skipped: return "#888888";
+  }
+  return "#000";
+}
+
+std::string failing_summary(const Report& r) {
+  std::string s;
+  for (const auto& c : r.checks)
+    if (c.outcome == Outcome::Fail) s += (s.empty() ? "" : ", ") + c.name;
+  int survived = 0;
+  for (const auto& m : r.mutants) survived += m.killed ? 0 : 1;
+  if (survived) s += (s.empty() ? "" : ", ") + std::to_string(survived) + " mutants survived";
+  return s;
+}
+
+}  // namespace
+
+std::vector<std::size_t> categories_to_show(const Law& law, std::size_t n) {
+  std::vector<std::size_t> order(law.categories.size());
+  std::iota(order.begin(), order.end(), 0);
+  if (order.size() <= n) return order;
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(), [&](std::size_t a, std::size_t b) {
+    const auto &x = law.categories[a], &y = law.categories[b];
+    if (x.rejected != y.rejected) return x.rejected;
+    if (x.p_raw != y.p_raw) return x.p_raw < y.p_raw;
+    return a < b;
+  });
+  order.resize(n);
+  std::sort(order.begin(), order.end());
+  return order;
+}
+
+std::string render_text(const Report& r) {
+  std::ostringstream s;
+  s << "warpsim validate: " << r.subject << "\n";
+  for (const auto& c : r.checks) {
+    char head[64];
+    std::snprintf(head, sizeof head, "  %-8s %-24s ", c.outcome == Outcome::Pass ? "pass" : c.outcome == Outcome::Fail ? "FAIL" : "skipped", c.name.c_str());
+    s << head << c.detail << "\n";
+  }
+  for (const auto& law : r.laws) {
+    const auto show = categories_to_show(law, 10);
+    if (law.categories.empty()) continue;
+    s << "  categories of " << law.label << (show.size() < law.categories.size() ? " (the 10 with the smallest p-values)" : "") << ":\n"
+      << "    index      observed      expected   p (raw)     p (Holm)\n";
+    for (auto i : show) {
+      const auto& c = law.categories[i];
+      char line[160];
+      std::snprintf(line, sizeof line, "    %-8llu %11.0f %13.1f   %-10.3g  %-10.3g%s\n", static_cast<unsigned long long>(c.index), c.observed, c.expected,
+                    c.p_raw, c.p_adjusted, c.rejected ? "  REJECTED" : "");
+      s << line;
+    }
+  }
+  if (!r.mutants.empty()) {
+    int killed = 0;
+    for (const auto& m : r.mutants) killed += m.killed ? 1 : 0;
+    s << "  mutation score: " << killed << " of " << r.mutants.size() << " killed\n";
+    for (const auto& m : r.mutants) {
+      char line[200];
+      std::snprintf(line, sizeof line, "    %-8s %-28s %-5s %-20s %.2f s\n", m.killed ? "killed" : "SURVIVED", m.name.c_str(), m.form.c_str(),
+                    m.property.c_str(), m.seconds);
+      s << line;
+    }
+  }
+  if (r.counterexample) {
+    const auto& c = *r.counterexample;
+    s << "counterexample (" << c.property << ", " << c.dtype << ", seed " << c.seed << ", " << c.rows << " x " << c.cols << ", failing row "
+      << c.failing_row << ")" << (c.file.empty() ? "" : ", saved to " + c.file) << ":\n";
+    for (int i = 0; i < c.rows && i < 8; ++i) {
+      s << "    ";
+      for (int j = 0; j < c.cols && j < 16; ++j) s << (j ? " " : "") << g(c.weights[static_cast<std::size_t>(i * c.cols + j)]);
+      s << (c.cols > 16 ? " ..." : "") << "\n";
+    }
+    if (c.rows > 8) s << "    ...\n";
+    for (const auto& line : c.replay) s << "  replay: " << line << "\n";
+  }
+  for (const auto& n : r.notes) s << "note: " << n << "\n";
+  s << "verdict: " << (r.consistent() ? "CONSISTENT" : "INCONSISTENT (" + failing_summary(r) + ")") << " -- false-positive rate of the statistical checks at most "
+    << g(r.alpha) << " (" << fixed(r.seconds, 3) << " s)\n";
+  return s.str();
+}
+
+nlohmann::json render_json(const Report& r) {
+  nlohmann::json checks = nlohmann::json::array();
+  for (const auto& c : r.checks) {
+    nlohmann::json j = {{"name", c.name}, {"outcome", outcome_name(c.outcome)}, {"detail", c.detail}};
+    if (c.test) j["test"] = test_json(*c.test);
+    checks.push_back(j);
+  }
+  nlohmann::json laws = nlohmann::json::array();
+  for (const auto& law : r.laws) {
+    nlohmann::json cats = nlohmann::json::array();
+    constexpr std::size_t kMax = 100000;
+    const auto show = categories_to_show(law, kMax);
+    for (auto i : show) {
+      const auto& c = law.categories[i];
+      cats.push_back({{"index", c.index}, {"observed", c.observed}, {"expected", c.expected}, {"p_raw", c.p_raw}, {"p_adjusted", c.p_adjusted},
+                      {"rejected", c.rejected}});
+    }
+    laws.push_back({{"label", law.label},
+                    {"draws", law.draws},
+                    {"categories_total", law.categories.size()},
+                    {"categories", cats},
+                    {"batches", law.batches},
+                    {"batch_p_values", law.batch_p_values}});
+  }
+  nlohmann::json j = {{"warpsim_validate", 1},
+                      {"kind", r.kind},
+                      {"subject", r.subject},
+                      {"verdict", r.consistent() ? "consistent" : "inconsistent"},
+                      {"alpha", r.alpha},
+                      {"seconds", r.seconds},
+                      {"checks", checks},
+                      {"laws", laws},
+                      {"notes", r.notes}};
+  if (r.counterexample) {
+    const auto& c = *r.counterexample;
+    j["counterexample"] = {{"property", c.property}, {"dtype", c.dtype}, {"seed", c.seed}, {"rows", c.rows}, {"cols", c.cols},
+                           {"failing_row", c.failing_row}, {"weights", c.weights}, {"file", c.file}, {"replay", c.replay}, {"detail", c.detail}};
+  }
+  if (!r.mutants.empty()) {
+    nlohmann::json list = nlohmann::json::array();
+    int killed = 0;
+    for (const auto& m : r.mutants) {
+      killed += m.killed ? 1 : 0;
+      list.push_back({{"name", m.name}, {"form", m.form}, {"bug", m.bug}, {"killed", m.killed}, {"property", m.property},
+                      {"seconds", m.seconds}, {"counterexample", m.counterexample}});
+    }
+    j["mutation_score"] = {{"killed", killed}, {"total", r.mutants.size()}, {"mutants", list}};
+  }
+  return j;
+}
+
+namespace {
+
+// Observed (bars) against expected (ticks) per category; failing ones red.
+std::string category_svg(const Law& law) {
+  const auto show = categories_to_show(law, 256);
+  if (show.empty()) return "";
+  double top = 1;
+  for (auto i : show) top = std::max({top, law.categories[i].observed, law.categories[i].expected});
+  const double bar = std::clamp(720.0 / static_cast<double>(show.size()), 2.0, 40.0);
+  const double width = bar * static_cast<double>(show.size()) + 60, height = 220;
+  std::ostringstream s;
+  s << "<svg class=\"categories\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height + 30 << "\">\n";
+  s << "<text x=\"4\" y=\"12\" font-size=\"11\">" << fixed(top, 6) << "</text><text x=\"4\" y=\"" << height << "\" font-size=\"11\">0</text>\n";
+  for (std::size_t n = 0; n < show.size(); ++n) {
+    const auto& c = law.categories[show[n]];
+    const double x = 50 + bar * static_cast<double>(n);
+    const double h = (height - 20) * c.observed / top, e = (height - 20) * c.expected / top;
+    s << "<rect class=\"bar" << (c.rejected ? " rejected" : "") << "\" x=\"" << x << "\" y=\"" << height - h << "\" width=\"" << std::max(1.0, bar - 1)
+      << "\" height=\"" << h << "\" fill=\"" << (c.rejected ? "#d62728" : "#1f77b4") << "\"><title>category " << c.index << ": observed "
+      << g(c.observed) << ", expected " << fixed(c.expected, 8) << ", p raw " << fixed(c.p_raw) << ", p Holm " << fixed(c.p_adjusted)
+      << "</title></rect>";
+    s << "<line x1=\"" << x << "\" x2=\"" << x + std::max(1.0, bar - 1) << "\" y1=\"" << height - e << "\" y2=\"" << height - e
+      << "\" stroke=\"#000\" stroke-width=\"2\"/>\n";
+  }
+  s << "<text x=\"50\" y=\"" << height + 20 << "\" font-size=\"11\">bars: observed; black ticks: expected; red: rejected by its binomial test"
+    << (show.size() < law.categories.size() ? " (" + std::to_string(show.size()) + " of " + std::to_string(law.categories.size()) + " categories, smallest p first)" : "")
+    << "</text>\n</svg>\n";
+  return s.str();
+}
+
+std::string histogram_svg(const Law& law) {
+  if (law.batch_p_values.empty()) return "";
+  constexpr int kBins = 10;
+  int count[kBins] = {};
+  for (double p : law.batch_p_values) ++count[std::min(kBins - 1, static_cast<int>(p * kBins))];
+  const int top = std::max(1, *std::max_element(count, count + kBins));
+  std::ostringstream s;
+  s << "<svg class=\"histogram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"420\" height=\"190\">\n";
+  for (int b = 0; b < kBins; ++b) {
+    const double h = 140.0 * count[b] / top;
+    s << "<rect class=\"bin\" x=\"" << 20 + 38 * b << "\" y=\"" << 160 - h << "\" width=\"34\" height=\"" << h << "\" fill=\"#9467bd\"><title>p in ["
+      << b / 10.0 << ", " << (b + 1) / 10.0 << "): " << count[b] << "</title></rect>";
+  }
+  const double flat = 160 - 140.0 * (static_cast<double>(law.batch_p_values.size()) / kBins) / top;
+  s << "<line x1=\"20\" x2=\"400\" y1=\"" << flat << "\" y2=\"" << flat << "\" stroke=\"#000\" stroke-dasharray=\"4\"/>";
+  s << "<text x=\"20\" y=\"180\" font-size=\"11\">p-values of " << law.batch_p_values.size()
+    << " batches, 0 to 1; dashed: what a correct sampler gives on average</text>\n</svg>\n";
+  return s.str();
+}
+
+}  // namespace
+
+std::string render_html(const Report& r, const std::string& layout_svg) {
+  std::ostringstream s;
+  const bool ok = r.consistent();
+  s << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>warpsim validate: " << escape(r.subject) << "</title>\n"
+    << "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}td,th{padding:2px 8px;text-align:left;vertical-align:top}"
+    << ".verdict{font-size:1.4em;padding:6px;color:#fff}.pass{color:#2ca02c}.fail{color:#d62728;font-weight:bold}.skipped{color:#888}"
+    << "pre{background:#f4f4f4;padding:6px;overflow-x:auto}</style></head><body>\n";
+  s << "<h1>warpsim validate</h1><p>" << escape(r.subject) << "</p>\n";
+  s << "<div class=\"verdict\" id=\"verdict\" style=\"background:" << (ok ? "#2ca02c" : "#d62728") << "\">"
+    << (ok ? "consistent" : "inconsistent: " + escape(failing_summary(r))) << "</div>\n";
+  s << "<p>False-positive rate of the statistical checks together: at most " << g(r.alpha) << ". " << fixed(r.seconds, 3) << " s.</p>\n";
+  s << "<h2>Checks</h2><table id=\"checks\"><tr><th>outcome</th><th>check</th><th>detail</th></tr>\n";
+  for (const auto& c : r.checks) {
+    s << "<tr class=\"check\"><td class=\"" << outcome_name(c.outcome) << "\" style=\"color:" << outcome_colour(c.outcome) << "\">"
+      << outcome_name(c.outcome) << "</td><td>" << escape(c.name) << "</td><td>" << escape(c.detail) << "</td></tr>\n";
+  }
+  s << "</table>\n";
+  for (const auto& law : r.laws) {
+    s << "<h2>Observed against expected: " << escape(law.label) << "</h2><p>" << law.draws << " draws.</p>\n" << category_svg(law);
+    if (!law.batch_p_values.empty()) s << "<h3>Two-level test: p-values of the batches</h3>\n" << histogram_svg(law);
+  }
+  if (!r.mutants.empty()) {
+    s << "<h2>Seeded bugs</h2><table id=\"mutants\"><tr><th></th><th>mutant</th><th>form</th><th>the bug</th><th>killed by</th><th>s</th></tr>\n";
+    for (const auto& m : r.mutants) {
+      s << "<tr class=\"mutant\"><td class=\"" << (m.killed ? "pass" : "fail") << "\">" << (m.killed ? "killed" : "survived") << "</td><td>"
+        << escape(m.name) << "</td><td>" << m.form << "</td><td>" << escape(m.bug) << "</td><td>" << escape(m.property) << "</td><td>"
+        << fixed(m.seconds, 3) << "</td></tr>\n";
+    }
+    s << "</table>\n";
+  }
+  if (r.counterexample) {
+    const auto& c = *r.counterexample;
+    s << "<h2>Counterexample</h2><p>" << escape(c.property) << ", " << c.dtype << ", seed " << c.seed << ", " << c.rows << " x " << c.cols
+      << ", failing row " << c.failing_row << (c.file.empty() ? "" : ", saved to " + escape(c.file)) << ".</p>\n<pre>";
+    for (const auto& line : c.replay) s << escape(line) << "\n";
+    s << "</pre>\n<pre>" << escape(c.detail) << "</pre>\n";
+    if (!layout_svg.empty()) s << "<h3>The failing row's prefix sums on the warp (warpsim show prefix)</h3>\n<div class=\"layout\">" << layout_svg << "</div>\n";
+  }
+  for (const auto& n : r.notes) s << "<p class=\"note\">note: " << escape(n) << "</p>\n";
+  // The page checks itself (?selftest): every check has a row, every law a
+  // chart whose bars are the categories shown, the rejected bars are marked.
+  s << "<p id=\"selftest\"></p>\n<script>\n"
+    << "const expect = {checks: " << r.checks.size() << ", laws: " << r.laws.size() << ", rejected: [";
+  for (std::size_t l = 0; l < r.laws.size(); ++l) {
+    int rejected = 0;
+    for (auto i : categories_to_show(r.laws[l], 256)) rejected += r.laws[l].categories[i].rejected ? 1 : 0;
+    s << (l ? "," : "") << rejected;
+  }
+  s << "]};\n"
+    << "if (location.search.includes('selftest')) {\n"
+    << "  const charts = document.querySelectorAll('svg.categories');\n"
+    << "  let ok = document.querySelectorAll('tr.check').length === expect.checks && charts.length === expect.laws;\n"
+    << "  charts.forEach((c, i) => { ok = ok && c.querySelectorAll('rect.bar').length > 0 && c.querySelectorAll('rect.rejected').length === expect.rejected[i]"
+    << " && c.getBoundingClientRect().width > 0; });\n"
+    << "  document.getElementById('selftest').textContent = 'selftest: ' + (ok ? 'pass' : 'fail');\n"
+    << "}\n</script>\n</body></html>\n";
+  return s.str();
+}
+
+}  // namespace warpsim::cli::validate

@@ -1,0 +1,81 @@
+// What `warpsim validate` found, as data: the renderers (text, JSON, HTML)
+// read this and nothing else.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stats/test_result.hpp"
+
+namespace warpsim::cli::validate {
+
+enum class Outcome { Pass, Fail, Skipped };
+const char* outcome_name(Outcome o);
+
+struct Check {
+  std::string name;     // "in_range", "chi_square", "properties (fp32)", ...
+  Outcome outcome = Outcome::Pass;
+  std::string detail;   // what was checked, or why it failed / was skipped
+  std::optional<stats::TestResult> test;  // the statistical checks
+};
+
+// One category of the law check.
+struct Category {
+  std::uint64_t index = 0;
+  double observed = 0;
+  double expected = 0;
+  double p_raw = 1;       // exact two-sided binomial
+  double p_adjusted = 1;  // Holm
+  bool rejected = false;
+};
+
+struct Law {
+  std::string label;                 // which distribution ("weights in 'w.npy'", "fp32 power law of 64")
+  std::uint64_t draws = 0;
+  std::vector<Category> categories;
+  std::vector<double> batch_p_values;  // the two-level test's first level
+  int batches = 0;
+};
+
+// A failure shrunk to a small input, saved where the user can replay it.
+struct Counterexample {
+  std::string property;
+  std::string dtype;        // "fp32" | "fp64"
+  std::uint64_t seed = 0;
+  int rows = 0, cols = 0;
+  int failing_row = 0;
+  std::vector<double> weights;  // rows x cols
+  std::string file;             // where it was written ("" if not)
+  std::vector<std::string> replay;  // commands
+  std::string detail;           // RapidCheck's description
+};
+
+struct MutantLine {
+  std::string name, form, bug, property;
+  bool killed = false;
+  double seconds = 0;
+  std::string counterexample;
+};
+
+struct Report {
+  std::string kind;      // file | plugin | builtin | mutants
+  std::string subject;   // what was validated, in words
+  double alpha = 1e-3;   // the false-positive rate of the whole report
+  std::vector<Check> checks;
+  std::vector<Law> laws;
+  std::optional<Counterexample> counterexample;
+  std::vector<MutantLine> mutants;
+  std::vector<std::string> notes;
+  double seconds = 0;
+  bool consistent() const {
+    for (const auto& c : checks)
+      if (c.outcome == Outcome::Fail) return false;
+    for (const auto& m : mutants)
+      if (!m.killed) return false;
+    return true;
+  }
+};
+
+}  // namespace warpsim::cli::validate

@@ -1,0 +1,261 @@
+#include "cli/validate/samplers.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <numeric>
+
+#include "cli/errors.hpp"
+#include "cli/validate/files.hpp"
+#include "cli/validate/law.hpp"
+#include "properties/mutants.hpp"
+#include "properties/rc_checks.hpp"
+#include "stats/input_checks.hpp"
+#include "stats/power.hpp"
+
+namespace warpsim::cli::validate {
+
+namespace {
+
+std::string g(double v) { return stats::number_text(v); }
+
+constexpr int kLawK = 64;
+
+Outcome of(const properties::Verdict& v) { return v.ok ? Outcome::Pass : Outcome::Fail; }
+
+// Writes the counterexample's matrix, one row a line, each value the
+// shortest text that reads back to the same value.
+void save(Counterexample& c, const std::string& file) {
+  if (file.empty()) return;
+  std::ofstream out(file);
+  if (!out) throw UsageError("cannot write the counterexample to '" + printable(file, 200) + "'");
+  for (int r = 0; r < c.rows; ++r) {
+    std::vector<double> row(c.weights.begin() + r * c.cols, c.weights.begin() + (r + 1) * c.cols);
+    out << properties::row_text<double>(row) << "\n";
+  }
+  if (!out) throw UsageError("cannot write the counterexample to '" + printable(file, 200) + "'");
+  c.file = file;
+}
+
+template <class T>
+std::string law_through_sampler(const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
+                                const std::function<void(std::uint64_t)>& progress) {
+  const std::uint64_t chunk = std::max<std::uint64_t>(1, (std::uint64_t{1} << 22) / w.size());
+  std::string failure;
+  for (std::uint64_t first = 0; first < n; first += chunk) {
+    const auto m = static_cast<int>(std::min(chunk, n - first));
+    properties::Matrix<T> x{m, static_cast<int>(w.size()), {}};
+    x.weights.reserve(static_cast<std::size_t>(m) * w.size());
+    for (int r = 0; r < m; ++r) x.weights.insert(x.weights.end(), w.begin(), w.end());
+    const auto idx = s.draw(x, seed + first / chunk);
+    if (idx.size() != static_cast<std::size_t>(m)) return "in_range: " + std::to_string(idx.size()) + " indices for " + std::to_string(m) + " rows";
+    for (int r = 0; r < m; ++r) {
+      const int v = idx[static_cast<std::size_t>(r)];
+      if (v < 0 || static_cast<std::size_t>(v) >= w.size()) {
+        if (failure.empty()) failure = "in_range: draw " + std::to_string(first + static_cast<std::uint64_t>(r)) + " is " + std::to_string(v);
+        continue;
+      }
+      if (w[static_cast<std::size_t>(v)] == T(0) && failure.empty()) {
+        failure = "zero_never_drawn: draw " + std::to_string(first + static_cast<std::uint64_t>(r)) + " is " + std::to_string(v) + ", of weight 0";
+      }
+      counter.add(static_cast<std::uint64_t>(v));
+    }
+    progress(first + static_cast<std::uint64_t>(m));
+  }
+  return failure;
+}
+
+template <class T>
+void law_check(SamplerUnderTest& s, const std::vector<double>& weights, const std::string& label, std::uint64_t n, std::uint64_t seed,
+               double alpha_each, Progress& progress, Report& report) {
+  std::vector<T> w(weights.begin(), weights.end());
+  LawCounter counter(w.size(), true);
+  progress.start("draws (" + label + ")", n);
+  auto tick = [&](std::uint64_t done) { progress.update(done); };
+  std::string failure;
+  if constexpr (sizeof(T) == 4) {
+    failure = s.law32 ? s.law32(w, n, seed, counter, tick) : law_through_sampler(s.sampler, w, n, seed, counter, tick);
+  } else {
+    failure = s.law64 ? s.law64(w, n, seed, counter, tick) : law_through_sampler(s.sampler, w, n, seed, counter, tick);
+  }
+  progress.finish();
+  if (s.take_error) {
+    if (auto e = s.take_error(); !e.empty()) throw UsageError(e);
+  }
+  if (!failure.empty()) {
+    const auto colon = failure.find(':');
+    report.checks.push_back({failure.substr(0, colon) + " (" + label + ")", Outcome::Fail, failure.substr(colon + 2), std::nullopt});
+  }
+  if (counter.draws() > 0) law_checks(counter, probabilities_of(weights), alpha_each, label, false, report);
+}
+
+}  // namespace
+
+std::vector<double> law_weights() {
+  // A shuffled power law (w_i = 1 / (1 + i), exponent 1), two weights set to
+  // 0: what a sampler that mishandles order, tails or zeros gets wrong.
+  std::vector<double> w(kLawK);
+  for (int i = 0; i < kLawK; ++i) w[static_cast<std::size_t>((i * 37 + 11) % kLawK)] = 1.0 / (1 + i);
+  w[5] = 0;
+  w[40] = 0;
+  return w;
+}
+
+std::uint64_t draws_for_target(double target_tv, double alpha_each) {
+  const double n = stats::sample_size_for_total_variation(kLawK - 3, alpha_each, 0.9, target_tv);
+  if (!(n <= 1e12)) throw UsageError("--target-tv " + g(target_tv) + " needs " + g(n) + " draws, more than 10^12");
+  return static_cast<std::uint64_t>(std::ceil(n));
+}
+
+Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, const SamplerOptions& o, Progress& progress) {
+  Report report;
+  report.kind = s.kind;
+  report.subject = s.subject;
+  report.alpha = o.alpha;
+  if (const auto why = s.sampler.unavailable(); !why.empty()) throw UsageError(s.subject + " cannot run here: " + why);
+  const bool f32 = static_cast<bool>(s.sampler.f32), f64 = static_cast<bool>(s.sampler.f64);
+  auto plugin_error = [&] {
+    if (s.take_error) {
+      if (auto e = s.take_error(); !e.empty()) throw UsageError(e);
+    }
+  };
+  const char* replayable = s.sampler.determinism == properties::Determinism::Replayable ? "" : " (scalar_definition skipped: not replayable)";
+
+  std::vector<double> law = law_weights();
+  std::string law_label = "a shuffled power law of 64 weights, 2 of them 0";
+  if (!o.weights.empty()) {
+    // Replay: the properties on the given matrix.
+    const auto w = read_weights(inputs, o.weights, o.dtype);
+    if (w.fp32 ? !f32 : !f64) throw UsageError(s.subject + " takes no " + (w.fp32 ? "fp32" : "fp64") + " weights (pass --dtype)");
+    auto run = [&](auto zero) {
+      using T = decltype(zero);
+      properties::Matrix<T> m{static_cast<int>(w.rows), static_cast<int>(w.cols), {}};
+      m.weights.assign(w.values.begin(), w.values.end());
+      const auto verdicts = properties::all_properties(s.sampler, m, o.seed);
+      plugin_error();
+      for (const auto& v : verdicts) {
+        report.checks.push_back({v.property, of(v), v.ok ? "on the " + std::to_string(w.rows) + " x " + std::to_string(w.cols) + " weights in " +
+                                                               w.quoted + ", seed " + std::to_string(o.seed)
+                                                         : v.detail,
+                                 std::nullopt});
+      }
+    };
+    if (w.fp32) run(0.0f); else run(0.0);
+    if (w.vector) {
+      law = w.values;
+      law_label = "the weights in " + w.quoted;
+    } else {
+      law.clear();
+    }
+    if (!law.empty()) {
+      const int tests = law_check_count(true);
+      const double each = o.alpha / tests;
+      const std::uint64_t n = o.draws.value_or(draws_for_target(o.target_tv, each));
+      if (w.fp32) law_check<float>(s, law, law_label, n, o.seed, each, progress, report);
+      else law_check<double>(s, law, law_label, n, o.seed, each, progress, report);
+      report.notes.push_back("the statistical checks run at alpha / " + std::to_string(tests) + " each");
+    }
+    return report;
+  }
+
+  // 1. The properties on generated inputs.
+  properties::CheckOptions co;
+  co.tests = o.tests;
+  co.max_rows = o.max_rows;
+  co.max_cols = o.max_cols;
+  co.seed = o.seed;
+  co.shrink_seconds = o.shrink_seconds;
+  for (const bool fp32 : {true, false}) {
+    if (fp32 ? !f32 : !f64) continue;
+    co.fp32 = fp32;
+    co.fp64 = !fp32;
+    const char* dtype = fp32 ? "fp32" : "fp64";
+    progress.start(std::string("property tests (") + dtype + ")", std::nullopt);
+    const auto r = properties::check_sampler(s.sampler, co);
+    progress.finish();
+    plugin_error();
+    report.checks.push_back({std::string("properties (") + dtype + ")", r.ok ? Outcome::Pass : Outcome::Fail,
+                             r.ok ? std::to_string(o.tests) + " generated inputs of every weight family, M up to " + std::to_string(o.max_rows) +
+                                        ", K up to " + std::to_string(o.max_cols) + ": in_range, zero_never_drawn, single_nonzero, " +
+                                        "scalar_definition, same_seed" + replayable
+                                  : r.property + " fails; shrunk counterexample below",
+                             std::nullopt});
+    if (!r.ok && !report.counterexample && r.failing) {
+      Counterexample c;
+      c.property = r.property;
+      c.dtype = r.failing->dtype;
+      c.seed = r.failing->seed;
+      c.rows = r.failing->rows;
+      c.cols = r.failing->cols;
+      c.failing_row = r.failing->row;
+      c.weights = r.failing->weights;
+      c.detail = r.text;
+      save(c, o.counterexample_file);
+      const std::string file = c.file.empty() ? "FILE" : c.file;
+      c.replay.push_back(o.replay_prefix + " --weights " + file + " --seed " + std::to_string(c.seed) + " --dtype " + (c.dtype == "fp32" ? "f32" : "f64"));
+      if (c.cols <= 4096) {
+        const std::string line = std::to_string(c.failing_row + 1);
+        c.replay.push_back("sed -n '" + line + "p;" + line + "p' " + file + " | warpsim show prefix --lanes 2 --k " + std::to_string(c.cols) +
+                           " --weights - --step final");
+      }
+      report.counterexample = std::move(c);
+    }
+  }
+
+  // 2. The law, in each precision.
+  const int laws = (f32 ? 1 : 0) + (f64 ? 1 : 0);
+  const int tests = laws * law_check_count(true);
+  const double each = o.alpha / tests;
+  const std::uint64_t n = o.draws.value_or(draws_for_target(o.target_tv, each));
+  if (f32) law_check<float>(s, law, law_label + " (fp32)", n, o.seed, each, progress, report);
+  if (f64) law_check<double>(s, law, law_label + " (fp64)", n, o.seed + 1000003, each, progress, report);
+  report.notes.push_back("the law check takes " + std::to_string(n) + " draws a precision" +
+                         (o.draws ? " (--draws)" : ", what detects a total-variation bias of " + g(o.target_tv) + " with power 0.9 (--target-tv)") +
+                         "; its " + std::to_string(tests) + " statistical checks run at alpha / " + std::to_string(tests) + " each");
+  return report;
+}
+
+Report mutants_report(const SamplerOptions& o, bool cuda, const std::string& only, Progress& progress) {
+  Report report;
+  report.kind = "mutants";
+  report.subject = std::string("the seeded-bug catalogue (properties/mutants.hpp): the warp-per-row sampler with one bug each, ") +
+                   (cuda ? "host and CUDA forms" : "host forms on the warp model");
+  report.alpha = o.alpha;
+  if (!only.empty()) {
+    bool known = false;
+    std::string names;
+    for (const auto& m : properties::mutants()) {
+      known = known || m.name == only;
+      names += (names.empty() ? "" : ", ") + m.name;
+    }
+    if (!known) throw UsageError("no mutant '" + printable(only) + "' (known: " + names + ")");
+  }
+  if (cuda) {
+    if (auto why = properties::cuda_mutant(properties::Mutation::None).unavailable(); !why.empty()) {
+      throw UsageError("--on gpu: the CUDA forms cannot run here: " + why);
+    }
+  }
+  properties::CheckOptions co;
+  co.tests = o.tests;
+  co.seed = o.seed;
+  co.shrink_seconds = o.shrink_seconds;
+  progress.start("mutants", std::nullopt);
+  properties::MutationScore score;
+  try {
+    score = properties::mutation_score(co, cuda, only);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  progress.finish();
+  for (const auto& r : score.results) {
+    std::string bug;
+    for (const auto& m : properties::mutants())
+      if (m.name == r.name) bug = m.bug;
+    report.mutants.push_back({r.name, r.form, bug, r.property, r.killed, r.seconds, r.counterexample});
+  }
+  report.checks.push_back({"correct sampler", Outcome::Pass, "the unmutated warp-per-row sampler passes every property (checked first)", std::nullopt});
+  report.notes.push_back("a mutant is killed when a property fails on it; the score is killed / total");
+  return report;
+}
+
+}  // namespace warpsim::cli::validate

@@ -1,0 +1,73 @@
+// Ways in 2 and 3: a sampler warpsim can call -- a plugin's, or a built-in of
+// the registry (properties/registry.hpp; its GPU entry where one runs, else
+// its oracle on the warp model) -- and the seeded-bug catalogue.
+//
+// A sampler is checked by
+//   1. the properties of properties/ (in_range, zero_never_drawn,
+//      single_nonzero, scalar_definition if replayable, same_seed) on
+//      generated inputs of every weight family (RapidCheck), each precision
+//      it takes; a failure is shrunk to a small matrix, saved to a file, and
+//      reported with the commands that replay it;
+//   2. its law: n draws from a fixed distribution (64 weights of a shuffled
+//      power law, two of them 0) in each precision, n chosen by --target-tv
+//      (or --draws), by the tests of cli/validate/law.hpp.
+// With --weights FILE (a saved counterexample, or the user's own), the
+// properties run on that matrix with --seed instead of generated ones, and a
+// single distribution is also checked in law.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cli/inputs.hpp"
+#include "cli/validate/law.hpp"
+#include "cli/validate/progress.hpp"
+#include "cli/validate/report.hpp"
+#include "properties/sampler.hpp"
+
+namespace warpsim::cli::validate {
+
+struct SamplerOptions {
+  int tests = 100;           // generated inputs per precision
+  int max_rows = 70;
+  int max_cols = 150;
+  std::uint64_t seed = 1;    // RapidCheck's seed, and the draws' seed
+  double alpha = 1e-3;
+  double target_tv = 0.01;   // the law check detects this total-variation bias with power 0.9
+  std::optional<std::uint64_t> draws;  // instead of target_tv
+  std::string counterexample_file = "warpsim-counterexample.txt";  // "" : not saved
+  std::string weights;       // replay on these weights instead of generating
+  std::optional<std::string> dtype;
+  double shrink_seconds = 5;
+  std::string replay_prefix;  // "warpsim validate --plugin lib.so --sampler x": how to run this sampler again
+};
+
+// Draws n times from one distribution into a counter; returns the first
+// failing draw's description ("" if none). The plugin path counts on the GPU
+// for device samplers; the default draws through the Sampler.
+using LawDraw32 = std::function<std::string(const std::vector<float>&, std::uint64_t n, std::uint64_t seed, LawCounter&,
+                                            const std::function<void(std::uint64_t)>&)>;
+using LawDraw64 = std::function<std::string(const std::vector<double>&, std::uint64_t n, std::uint64_t seed, LawCounter&,
+                                            const std::function<void(std::uint64_t)>&)>;
+
+struct SamplerUnderTest {
+  properties::Sampler sampler;
+  std::string kind;      // "plugin" | "builtin"
+  std::string subject;   // in words
+  LawDraw32 law32;       // empty: through sampler.draw
+  LawDraw64 law64;
+  std::function<std::string()> take_error;  // a plugin's recorded error ("" if none)
+};
+
+Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, const SamplerOptions& options, Progress& progress);
+
+// The law distribution of step 2, and n for a target total variation.
+std::vector<double> law_weights();
+std::uint64_t draws_for_target(double target_tv, double alpha_each);
+
+// The catalogue: mutation_score on the host forms (cuda: their CUDA forms).
+Report mutants_report(const SamplerOptions& options, bool cuda, const std::string& only, Progress& progress);
+
+}  // namespace warpsim::cli::validate

@@ -1,0 +1,204 @@
+#include "cli/validate_command.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <sstream>
+
+#include "cli/errors.hpp"
+#include "cli/show.hpp"
+#include "cli/validate/files.hpp"
+#include "cli/validate/plugin.hpp"
+#include "cli/validate/render.hpp"
+#include "cli/validate/samplers.hpp"
+#include "properties/rc_checks.hpp"
+#include "properties/registry.hpp"
+
+namespace warpsim::cli {
+
+using namespace validate;
+
+CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
+  auto* v = app.add_subcommand("validate", "Tell whether a sampler is right: a file of draws, a plugin, a built-in, or the seeded bugs");
+  v->footer(
+      "Ways in (one of):\n"
+      "  --weights W --draws D [--uniforms U]   draws from any sampler (.npy or text), checked in law, and draw by draw with U\n"
+      "  --plugin LIB.so [--sampler NAME]       a shared library with the C ABI of include/warpsim/plugin.h\n"
+      "  --builtin NAME                         a registered algorithm (GPU where present, else its oracle; --on)\n"
+      "  --mutants [--only NAME]                the seeded-bug catalogue's mutation score\n"
+      "Exit codes: 0 consistent; 1 inconsistent (a check failed, a draw out of range or of weight 0, a mutant survived); "
+      "2 bad input or usage (malformed files, a broken plugin, its errors and crashes).\n"
+      "Limits: weights hold at most 2^27 values; a file of draws at most 2^40 (streamed, constant memory); "
+      "--target-tv asks for at most 10^12 draws. Docs: docs/validate.md.");
+  v->add_option("--weights", o.weights, "the weights: K values (one distribution) or an M x K matrix (.npy or text; - for stdin)");
+  v->add_option("--draws", o.draws, "the indices drawn: S from one distribution, or one or S a row (.npy int or text)");
+  v->add_option("--uniforms", o.uniforms, "the uniform each draw used, shaped as --draws: check each draw against the scalar definition");
+  v->add_option("--plugin", o.plugin, "a plugin library (include/warpsim/plugin.h)");
+  v->add_option("--sampler", o.sampler, "the plugin's sampler to check (needed if it offers several)");
+  v->add_option("--builtin", o.builtin, "a registered algorithm (--list names them)");
+  v->add_flag("--mutants", o.mutants, "the seeded-bug catalogue: every mutant must fail a property");
+  v->add_option("--only", o.only, "--mutants: the one mutant of that name");
+  v->add_option("--on", o.on, "built-ins and mutants: gpu, oracle, or auto (the GPU where one runs)")
+      ->check(CLI::IsMember({"auto", "gpu", "oracle"}))
+      ->capture_default_str();
+  v->add_flag("--list", o.list, "list the samplers of --plugin, or the built-ins, and exit");
+  v->add_option("--format", o.format, "report format")->check(CLI::IsMember({"text", "json", "html"}))->capture_default_str();
+  v->add_option("--alpha", o.alpha, "the false-positive rate of the report's statistical checks together")
+      ->check(CLI::Range(1e-12, 0.5))
+      ->capture_default_str();
+  v->add_option("--target-tv", o.target_tv, "plugins and built-ins: draw enough to detect this total-variation bias with power 0.9 (default 0.01)");
+  v->add_option("--draws-per-law", o.draws_count, "plugins and built-ins: draws for each law check, instead of --target-tv")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000'000}));
+  v->add_option("--tests", o.tests, "generated inputs per precision for the property checks")->check(CLI::Range(1, 100000))->capture_default_str();
+  v->add_option("--seed", o.seed, "the seed of the generated inputs and of the draws")->capture_default_str();
+  v->add_option("--max-rows", o.max_rows, "the largest M generated")->check(CLI::Range(1, 4096))->capture_default_str();
+  v->add_option("--max-k", o.max_cols, "the largest K generated")->check(CLI::Range(1, 1 << 16))->capture_default_str();
+  v->add_option("--dtype", o.dtype, "the weights' precision where the file does not say it (text): f32 or f64 (default)")
+      ->check(CLI::IsMember({"f32", "f64"}));
+  v->add_option("--counterexample", o.counterexample, "where a shrunk counterexample is saved ('none': not saved)")->capture_default_str();
+  v->add_option("--progress", o.progress, "a progress line on standard error: auto (on a terminal), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  return v;
+}
+
+namespace {
+
+std::string quote(const std::string& s) {
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '.' || c == '_' || c == '-' || c == '+')) return "'" + s + "'";
+  return s;
+}
+
+// The counterexample's failing row as `warpsim show prefix` draws it.
+std::string layout_svg(const Report& r) {
+  if (!r.counterexample) return "";
+  const auto& c = *r.counterexample;
+  if (c.cols > 512 || c.rows == 0) return "";
+  std::vector<double> row(c.weights.begin() + c.failing_row * c.cols, c.weights.begin() + (c.failing_row + 1) * c.cols);
+  const std::string line = properties::row_text<double>(row);
+  MemoryInputs in;
+  in.files["row"] = line + "\n" + line + "\n";
+  ShowOptions s;
+  s.algorithm = "prefix";
+  s.lanes = 2;
+  s.k = c.cols;
+  s.step = "final";
+  s.format = "svg";
+  s.weights_file = "row";
+  std::ostringstream out;
+  try {
+    run_show(s, out, in);
+  } catch (const UsageError&) {
+    return "";  // weights show refuses (beyond fp32): the page goes without the picture
+  }
+  return out.str();
+}
+
+void refuse_with(const ValidateOptions& o, const std::string& way, std::initializer_list<std::pair<bool, const char*>> options) {
+  for (const auto& [given, name] : options)
+    if (given) throw UsageError(std::string(name) + " does not apply to " + way);
+  (void)o;
+}
+
+}  // namespace
+
+int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource& inputs, std::ostream* progress_out) {
+  const bool file_way = !o.draws.empty(), plugin_way = !o.plugin.empty(), builtin_way = !o.builtin.empty();
+  const int ways = (file_way ? 1 : 0) + (plugin_way ? 1 : 0) + (builtin_way ? 1 : 0) + (o.mutants ? 1 : 0);
+  if (ways == 0) {
+    if (!o.weights.empty()) throw UsageError("--weights alone checks nothing: give --draws, --plugin or --builtin with it");
+    if (!o.list) throw UsageError("give one way in: --weights W --draws D, --plugin LIB, --builtin NAME, or --mutants (warpsim validate --help)");
+  }
+  if (ways > 1) throw UsageError("give one way in: --draws, --plugin, --builtin and --mutants do not go together");
+  Progress progress(progress_out);
+  const auto t0 = std::chrono::steady_clock::now();
+
+  if (o.list) {
+    if (plugin_way) {
+      const auto plugin = Plugin::load(o.plugin);
+      for (const auto* s : plugin->samplers()) out << s->name << "  (" << Plugin::describe(*s) << ")" << (s->description ? std::string("  ") + s->description : "") << "\n";
+    } else {
+      for (const auto& a : properties::registry()) out << a.name << "  " << a.listing << (a.gpu ? "  [GPU]" : "") << "\n";
+    }
+    return kExitOk;
+  }
+
+  SamplerOptions so;
+  so.tests = o.tests;
+  so.max_rows = o.max_rows;
+  so.max_cols = o.max_cols;
+  so.seed = o.seed;
+  so.alpha = o.alpha;
+  if (o.target_tv) {
+    if (!(*o.target_tv > 0 && *o.target_tv <= 1)) throw UsageError("--target-tv must lie in (0, 1]");
+    so.target_tv = *o.target_tv;
+  }
+  if (o.target_tv && o.draws_count) throw UsageError("--target-tv and --draws-per-law both choose the number of draws: give one");
+  so.draws = o.draws_count;
+  so.counterexample_file = o.counterexample == "none" ? "" : o.counterexample;
+  so.weights = o.weights;
+  so.dtype = o.dtype;
+
+  Report report;
+  if (file_way) {
+    refuse_with(o, "a file of draws", {{plugin_way, "--plugin"}, {!o.sampler.empty(), "--sampler"}, {o.target_tv.has_value(), "--target-tv"},
+                                       {o.draws_count.has_value(), "--draws-per-law"}, {!o.only.empty(), "--only"}, {o.on != "auto", "--on"}});
+    if (o.weights.empty()) throw UsageError("--draws needs --weights, the weights the draws came from");
+    FileOptions fo{o.weights, o.draws, o.uniforms, o.dtype, o.alpha};
+    report = check_files(inputs, fo, progress);
+  } else {
+    if (!o.uniforms.empty()) throw UsageError("--uniforms goes with --draws (a file of draws)");
+    if (plugin_way) {
+      if (o.on != "auto") throw UsageError("--on applies to --builtin and --mutants; a plugin says where it runs");
+      const auto plugin = Plugin::load(o.plugin);
+      const warpsim_sampler& raw = plugin->find(o.sampler);
+      SamplerUnderTest s;
+      s.sampler = plugin->as_sampler(raw);
+      s.kind = "plugin";
+      s.subject = "plugin '" + o.plugin + "', sampler '" + raw.name + "' (" + Plugin::describe(raw) + ")";
+      s.take_error = [plugin] { return plugin->take_error(); };
+      s.law32 = [plugin, &raw](const std::vector<float>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
+        return plugin->draw_law<float>(raw, w, n, seed, c, p);
+      };
+      s.law64 = [plugin, &raw](const std::vector<double>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
+        return plugin->draw_law<double>(raw, w, n, seed, c, p);
+      };
+      so.replay_prefix = "warpsim validate --plugin " + quote(o.plugin) + " --sampler " + raw.name;
+      report = check_sampler_report(inputs, s, so, progress);
+    } else if (builtin_way) {
+      const properties::Algorithm* a = nullptr;
+      try {
+        a = &properties::find_algorithm(o.builtin);
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("--builtin: ") + e.what());
+      }
+      SamplerUnderTest s;
+      const bool gpu_runs = a->gpu && a->gpu->unavailable().empty();
+      if (o.on == "gpu" && !gpu_runs) {
+        throw UsageError("--on gpu: " + a->name + (a->gpu ? " has a kernel, but " + a->gpu->unavailable() : std::string(" has no GPU entry in this build")));
+      }
+      s.sampler = o.on != "oracle" && gpu_runs ? *a->gpu : a->oracle;
+      s.kind = "builtin";
+      s.subject = "built-in " + a->name + " (" + a->listing + ") on the " + (s.sampler.where == "GPU" ? "GPU" : "warp model (its oracle)") +
+                  (o.on == "auto" && !gpu_runs ? "; no GPU here" + (a->gpu ? ": " + a->gpu->unavailable() : std::string()) : "");
+      so.replay_prefix = "warpsim validate --builtin " + a->name + (s.sampler.where == "GPU" ? " --on gpu" : " --on oracle");
+      report = check_sampler_report(inputs, s, so, progress);
+    } else {
+      if (!o.weights.empty()) throw UsageError("--weights does not apply to --mutants");
+      const bool cuda = o.on == "gpu";
+      report = mutants_report(so, cuda, o.only, progress);
+    }
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (o.format == "json") {
+    out << render_json(report).dump(2) << "\n";
+  } else if (o.format == "html") {
+    out << render_html(report, layout_svg(report));
+  } else {
+    out << render_text(report);
+  }
+  return report.consistent() ? kExitOk : kExitFailureFound;
+}
+
+}  // namespace warpsim::cli

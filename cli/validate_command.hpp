@@ -1,0 +1,44 @@
+// `warpsim validate`: tell a kernel author whether a sampler is right, from a
+// file of draws, a plugin, a built-in, or the seeded-bug catalogue
+// (cli/validate/: files.hpp, samplers.hpp, plugin.hpp; docs/validate.md).
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "cli/inputs.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace warpsim::cli {
+
+struct ValidateOptions {
+  std::string weights, draws, uniforms;
+  std::string plugin, sampler;
+  std::string builtin;
+  bool mutants = false;
+  std::string only;           // --mutants: one mutant
+  std::string on = "auto";    // built-ins and mutants: gpu | oracle | auto
+  bool list = false;
+  std::string format = "text";
+  double alpha = 1e-3;
+  std::optional<double> target_tv;
+  std::optional<std::uint64_t> draws_count;
+  int tests = 100;
+  std::uint64_t seed = 1;
+  int max_rows = 70, max_cols = 150;
+  std::optional<std::string> dtype;
+  std::string counterexample = "warpsim-counterexample.txt";
+  std::string progress = "auto";  // auto | always | never
+};
+
+CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o);
+
+// 0 consistent, 1 inconsistent; throws UsageError for bad input or usage.
+// `progress`: where the progress line goes (null: nowhere).
+int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource& inputs, std::ostream* progress);
+
+}  // namespace warpsim::cli
