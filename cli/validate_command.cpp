@@ -55,6 +55,8 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
   v->add_option("--max-k", o.max_cols, "the largest K generated")->check(CLI::Range(1, 1 << 16))->capture_default_str();
   v->add_option("--dtype", o.dtype, "the weights' precision where the file does not say it (text): f32 or f64 (default)")
       ->check(CLI::IsMember({"f32", "f64"}));
+  v->add_flag("--adds-in-order", o.adds_in_order,
+              "with --uniforms: the sampler adds each row's weights in index order, so each draw must equal the scalar definition exactly");
   v->add_option("--counterexample", o.counterexample, "where a shrunk counterexample is saved ('none': not saved)")->capture_default_str();
   v->add_option("--progress", o.progress, "a progress line on standard error: auto (on a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
@@ -145,10 +147,12 @@ int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource&
     refuse_with(o, "a file of draws", {{plugin_way, "--plugin"}, {!o.sampler.empty(), "--sampler"}, {o.target_tv.has_value(), "--target-tv"},
                                        {o.draws_count.has_value(), "--draws-per-law"}, {!o.only.empty(), "--only"}, {o.on != "auto", "--on"}});
     if (o.weights.empty()) throw UsageError("--draws needs --weights, the weights the draws came from");
-    FileOptions fo{o.weights, o.draws, o.uniforms, o.dtype, o.alpha};
+    if (o.adds_in_order && o.uniforms.empty()) throw UsageError("--adds-in-order goes with --uniforms (it sharpens the draw-by-draw check)");
+    FileOptions fo{o.weights, o.draws, o.uniforms, o.dtype, o.alpha, o.adds_in_order};
     report = check_files(inputs, fo, progress);
   } else {
     if (!o.uniforms.empty()) throw UsageError("--uniforms goes with --draws (a file of draws)");
+    if (o.adds_in_order) throw UsageError("--adds-in-order goes with --draws and --uniforms (a plugin declares it with WARPSIM_ADDS_IN_ORDER)");
     if (plugin_way) {
       if (o.on != "auto") throw UsageError("--on applies to --builtin and --mutants; a plugin says where it runs");
       const auto plugin = Plugin::load(o.plugin);

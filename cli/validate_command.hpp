@@ -33,6 +33,7 @@ struct ValidateOptions {
   std::optional<std::string> dtype;
   std::string counterexample = "warpsim-counterexample.txt";
   std::string progress = "auto";  // auto | always | never
+  bool adds_in_order = false;
 };
 
 CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o);

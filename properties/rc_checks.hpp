@@ -201,6 +201,16 @@ void replayable_properties(const Sampler& s, const CheckOptions& o, ShrinkBudget
 
 namespace detail {
 
+// Listens to nothing: RapidCheck's default listener prints a "reproduce"
+// string at exit for every failure, and a failure here is a report's
+// finding (with its own replay), not the harness's.
+class QuietListener final : public rc::detail::TestListener {
+ public:
+  void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
+  void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
+  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
+};
+
 template <class Property>
 void run_property(Report& report, const std::string& name, const char* dtype, const CheckOptions& o, Property property) {
   if (!report.ok) return;
@@ -210,7 +220,8 @@ void run_property(Report& report, const std::string& name, const char* dtype, co
   params.maxSize = 100;
   rc::detail::TestMetadata meta;
   meta.id = meta.description = name + " (" + dtype + ")";
-  const auto result = rc::detail::checkTestable(property, meta, params);
+  QuietListener quiet;
+  const auto result = rc::detail::checkProperty(rc::detail::toProperty(property), meta, params, quiet);
   rc::detail::FailureResult failure;
   if (result.match(failure)) {
     report.ok = false;

@@ -29,6 +29,10 @@ struct FileOptions {
   std::string uniforms;              // "" if none
   std::optional<std::string> dtype;  // "f32" | "f64": the weights' precision where the file does not say (text, integers)
   double alpha = 1e-3;
+  // The sampler adds each row's weights in index order (as the scalar
+  // definition does): with uniforms, each draw must equal the definition
+  // exactly, not only within its rounding bound.
+  bool adds_in_order = false;
 };
 
 // The most weights held (M x K).

@@ -175,13 +175,16 @@ std::vector<int> Plugin::draw_rows(const warpsim_sampler& s, const properties::M
   std::vector<std::int32_t> idx(static_cast<std::size_t>(m.rows), -1);
   const std::string call = "plugin '" + printable(path_, 200) + "', sampler '" + s.name + "', draw_rows";
   auto returned = [&](int rc) {
-    if (rc == 0) return;
+    if (rc == WARPSIM_OK) return;
     const char* msg = nullptr;
     if (table_->last_error) {
       CallGuard guard(call + " (last_error)");
       msg = table_->last_error();
     }
-    fail(s, "draw_rows", "returned " + std::to_string(rc) + (msg ? ": " + printable(msg, 300) : std::string(" (no last_error message)")));
+    const std::string text = msg ? printable(msg, 300) : std::string("no last_error message");
+    // The sampler's own failure, for the properties to report (not the run's).
+    if (rc == WARPSIM_FAULT) throw std::runtime_error("the sampler reported a fault (WARPSIM_FAULT): " + text);
+    fail(s, "draw_rows", "returned " + std::to_string(rc) + ": " + text);
   };
   if (s.memory == WARPSIM_HOST_MEMORY) {
     int rc = 0;
@@ -290,9 +293,11 @@ std::string Plugin::draw_law(const warpsim_sampler& s, const std::vector<T>& wei
     if (device) {
       if (const auto e = device::synchronize_error(); !e.empty()) fail(s, entry, "its launch left " + e);
     }
-    if (rc != 0) {
+    if (rc != WARPSIM_OK) {
       const char* msg = table_->last_error ? table_->last_error() : nullptr;
-      fail(s, entry, "returned " + std::to_string(rc) + (msg ? ": " + printable(msg, 300) : std::string(" (no last_error message)")));
+      const std::string text = msg ? printable(msg, 300) : std::string("no last_error message");
+      if (rc == WARPSIM_FAULT) return "fault: draws " + std::to_string(first) + " to " + std::to_string(first + m - 1) + ": the sampler reported a fault (WARPSIM_FAULT): " + text;
+      fail(s, entry, "returned " + std::to_string(rc) + ": " + text);
     }
     if (device) {
       const auto f = device::histogram(*d_idx, m, *d_row_weights, sizeof(T), k, *d_counts);

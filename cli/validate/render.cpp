@@ -20,11 +20,11 @@ std::string fixed(double v, int digits = 4) {
   return buf;
 }
 
-nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+nlohmann::ordered_json optional_json(const std::optional<double>& v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr); }
 
-nlohmann::json test_json(const stats::TestResult& r) {
+nlohmann::ordered_json test_json(const stats::TestResult& r) {
   return {{"test", r.test},
-          {"statistic", std::isfinite(r.statistic) ? nlohmann::json(r.statistic) : nlohmann::json("inf")},
+          {"statistic", std::isfinite(r.statistic) ? nlohmann::ordered_json(r.statistic) : nlohmann::ordered_json("inf")},
           {"df", optional_json(r.df)},
           {"p_value", r.p_value},
           {"alpha", r.alpha},
@@ -139,16 +139,16 @@ std::string render_text(const Report& r) {
   return s.str();
 }
 
-nlohmann::json render_json(const Report& r) {
-  nlohmann::json checks = nlohmann::json::array();
+nlohmann::ordered_json render_json(const Report& r) {
+  nlohmann::ordered_json checks = nlohmann::ordered_json::array();
   for (const auto& c : r.checks) {
-    nlohmann::json j = {{"name", c.name}, {"outcome", outcome_name(c.outcome)}, {"detail", c.detail}};
+    nlohmann::ordered_json j = {{"name", c.name}, {"outcome", outcome_name(c.outcome)}, {"detail", c.detail}};
     if (c.test) j["test"] = test_json(*c.test);
     checks.push_back(j);
   }
-  nlohmann::json laws = nlohmann::json::array();
+  nlohmann::ordered_json laws = nlohmann::ordered_json::array();
   for (const auto& law : r.laws) {
-    nlohmann::json cats = nlohmann::json::array();
+    nlohmann::ordered_json cats = nlohmann::ordered_json::array();
     constexpr std::size_t kMax = 100000;
     const auto show = categories_to_show(law, kMax);
     for (auto i : show) {
@@ -163,7 +163,7 @@ nlohmann::json render_json(const Report& r) {
                     {"batches", law.batches},
                     {"batch_p_values", law.batch_p_values}});
   }
-  nlohmann::json j = {{"warpsim_validate", 1},
+  nlohmann::ordered_json j = {{"warpsim_validate", 1},
                       {"kind", r.kind},
                       {"subject", r.subject},
                       {"verdict", r.consistent() ? "consistent" : "inconsistent"},
@@ -178,7 +178,7 @@ nlohmann::json render_json(const Report& r) {
                            {"failing_row", c.failing_row}, {"weights", c.weights}, {"file", c.file}, {"replay", c.replay}, {"detail", c.detail}};
   }
   if (!r.mutants.empty()) {
-    nlohmann::json list = nlohmann::json::array();
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
     int killed = 0;
     for (const auto& m : r.mutants) {
       killed += m.killed ? 1 : 0;
@@ -227,7 +227,7 @@ std::string histogram_svg(const Law& law) {
   for (double p : law.batch_p_values) ++count[std::min(kBins - 1, static_cast<int>(p * kBins))];
   const int top = std::max(1, *std::max_element(count, count + kBins));
   std::ostringstream s;
-  s << "<svg class=\"histogram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"420\" height=\"190\">\n";
+  s << "<svg class=\"histogram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"190\">\n";
   for (int b = 0; b < kBins; ++b) {
     const double h = 140.0 * count[b] / top;
     s << "<rect class=\"bin\" x=\"" << 20 + 38 * b << "\" y=\"" << 160 - h << "\" width=\"34\" height=\"" << h << "\" fill=\"#9467bd\"><title>p in ["

@@ -14,7 +14,7 @@
 namespace warpsim::cli::validate {
 
 std::string render_text(const Report& report);
-nlohmann::json render_json(const Report& report);
+nlohmann::ordered_json render_json(const Report& report);
 // `layout_svg`: the counterexample's layout (warpsim show ... --format svg), or "".
 std::string render_html(const Report& report, const std::string& layout_svg);
 

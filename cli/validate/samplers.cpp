@@ -5,6 +5,11 @@
 #include <fstream>
 #include <numeric>
 
+#include <iostream>
+#include <sstream>
+
+#include <rapidcheck/detail/Configuration.h>
+
 #include "cli/errors.hpp"
 #include "cli/validate/files.hpp"
 #include "cli/validate/law.hpp"
@@ -89,6 +94,24 @@ void law_check(SamplerUnderTest& s, const std::vector<double>& weights, const st
   if (counter.draws() > 0) law_checks(counter, probabilities_of(weights), alpha_each, label, false, report);
 }
 
+// RapidCheck announces its configuration on standard error the first time it
+// is used ("Using configuration: seed=..."); a report has its own seed.
+void quiet_rapidcheck() {
+  static const bool done = [] {
+    std::ostringstream sink;
+    auto* old = std::cerr.rdbuf(sink.rdbuf());
+    try {
+      rc::detail::configuration();
+    } catch (...) {
+      std::cerr.rdbuf(old);
+      throw;
+    }
+    std::cerr.rdbuf(old);
+    return true;
+  }();
+  (void)done;
+}
+
 }  // namespace
 
 std::vector<double> law_weights() {
@@ -159,6 +182,7 @@ Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, cons
   }
 
   // 1. The properties on generated inputs.
+  quiet_rapidcheck();
   properties::CheckOptions co;
   co.tests = o.tests;
   co.max_rows = o.max_rows;
@@ -239,6 +263,7 @@ Report mutants_report(const SamplerOptions& o, bool cuda, const std::string& onl
   co.tests = o.tests;
   co.seed = o.seed;
   co.shrink_seconds = o.shrink_seconds;
+  quiet_rapidcheck();
   progress.start("mutants", std::nullopt);
   properties::MutationScore score;
   try {

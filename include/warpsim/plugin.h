@@ -33,8 +33,11 @@
  * definition (and its rounding bound), not only in law. Others are checked in
  * law only, and must still give the same indices for the same seed.
  *
- * Return 0 on success; anything else is an error, and last_error() (if given)
- * says what. warpsim reports it, naming the plugin and sampler, and exits 2.
+ * Return WARPSIM_OK (0) on success. WARPSIM_FAULT: the sampler caught itself
+ * doing something undefined (a bounds or race checker fired) -- a failure of
+ * the sampler, reported as one (exit 1). Anything else is an error (bad
+ * input, out of memory): last_error() (if given) says what, and warpsim
+ * reports it, naming the plugin and sampler, and exits 2.
  */
 #ifndef WARPSIM_PLUGIN_H
 #define WARPSIM_PLUGIN_H
@@ -52,6 +55,8 @@ extern "C" {
 #else
 #define WARPSIM_PLUGIN_EXPORT __attribute__((visibility("default")))
 #endif
+
+enum { WARPSIM_OK = 0, WARPSIM_ERROR = 1, WARPSIM_FAULT = 2 };
 
 typedef enum warpsim_dtype { WARPSIM_F32 = 0, WARPSIM_F64 = 1 } warpsim_dtype;
 #define WARPSIM_DTYPE_BIT(d) (1u << (d))

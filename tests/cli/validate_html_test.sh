@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The HTML report of `warpsim validate`, checked in headless Chromium: a
+# passing and a failing report each load with no console errors, and the
+# page's own ?selftest finds a row per check, a chart per law, and exactly
+# the rejected categories marked. Exit 77 (skipped) without Chromium.
+set -euo pipefail
+warpsim=$1
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [[ -z "$browser" ]]; then
+  echo "SKIPPED: no chromium on this machine (apt-get install chromium)"
+  exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+printf '1\n2\n3\n0\n4\n' > "$work/w.txt"
+# Correct draws (inverse CDF of awk's seeded generator); wrong ones: category 1 never drawn.
+awk 'BEGIN { srand(7); for (i = 0; i < 4000; ++i) { u = rand() * 10; print (u < 1 ? 0 : u < 3 ? 1 : u < 6 ? 2 : 4) } }' > "$work/good.txt"
+sed 's/^1$/2/' "$work/good.txt" > "$work/bad.txt"
+"$warpsim" validate --weights "$work/w.txt" --draws "$work/good.txt" --format html > "$work/good.html"
+rc=0; "$warpsim" validate --weights "$work/w.txt" --draws "$work/bad.txt" --format html > "$work/bad.html" || rc=$?
+[[ $rc == 1 ]] || { echo "FAIL: the wrong draws exit $rc, not 1"; exit 1; }
+grep -q 'inconsistent' "$work/bad.html" || { echo "FAIL: the failing page does not say inconsistent"; exit 1; }
+for page in good bad; do
+  timeout 60 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$work/profile-$page" --enable-logging=stderr --v=0 \
+    --dump-dom "file://$work/$page.html?selftest" > "$work/$page.dom" 2> "$work/$page.console" || {
+    echo "FAIL: chromium exited with $? on the $page page"; cat "$work/$page.console"; exit 1; }
+  if grep -E "CONSOLE.*(Uncaught|Error|error)" "$work/$page.console"; then
+    echo "FAIL: the $page page logged errors to the console"; exit 1
+  fi
+  grep -q 'selftest: pass' "$work/$page.dom" || { echo "FAIL: the $page page's selftest: $(grep -o 'selftest: [a-z]*' "$work/$page.dom" || echo none)"; exit 1; }
+done
+echo "both reports render; the selftest finds every check, the charts and the marked categories"

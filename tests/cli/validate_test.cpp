@@ -1,0 +1,263 @@
+// `warpsim validate`, its file path in-process: the .npy and text readers,
+// draws from a correct sampler passing (and calibrated: over seeded
+// repetitions they are rejected at most at the stated rate), and each seeded
+// bug's draws failing, as a user's file of draws would.
+#include <gtest/gtest.h>
+
+#include <boost/math/distributions/binomial.hpp>
+
+#include <cstring>
+#include <sstream>
+
+#include "cli/app.hpp"
+#include "cli/errors.hpp"
+#include "cli/inputs.hpp"
+#include "cli/validate/arrays.hpp"
+#include "oracle/reference.hpp"
+#include "properties/mutants.hpp"
+#include "properties/rc_checks.hpp"
+#include "rng/philox_uniform.hpp"
+
+namespace {
+
+using warpsim::cli::MemoryInputs;
+using warpsim::cli::run_cli;
+
+// A .npy file as NumPy writes it (version 1 or 2).
+template <class T>
+std::string npy(const std::vector<T>& values, const std::string& descr, const std::string& shape, int version = 1, bool fortran = false) {
+  std::string header = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape + ", }";
+  const std::size_t prefix = version == 1 ? 10 : 12;
+  while ((prefix + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  std::string out = "\x93NUMPY";
+  out += static_cast<char>(version);
+  out += '\0';
+  const auto len = static_cast<std::uint32_t>(header.size());
+  out += static_cast<char>(len & 0xff);
+  out += static_cast<char>((len >> 8) & 0xff);
+  if (version != 1) {
+    out += static_cast<char>((len >> 16) & 0xff);
+    out += static_cast<char>((len >> 24) & 0xff);
+  }
+  out += header;
+  out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+  return out;
+}
+
+struct Run {
+  int rc;
+  std::string out, err;
+};
+
+Run validate(const MemoryInputs& in, std::vector<std::string> args) {
+  args.insert(args.begin(), "validate");
+  args.push_back("--progress");
+  args.push_back("never");
+  std::ostringstream out, err;
+  const int rc = run_cli(args, out, err, in);
+  return {rc, out.str(), err.str()};
+}
+
+std::string lines(const std::vector<int>& v) {
+  std::string s;
+  for (int x : v) s += std::to_string(x) + "\n";
+  return s;
+}
+
+// S draws from one distribution by the scalar definition with rng/'s
+// uniforms: what a correct sampler writes.
+template <class T>
+std::pair<std::vector<std::int64_t>, std::vector<T>> correct_draws(const std::vector<T>& w, std::uint64_t n, std::uint64_t seed) {
+  std::vector<std::int64_t> d(n);
+  std::vector<T> u(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    u[i] = warpsim::rng::uniform<T>(seed, i);
+    d[i] = warpsim::oracle::reference_draw<T>(w, u[i]);
+  }
+  return {d, u};
+}
+
+TEST(ValidateArrays, ReadsNpyOfEveryDtypeAndVersion) {
+  MemoryInputs in;
+  in.files["f32"] = npy<float>({1.5f, 2, 0}, "<f4", "(3,)");
+  in.files["f64v2"] = npy<double>({1, 2, 3, 4, 5, 6}, "<f8", "(2, 3)", 2);
+  in.files["i32"] = npy<std::int32_t>({-1, 7}, "<i4", "(2,)");
+  std::vector<double> v(8);
+  std::vector<std::uint64_t> rows(8);
+  auto a = warpsim::cli::validate::open_array(in, "f32");
+  ASSERT_EQ(a->read(v, rows), 3u);
+  EXPECT_EQ(v[0], 1.5);
+  EXPECT_EQ(a->info().dtype(), "float32");
+  EXPECT_EQ(a->read(v, rows), 0u);
+  auto b = warpsim::cli::validate::open_array(in, "f64v2");
+  ASSERT_EQ(b->read(v, rows), 6u);
+  EXPECT_EQ(rows[4], 1u);
+  EXPECT_EQ(v[5], 6.0);
+  auto c = warpsim::cli::validate::open_array(in, "i32");
+  ASSERT_EQ(c->read(v, rows), 2u);
+  EXPECT_EQ(v[0], -1.0);
+}
+
+TEST(ValidateArrays, RefusesMalformedNpyNamingTheFile) {
+  const std::string good = npy<std::int32_t>({1, 2, 0}, "<i4", "(3,)");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {good.substr(0, good.size() - 2), "is truncated"},
+      {good + "xx", "bytes after the data"},
+      {npy<float>({1, 2, 3}, ">f4", "(3,)"), "big-endian"},
+      {npy<float>({1, 2, 3, 4}, "<f4", "(2, 2)", 1, true), "Fortran order"},
+      {npy<float>({1, 2, 3, 4, 5, 6, 7, 8}, "<f4", "(2, 2, 2)"), "3 dimensions"},
+      {npy<float>({1, 2}, "<f2", "(2,)"), "is not float32, float64 or an integer"},
+      {std::string("\x93NUMPY\x07\x00", 8), "version 7"},
+      {std::string("\x93NUMPY\x01\x00\x05\x00{'de", 14), "truncated inside its .npy header"},
+  };
+  for (const auto& [content, message] : cases) {
+    MemoryInputs in;
+    in.files["w.npy"] = "1\n2\n3\n";
+    in.files["d.npy"] = content;
+    const auto r = validate(in, {"--weights", "w.npy", "--draws", "d.npy"});
+    EXPECT_EQ(r.rc, 2) << message;
+    EXPECT_NE(r.err.find("'d.npy'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+}
+
+TEST(ValidateFiles, CorrectDrawsPassDrawByDraw) {
+  const std::vector<float> w = {1, 0, 2.5f, 3, 1e-3f, 7};
+  const auto [d, u] = correct_draws(w, 50000, 3);
+  MemoryInputs in;
+  in.files["w.npy"] = npy(w, "<f4", "(6,)");
+  in.files["d.npy"] = npy(d, "<i8", "(50000,)");
+  in.files["u.npy"] = npy(u, "<f4", "(50000,)");
+  const auto r = validate(in, {"--weights", "w.npy", "--draws", "d.npy", "--uniforms", "u.npy", "--format", "json"});
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("50000 draws equal the scalar definition"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"p_raw\""), std::string::npos);
+  EXPECT_NE(r.out.find("\"p_adjusted\""), std::string::npos);
+}
+
+TEST(ValidateFiles, AMatrixOfDifferentRowsOneDrawEach) {
+  // 3000 rows, each its own law; one draw a row, in text.
+  std::string wtext, dtext;
+  for (int r = 0; r < 3000; ++r) {
+    std::vector<double> row = {1.0 + r % 7, 0, 2.0 + r % 3, 0.5};
+    for (std::size_t j = 0; j < row.size(); ++j) wtext += (j ? " " : "") + std::to_string(row[j]);
+    wtext += "\n";
+    dtext += std::to_string(warpsim::oracle::reference_draw<double>(row, warpsim::rng::uniform<double>(9, static_cast<std::uint64_t>(r)))) + "\n";
+  }
+  MemoryInputs in;
+  in.files["w"] = wtext;
+  in.files["d"] = dtext;
+  const auto r = validate(in, {"--weights", "w", "--draws", "d"});
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("rows differ: conservative"), std::string::npos) << r.out;
+  in.files["short"] = "0\n2\n";
+  EXPECT_EQ(validate(in, {"--weights", "w", "--draws", "short"}).rc, 2);
+}
+
+TEST(ValidateFiles, AnIndexOutOfRangeOrOfWeightZeroIsTheSamplersFailure) {
+  MemoryInputs in;
+  in.files["w"] = "1\n0\n2\n";
+  in.files["range"] = "0\n2\n3\n0\n";
+  in.files["zero"] = "0\n2\n1\n0\n";
+  in.files["frac"] = "0\n1.5\n";
+  auto r = validate(in, {"--weights", "w", "--draws", "range"});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.out.find("draw 2 is 3, outside [0, 3)"), std::string::npos) << r.out;
+  r = validate(in, {"--weights", "w", "--draws", "zero"});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.out.find("draw 2 is 1, of weight 0"), std::string::npos) << r.out;
+  r = validate(in, {"--weights", "w", "--draws", "frac"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("not an index"), std::string::npos) << r.err;
+}
+
+TEST(ValidateFiles, BadWeightsAreRefused) {
+  for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
+           {"1\nnan\n", "not a number"}, {"1\n-2\n", "negative"}, {"1\ninf\n", "infinite"}, {"0\n0\n", "no positive weight"},
+           {"1 2\n3\n", "rows of a matrix must have one length"}, {"", "holds no numbers"}}) {
+    MemoryInputs in;
+    in.files["w"] = text;
+    in.files["d"] = "0\n";
+    const auto r = validate(in, {"--weights", "w", "--draws", "d"});
+    EXPECT_EQ(r.rc, 2) << text;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+}
+
+// Correct draws are rejected at most at the stated false-positive rate:
+// 300 seeded repetitions at alpha = 0.05; the number rejected must not be
+// improbably high for Binomial(300, 0.05) (P < 1e-4).
+TEST(ValidateFiles, CalibratedFalsePositiveRate) {
+  const int reps = 300;
+  int rejected = 0;
+  std::vector<double> w(16);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = 1.0 + static_cast<double>((i * 7) % 5);
+  std::string wtext;
+  for (double x : w) wtext += std::to_string(x) + "\n";
+  for (int rep = 0; rep < reps; ++rep) {
+    const auto [d, u] = correct_draws(w, 4000, 1000 + static_cast<std::uint64_t>(rep));
+    MemoryInputs in;
+    in.files["w"] = wtext;
+    in.files["d.npy"] = npy(d, "<i8", "(4000,)");
+    const auto r = validate(in, {"--weights", "w", "--draws", "d.npy", "--alpha", "0.05"});
+    ASSERT_NE(r.rc, 2) << r.err;
+    rejected += r.rc;
+  }
+  const boost::math::binomial_distribution<double> null(reps, 0.05);
+  const double tail = boost::math::cdf(boost::math::complement(null, rejected - 1));
+  EXPECT_GT(tail, 1e-4) << rejected << " of " << reps << " correct runs rejected at alpha 0.05";
+  std::cout << "calibration: " << rejected << " of " << reps << " correct runs rejected at alpha 0.05 (P(X >= that) = " << tail << ")\n";
+}
+
+// Every seeded bug, through the file path: its shrunk counterexample's
+// weights, the mutant's draws on them and the uniforms they should have
+// used are written as a user would write them; validate must fail them.
+TEST(ValidateFiles, EverySeededBugsDrawsFail) {
+  using namespace warpsim::properties;
+  int killed = 0, refused = 0;
+  for (const auto& info : mutants()) {
+    const auto s = host_mutant(info.mutation);
+    const auto report = check_sampler(s, {.tests = 60});
+    ASSERT_FALSE(report.ok) << info.name;
+    ASSERT_TRUE(report.failing.has_value()) << info.name;
+    const auto& f = *report.failing;
+    std::vector<int> idx;
+    std::string wtext, utext;
+    try {
+      if (f.dtype == "fp32") {
+        Matrix<float> m{f.rows, f.cols, {f.weights.begin(), f.weights.end()}};
+        idx = s.draw(m, f.seed);
+      } else {
+        Matrix<double> m{f.rows, f.cols, f.weights};
+        idx = s.draw(m, f.seed);
+      }
+    } catch (const std::exception& e) {
+      // The model refuses to run it (undefined behaviour): there are no draws to write.
+      std::cout << info.name << ": no draws (" << std::string(e.what()).substr(0, 80) << ")\n";
+      ++refused;
+      continue;
+    }
+    for (int r = 0; r < f.rows; ++r) {
+      wtext += row_text<double>(std::span<const double>(f.weights.data() + r * f.cols, static_cast<std::size_t>(f.cols))) + "\n";
+      const double u = f.dtype == "fp32" ? static_cast<double>(warpsim::rng::uniform<float>(f.seed, static_cast<std::uint64_t>(r)))
+                                         : warpsim::rng::uniform<double>(f.seed, static_cast<std::uint64_t>(r));
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.17g\n", u);
+      utext += buf;
+    }
+    MemoryInputs in;
+    in.files["w"] = wtext;
+    in.files["d"] = lines(idx);
+    in.files["u"] = utext;
+    // The warp-per-row sampler adds in index order, and says so.
+    const auto r = validate(in, {"--weights", "w", "--draws", "d", "--uniforms", "u", "--dtype", f.dtype == "fp32" ? "f32" : "f64", "--adds-in-order"});
+    EXPECT_EQ(r.rc, 1) << info.name << "\n" << r.out << r.err;
+    killed += r.rc == 1 ? 1 : 0;
+  }
+  std::cout << "file path: " << killed << " mutants' draws fail; " << refused << " mutants the model refuses to run (undefined behaviour)\n";
+  EXPECT_EQ(killed + refused, static_cast<int>(mutants().size()));
+  EXPECT_LE(refused, 2);
+}
+
+}  // namespace
