@@ -55,6 +55,23 @@ struct Case {
   std::string behaviour;   // what warpsim does, for the docs
 };
 
+// A .npy file (version 1) of raw little-endian bytes, for the validate rows.
+std::string npy(const std::string& descr, const std::string& shape, const std::string& data, bool fortran = false) {
+  std::string header = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape + ", }";
+  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  std::string out = std::string("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(header.size() & 0xff);
+  out += static_cast<char>(header.size() >> 8);
+  return out + header + data;
+}
+
+std::string int64s(std::initializer_list<long long> v) {
+  std::string s;
+  for (long long x : v) s.append(reinterpret_cast<const char*>(&x), 8);
+  return s;
+}
+
 const std::vector<Case>& catalogue() {
   static const std::vector<Case> rows = {
       // --- The three reproducers of issue 10 (memory and termination).
@@ -204,6 +221,56 @@ const std::vector<Case>& catalogue() {
        "--step must be", "refuses, naming the range"},
       {"two_inputs_from_stdin", "usage", "both inputs from standard input",
        {"stats", "chi-square", "--observed", "-", "--probabilities", "-"}, {}, kExitUsage, "only one input", "refuses"},
+      // --- validate: files of weights, draws and uniforms.
+      {"validate_npy_truncated", "malformed file", "validate: a .npy of draws cut short",
+       {"validate", "--weights", "@w", "--draws", "@d"}, {{"w", "1\n2\n"}, {"d", npy("<i8", "(3,)", int64s({0, 1, 1}).substr(0, 20))}},
+       kExitUsage, "is truncated: its header describes 24 bytes", "refuses, saying how many bytes the header promised and the file holds"},
+      {"validate_npy_float_draws", "wrong dtype", "validate: draws as float32",
+       {"validate", "--weights", "@w", "--draws", "@d"}, {{"w", "1\n2\n"}, {"d", npy("<f4", "(1,)", std::string(4, '\0'))}},
+       kExitUsage, "draws are indices, an integer array", "refuses, naming the dtype"},
+      {"validate_npy_big_endian", "wrong dtype", "validate: big-endian int64 draws",
+       {"validate", "--weights", "@w", "--draws", "@d"}, {{"w", "1\n2\n"}, {"d", npy(">i8", "(1,)", std::string(8, '\0'))}},
+       kExitUsage, "is big-endian", "refuses, saying how to write it"},
+      {"validate_npy_fortran", "wrong layout", "validate: Fortran-ordered 2-D weights",
+       {"validate", "--weights", "@w", "--draws", "@d"}, {{"w", npy("<f8", "(2, 1)", std::string(16, '\0'), true)}, {"d", "0\n"}},
+       kExitUsage, "Fortran order", "refuses"},
+      {"validate_npy_garbage_header", "malformed file", "validate: a .npy header that is no dict",
+       {"validate", "--weights", "@w", "--draws", "@d"}, {{"w", "1\n2\n"}, {"d", npy("<i8", "(1,)", int64s({0})).replace(10, 1, "[")}},
+       kExitUsage, "the header does not parse", "refuses"},
+      {"validate_shape_mismatch", "shape", "validate: 3 draws for a 2-row matrix",
+       {"validate", "--weights", "@w", "--draws", "@d"}, {{"w", "1 2\n3 4\n"}, {"d", "0\n1\n1\n"}},
+       kExitUsage, "has more rows than the weights (2)", "refuses"},
+      {"validate_weights_nan", "bad weights", "validate: a weight of nan", {"validate", "--weights", "@w", "--draws", "@d"},
+       {{"w", "1\nnan\n"}, {"d", "0\n"}}, kExitUsage, "weight 1 is nan: not a number", "refuses, naming the weight"},
+      {"validate_weights_negative", "bad weights", "validate: a weight of -1", {"validate", "--weights", "@w", "--draws", "@d"},
+       {{"w", "1\n-1\n"}, {"d", "0\n"}}, kExitUsage, "weight 1 is -1: negative", "refuses, naming the weight"},
+      {"validate_weights_inf", "bad weights", "validate: a weight of inf", {"validate", "--weights", "@w", "--draws", "@d"},
+       {{"w", "inf\n1\n"}, {"d", "0\n"}}, kExitUsage, "weight 0 is inf: infinite", "refuses, naming the weight"},
+      {"validate_weights_all_zero", "bad weights", "validate: every weight 0", {"validate", "--weights", "@w", "--draws", "@d"},
+       {{"w", "0\n0\n"}, {"d", "0\n"}}, kExitUsage, "no positive weight", "refuses: there is no distribution"},
+      {"validate_weights_fp32_overflow", "bad weights", "validate: 1e39 with --dtype f32", {"validate", "--weights", "@w", "--draws", "@d", "--dtype", "f32"},
+       {{"w", "1e39\n1\n"}, {"d", "0\n"}}, kExitUsage, "overflows fp32", "refuses, suggesting --dtype f64"},
+      {"validate_empty_draws", "empty input", "validate: an empty file of draws", {"validate", "--weights", "@w", "--draws", "@d"},
+       {{"w", "1\n2\n"}, {"d", ""}}, kExitUsage, "holds no numbers", "refuses"},
+      {"validate_draw_not_index", "bad draws", "validate: a draw of 1.5", {"validate", "--weights", "@w", "--draws", "@d"},
+       {{"w", "1\n2\n"}, {"d", "0\n1.5\n"}}, kExitUsage, "draw 1 is 1.5, not an index", "refuses: not an index at all"},
+      {"validate_draw_out_of_range", "sampler failure", "validate: a draw of K", {"validate", "--weights", "@w", "--draws", "@d"},
+       {{"w", "1\n2\n"}, {"d", "0\n1\n2\n"}}, kExitFailureFound, "draw 2 is 2, outside [0, 2)",
+       "the sampler's failure (exit 1), with the first such draw"},
+      {"validate_draw_weight_zero", "sampler failure", "validate: a draw of weight 0", {"validate", "--weights", "@w", "--draws", "@d"},
+       {{"w", "1\n0\n"}, {"d", "0\n1\n"}}, kExitFailureFound, "draw 1 is 1, of weight 0", "the sampler's failure (exit 1)"},
+      {"validate_uniform_outside", "bad uniforms", "validate: a uniform of 1", {"validate", "--weights", "@w", "--draws", "@d", "--uniforms", "@u"},
+       {{"w", "1\n2\n"}, {"d", "0\n1\n"}, {"u", "0.1\n1\n"}}, kExitUsage, "outside [0, 1)", "refuses"},
+      {"validate_fewer_uniforms", "shape", "validate: fewer uniforms than draws", {"validate", "--weights", "@w", "--draws", "@d", "--uniforms", "@u"},
+       {{"w", "1\n2\n"}, {"d", "0\n1\n"}, {"u", "0.1\n"}}, kExitUsage, "holds fewer values than", "refuses"},
+      {"validate_no_way_in", "usage", "`validate --weights w` alone", {"validate", "--weights", "@w"}, {{"w", "1\n"}}, kExitUsage,
+       "checks nothing", "refuses, naming the ways in"},
+      {"validate_two_ways_in", "usage", "`validate --builtin x --mutants`", {"validate", "--builtin", "baseline-linear", "--mutants"}, {},
+       kExitUsage, "do not go together", "refuses"},
+      {"validate_unknown_builtin", "usage", "`validate --builtin nope`", {"validate", "--builtin", "nope"}, {}, kExitUsage,
+       "no algorithm 'nope' (known:", "refuses, listing the known ones"},
+      {"validate_missing_plugin", "broken plugin", "`validate --plugin` of a missing file", {"validate", "--plugin", "/no/such/lib.so"}, {},
+       kExitUsage, "no such file", "refuses (the other broken plugins: tests/CMakeLists.txt, validate.plugin.*)"},
   };
   return rows;
 }
