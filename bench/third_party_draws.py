@@ -63,10 +63,16 @@ def main():
     logits = torch.randn(32768, generator=gen, dtype=torch.float64) * 3
     v = torch.softmax(logits, 0).float().to(dev)
     cases.append(("multinomial_vocab32k", v, lambda: chunked(n // 10, 1 << 24, lambda m: torch.multinomial(v, m, replacement=True))))
-    # A batch of rows, one draw each (next-token sampling): 1,024 x 32,768.
+    # A batch of rows (next-token sampling): 1,024 x 32,768, 1,000 draws a row.
     rows = torch.softmax(torch.randn(1024, 32768, generator=gen) * 3, 1).to(dev)
-    cases.append(("multinomial_batch1024x32k", rows, lambda: torch.multinomial(rows, 1).squeeze(1)))
-    cases.append(("exponential_race_batch1024x32k", rows, lambda: (rows / torch.empty_like(rows).exponential_()).argmax(1)))
+    cases.append(("multinomial_batch1024x32k", rows, lambda: torch.multinomial(rows, 1000, replacement=True)))
+    def race_rows():
+        out = []
+        for first in range(0, rows.shape[0], 8):
+            r = rows[first:first + 8]
+            out.append((r[:, None, :] / torch.empty(r.shape[0], 1000, r.shape[1], device=dev).exponential_()).argmax(-1))
+        return torch.cat(out)
+    cases.append(("exponential_race_batch1024x32k", rows, race_rows))
     print(json.dumps({"torch": torch.__version__, "device": torch.cuda.get_device_name()}), flush=True)
     for name, weights, draw in cases:
         t0 = time.time()

@@ -161,6 +161,7 @@ int run_stats(const StatsOptions& o, std::ostream& out, const InputSource& input
   const auto observed = read_numbers(inputs, o.observed, limits);
   stats::TestResult r;
   std::vector<std::size_t> rejected_categories;
+  std::optional<stats::CategoryVerdicts> per_category;
   try {
     if (o.test == "chi-square" || o.test == "g-test") {
       const auto p = probabilities(o, inputs, observed.size());
@@ -178,6 +179,7 @@ int run_stats(const StatsOptions& o, std::ostream& out, const InputSource& input
                                             o.correction.value_or("holm") == "bh" ? stats::Correction::BenjaminiHochberg : stats::Correction::Holm);
       r = v.summary;
       rejected_categories = v.rejected;
+      per_category = std::move(v);
     } else {
       if (o.observed2.empty()) throw UsageError("--observed2 FILE is required for " + o.test);
       const auto second = read_numbers(inputs, o.observed2, limits);
@@ -201,7 +203,15 @@ int run_stats(const StatsOptions& o, std::ostream& out, const InputSource& input
   if (o.format == "json") {
     auto j = to_json(r);
     if (needed) j["sample_size_for_target_tv"] = {{"target_tv", *o.target_tv}, {"draws", *needed}};
-    if (o.test == "binomial") j["rejected_categories"] = rejected_categories;
+    if (o.test == "binomial") {
+      j["rejected_categories"] = rejected_categories;
+      // Per category: the raw p-value of its own test and the adjusted one.
+      nlohmann::json cats = nlohmann::json::array();
+      for (std::size_t i = 0; i < per_category->p_values.size(); ++i) {
+        cats.push_back({{"index", i}, {"p_raw", per_category->p_values[i]}, {"p_adjusted", per_category->adjusted[i]}});
+      }
+      j["categories"] = cats;
+    }
     out << j.dump(2) << "\n";
   } else {
     out << to_text(r);

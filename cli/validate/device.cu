@@ -13,9 +13,19 @@ void check(cudaError_t e, const std::string& what) {
   if (e != cudaSuccess) throw UsageError(what + ": CUDA error " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
 }
 
-template <class T>
+// Few categories: each block counts in shared memory (32-bit, at most
+// 2^31 draws a block a call) and adds its counts to the global ones once, so
+// the atomics on a hot category stay inside the SM.
+constexpr int kSharedBins = 8192;
+
+template <class T, bool Shared>
 __global__ void histogram_kernel(const std::int32_t* idx, std::uint64_t n, const T* w, std::int64_t k, unsigned long long* counts,
                                  unsigned long long* findings) {
+  __shared__ unsigned int local[Shared ? kSharedBins : 1];
+  if constexpr (Shared) {
+    for (int i = threadIdx.x; i < k; i += blockDim.x) local[i] = 0;
+    __syncthreads();
+  }
   for (std::uint64_t e = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; e < n;
        e += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
     const std::int32_t i = idx[e];
@@ -28,7 +38,26 @@ __global__ void histogram_kernel(const std::int32_t* idx, std::uint64_t n, const
       atomicAdd(&findings[2], 1ull);
       atomicMin(&findings[3], static_cast<unsigned long long>(e));
     }
-    atomicAdd(&counts[i], 1ull);
+    if constexpr (Shared) {
+      atomicAdd(&local[i], 1u);
+    } else {
+      atomicAdd(&counts[i], 1ull);
+    }
+  }
+  if constexpr (Shared) {
+    __syncthreads();
+    for (int i = threadIdx.x; i < k; i += blockDim.x)
+      if (local[i]) atomicAdd(&counts[i], static_cast<unsigned long long>(local[i]));
+  }
+}
+
+template <class T>
+void launch_histogram(int blocks, int threads, const std::int32_t* idx, std::uint64_t n, const T* w, std::int64_t k, unsigned long long* c,
+                      unsigned long long* f) {
+  if (k <= kSharedBins) {
+    histogram_kernel<T, true><<<blocks, threads>>>(idx, n, w, k, c, f);
+  } else {
+    histogram_kernel<T, false><<<blocks, threads>>>(idx, n, w, k, c, f);
   }
 }
 
@@ -76,15 +105,16 @@ HistogramFindings histogram(const Buffer& indices, std::uint64_t n, const Buffer
   Buffer findings(sizeof host, "the histogram's findings");
   findings.upload(host, sizeof host);
   const int threads = 256;
-  const int blocks = static_cast<int>(std::min<std::uint64_t>((n + threads - 1) / threads, 8192));
+  // A block takes at most 2^31 draws (its shared counters are 32-bit).
+  const int blocks = static_cast<int>(std::min<std::uint64_t>((n + threads - 1) / threads, 1024));
   if (n > 0) {
     const auto* idx = static_cast<const std::int32_t*>(indices.get());
     auto* c = static_cast<unsigned long long*>(counts.get());
     auto* f = static_cast<unsigned long long*>(findings.get());
     if (dtype_bytes == 4) {
-      histogram_kernel<<<blocks, threads>>>(idx, n, static_cast<const float*>(weights.get()), k, c, f);
+      launch_histogram(blocks, threads, idx, n, static_cast<const float*>(weights.get()), k, c, f);
     } else {
-      histogram_kernel<<<blocks, threads>>>(idx, n, static_cast<const double*>(weights.get()), k, c, f);
+      launch_histogram(blocks, threads, idx, n, static_cast<const double*>(weights.get()), k, c, f);
     }
     check(cudaGetLastError(), "launching the histogram kernel");
     check(cudaDeviceSynchronize(), "the histogram kernel");

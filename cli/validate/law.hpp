@@ -36,7 +36,10 @@ class LawCounter {
   LawCounter(std::uint64_t categories, bool two_level);
   void add(std::uint64_t category) {
     counts_[category] += 1;
-    if (two_level_) batch_counts_[static_cast<std::size_t>(draws_ % kBatches) * k_ + category] += 1;
+    if (two_level_) {
+      batch_counts_[batch_ * k_ + category] += 1;
+      if (++batch_ == kBatches) batch_ = 0;  // draw e goes to batch e mod 20
+    }
     ++draws_;
   }
   // Adds counts built elsewhere (a GPU histogram), without batches.
@@ -50,6 +53,7 @@ class LawCounter {
   std::size_t k_;
   bool two_level_;
   std::uint64_t draws_ = 0;
+  std::size_t batch_ = 0;
   std::vector<double> counts_;
   std::vector<double> batch_counts_;
 };
