@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/number_file.hpp"
+#include "cli/report_json.hpp"
 #include "cli/errors.hpp"
 #include "stats/input_checks.hpp"
 #include "stats/stats.hpp"
@@ -16,26 +17,6 @@
 namespace warpsim::cli {
 
 namespace {
-
-nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
-
-nlohmann::json to_json(const stats::TestResult& r) {
-  return {{"test", r.test},
-          {"statistic", std::isfinite(r.statistic) ? nlohmann::json(r.statistic) : nlohmann::json("inf")},
-          {"df", optional_json(r.df)},
-          {"p_value", r.p_value},
-          {"p_value_standard_error", optional_json(r.p_value_standard_error)},
-          {"alpha", r.alpha},
-          {"reject", r.reject},
-          {"sample_size", r.sample_size},
-          {"detectable_bias",
-           {{"power", r.detectable.power},
-            {"total_variation", optional_json(r.detectable.total_variation)},
-            {"max_relative_error", optional_json(r.detectable.max_relative_error)},
-            {"kolmogorov_distance", optional_json(r.detectable.kolmogorov_distance)},
-            {"basis", r.detectable.basis}}},
-          {"notes", r.notes}};
-}
 
 std::string to_text(const stats::TestResult& r) {
   std::ostringstream s;

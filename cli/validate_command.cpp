@@ -97,10 +97,10 @@ std::string layout_svg(const Report& r) {
   return out.str();
 }
 
-void refuse_with(const ValidateOptions& o, const std::string& way, std::initializer_list<std::pair<bool, const char*>> options) {
+// Every option given must be one this way in uses.
+void refuse_with(const std::string& way, std::initializer_list<std::pair<bool, const char*>> options) {
   for (const auto& [given, name] : options)
     if (given) throw UsageError(std::string(name) + " does not apply to " + way);
-  (void)o;
 }
 
 }  // namespace
@@ -113,6 +113,8 @@ int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource&
     if (!o.list) throw UsageError("give one way in: --weights W --draws D, --plugin LIB, --builtin NAME, or --mutants (warpsim validate --help)");
   }
   if (ways > 1) throw UsageError("give one way in: --draws, --plugin, --builtin and --mutants do not go together");
+  if (!o.sampler.empty() && !plugin_way) throw UsageError("--sampler names one of a plugin's samplers: it goes with --plugin");
+  if (!o.only.empty() && !o.mutants) throw UsageError("--only names one mutant: it goes with --mutants");
   Progress progress(progress_out);
   const auto t0 = std::chrono::steady_clock::now();
 
@@ -144,7 +146,7 @@ int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource&
 
   Report report;
   if (file_way) {
-    refuse_with(o, "a file of draws", {{plugin_way, "--plugin"}, {!o.sampler.empty(), "--sampler"}, {o.target_tv.has_value(), "--target-tv"},
+    refuse_with("a file of draws", {{plugin_way, "--plugin"}, {!o.sampler.empty(), "--sampler"}, {o.target_tv.has_value(), "--target-tv"},
                                        {o.draws_count.has_value(), "--draws-per-law"}, {!o.only.empty(), "--only"}, {o.on != "auto", "--on"}});
     if (o.weights.empty()) throw UsageError("--draws needs --weights, the weights the draws came from");
     if (o.adds_in_order && o.uniforms.empty()) throw UsageError("--adds-in-order goes with --uniforms (it sharpens the draw-by-draw check)");

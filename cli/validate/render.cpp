@@ -6,6 +6,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "cli/report_json.hpp"
 #include "stats/input_checks.hpp"
 
 namespace warpsim::cli::validate {
@@ -18,24 +19,6 @@ std::string fixed(double v, int digits = 4) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*g", digits, v);
   return buf;
-}
-
-nlohmann::ordered_json optional_json(const std::optional<double>& v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr); }
-
-nlohmann::ordered_json test_json(const stats::TestResult& r) {
-  return {{"test", r.test},
-          {"statistic", std::isfinite(r.statistic) ? nlohmann::ordered_json(r.statistic) : nlohmann::ordered_json("inf")},
-          {"df", optional_json(r.df)},
-          {"p_value", r.p_value},
-          {"alpha", r.alpha},
-          {"reject", r.reject},
-          {"sample_size", r.sample_size},
-          {"detectable_bias",
-           {{"power", r.detectable.power},
-            {"total_variation", optional_json(r.detectable.total_variation)},
-            {"max_relative_error", optional_json(r.detectable.max_relative_error)},
-            {"basis", r.detectable.basis}}},
-          {"notes", r.notes}};
 }
 
 std::string escape(const std::string& s) {
@@ -143,7 +126,7 @@ nlohmann::ordered_json render_json(const Report& r) {
   nlohmann::ordered_json checks = nlohmann::ordered_json::array();
   for (const auto& c : r.checks) {
     nlohmann::ordered_json j = {{"name", c.name}, {"outcome", outcome_name(c.outcome)}, {"detail", c.detail}};
-    if (c.test) j["test"] = test_json(*c.test);
+    if (c.test) j["test"] = to_json(*c.test);
     checks.push_back(j);
   }
   nlohmann::ordered_json laws = nlohmann::ordered_json::array();
@@ -212,9 +195,12 @@ std::string category_svg(const Law& law) {
       << g(c.observed) << ", expected " << fixed(c.expected, 8) << ", p raw " << fixed(c.p_raw) << ", p Holm " << fixed(c.p_adjusted)
       << "</title></rect>";
     s << "<line x1=\"" << x << "\" x2=\"" << x + std::max(1.0, bar - 1) << "\" y1=\"" << height - e << "\" y2=\"" << height - e
-      << "\" stroke=\"#000\" stroke-width=\"2\"/>\n";
+      << "\" stroke=\"#000\" stroke-width=\"2\"/>";
+    // A rejected category is marked under the axis too: its bar may have no height.
+    if (c.rejected) s << "<rect x=\"" << x << "\" y=\"" << height + 2 << "\" width=\"" << std::max(1.0, bar - 1) << "\" height=\"5\" fill=\"#d62728\"/>";
+    s << "\n";
   }
-  s << "<text x=\"50\" y=\"" << height + 20 << "\" font-size=\"11\">bars: observed; black ticks: expected; red: rejected by its binomial test"
+  s << "<text x=\"50\" y=\"" << height + 20 << "\" font-size=\"11\">bars: observed; black ticks: expected; red (and marked below the axis): rejected by its binomial test"
     << (show.size() < law.categories.size() ? " (" + std::to_string(show.size()) + " of " + std::to_string(law.categories.size()) + " categories, smallest p first)" : "")
     << "</text>\n</svg>\n";
   return s.str();
@@ -290,12 +276,14 @@ std::string render_html(const Report& r, const std::string& layout_svg) {
     for (auto i : categories_to_show(r.laws[l], 256)) rejected += r.laws[l].categories[i].rejected ? 1 : 0;
     s << (l ? "," : "") << rejected;
   }
-  s << "]};\n"
+  s << "], layout: " << (r.counterexample && !layout_svg.empty() ? "true" : "false") << "};\n"
     << "if (location.search.includes('selftest')) {\n"
     << "  const charts = document.querySelectorAll('svg.categories');\n"
     << "  let ok = document.querySelectorAll('tr.check').length === expect.checks && charts.length === expect.laws;\n"
     << "  charts.forEach((c, i) => { ok = ok && c.querySelectorAll('rect.bar').length > 0 && c.querySelectorAll('rect.rejected').length === expect.rejected[i]"
     << " && c.getBoundingClientRect().width > 0; });\n"
+    << "  if (expect.layout) ok = ok && document.querySelector('div.layout svg') !== null"
+    << " && document.querySelector('div.layout svg').getBoundingClientRect().width > 0;\n"
     << "  document.getElementById('selftest').textContent = 'selftest: ' + (ok ? 'pass' : 'fail');\n"
     << "}\n</script>\n</body></html>\n";
   return s.str();

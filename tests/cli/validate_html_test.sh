@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The HTML report of `warpsim validate`, checked in headless Chromium: a
-# passing and a failing report each load with no console errors, and the
-# page's own ?selftest finds a row per check, a chart per law, and exactly
-# the rejected categories marked. Exit 77 (skipped) without Chromium.
+# passing and a failing report (and, given the mutants plugin, a report with
+# a shrunk counterexample) each load with no console errors, and the page's
+# own ?selftest finds a row per check, a chart per law, exactly the rejected
+# categories marked, and the counterexample's layout drawn.
+# Usage: validate_html_test.sh WARPSIM [MUTANTS_PLUGIN]; exit 77 (skipped) without Chromium.
 set -euo pipefail
-warpsim=$1
+warpsim=$1 plugin=${2:-}
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [[ -z "$browser" ]]; then
   echo "SKIPPED: no chromium on this machine (apt-get install chromium)"
@@ -20,7 +22,15 @@ sed 's/^1$/2/' "$work/good.txt" > "$work/bad.txt"
 rc=0; "$warpsim" validate --weights "$work/w.txt" --draws "$work/bad.txt" --format html > "$work/bad.html" || rc=$?
 [[ $rc == 1 ]] || { echo "FAIL: the wrong draws exit $rc, not 1"; exit 1; }
 grep -q 'inconsistent' "$work/bad.html" || { echo "FAIL: the failing page does not say inconsistent"; exit 1; }
-for page in good bad; do
+pages="good bad"
+if [[ -n "$plugin" ]]; then
+  rc=0; "$warpsim" validate --plugin "$plugin" --sampler mutant.stale-padding --tests 30 --draws-per-law 2000 \
+    --counterexample "$work/ce.txt" --format html > "$work/counterexample.html" || rc=$?
+  [[ $rc == 1 ]] || { echo "FAIL: the mutant exits $rc, not 1"; exit 1; }
+  grep -q 'class="layout"' "$work/counterexample.html" || { echo "FAIL: no layout of the counterexample"; exit 1; }
+  pages="$pages counterexample"
+fi
+for page in $pages; do
   timeout 60 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
     --user-data-dir="$work/profile-$page" --enable-logging=stderr --v=0 \
