@@ -13,11 +13,17 @@
 //   butterfly_draw.hpp     Alg. 8-10: the butterfly draw, block search and remnant
 //   draw_matrix.hpp        every row of a matrix, warp after warp, by oracle::Algorithm
 //   lda_corpus.hpp, lda_workload.hpp  the LDA z-draw workload and its replay
+//   alias/                 alias tables (seed 001) in exact units: units.hpp (weights as
+//                          whole numbers of 2^e), table.hpp (rows, implied mass, sampling),
+//                          walker.hpp, vose.hpp, sweep.hpp (the sequential constructions)
 //
 // Names, listings and the kernels each algorithm pairs with are in the
 // registry (properties/registry.hpp), not here.
 #pragma once
 
+#include "oracle/alias/sweep.hpp"
+#include "oracle/alias/vose.hpp"
+#include "oracle/alias/walker.hpp"
 #include "oracle/butterfly_closed_form.hpp"
 #include "oracle/butterfly_draw.hpp"
 #include "oracle/butterfly_table.hpp"

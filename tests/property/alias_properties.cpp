@@ -1,0 +1,160 @@
+// Alias tables on the host (oracle/alias/): every construction represents
+// its weights exactly in units, on every weight family; the units are within
+// their stated bound of w_i / W (and equal for dyadic weights); the seed's
+// statements that do not survive execution (errata E11, E12).
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <functional>
+#include <numeric>
+
+#include "oracle/alias/sweep.hpp"
+#include "oracle/alias/vose.hpp"
+#include "oracle/alias/walker.hpp"
+#include "properties/generators.hpp"
+
+namespace {
+
+using namespace warpsim::oracle::alias;
+using warpsim::properties::WeightFamily;
+
+struct Construction {
+  const char* name;
+  std::function<Table(const Units&)> build;
+};
+const Construction kConstructions[] = {{"walker", walker}, {"vose", vose}, {"sweep", sweep}};
+
+template <class T>
+void every_construction_is_exact(const std::vector<T>& w) {
+  const auto u = to_units<T>(w);
+  for (const auto& c : kConstructions) {
+    const auto t = c.build(u);
+    const auto why = check_table(t, u);
+    RC_ASSERT(why == std::string());
+    // An item of weight 0 is never drawn: it keeps nothing and no row gives it mass.
+    for (std::size_t i = 0; i < w.size(); ++i)
+      if (w[i] == 0) RC_ASSERT(implied_mass(t)[i] == 0u);
+  }
+}
+
+RC_GTEST_PROP(AliasTable, EveryConstructionIsExactOnEveryFamilyFp32, ()) {
+  const auto family = *warpsim::properties::gen_family();
+  const int n = *rc::gen::inRange(1, 300);
+  every_construction_is_exact(*warpsim::properties::gen_weights<float>(family, n));
+}
+
+RC_GTEST_PROP(AliasTable, EveryConstructionIsExactOnEveryFamilyFp64, ()) {
+  const auto family = *warpsim::properties::gen_family();
+  const int n = *rc::gen::inRange(1, 300);
+  every_construction_is_exact(*warpsim::properties::gen_weights<double>(family, n));
+}
+
+TEST(AliasTable, EdgeCases) {
+  const std::vector<std::vector<double>> cases = {
+      {5},                            // N = 1
+      {2, 2, 2, 2},                   // all equal: no aliases
+      {1, 1, 1, 97},                  // one heavy item
+      {0, 0, 3, 0},                   // all but one zero
+      {4.9e-324, 1e-310, 0},          // subnormal
+      {1e-300, 1e300, 1, 0},          // a huge range
+  };
+  for (const auto& w : cases) {
+    const auto u = to_units<double>(w);
+    for (const auto& c : kConstructions) EXPECT_EQ(check_table(c.build(u), u), "") << c.name;
+  }
+  const auto equal = to_units<double>(std::vector<double>{2, 2, 2, 2});
+  for (const auto& c : kConstructions) EXPECT_EQ(rows_with_alias(c.build(equal)), 0u) << c.name;
+}
+
+TEST(AliasTable, BadWeightsAreRefused) {
+  for (const auto& w : std::vector<std::vector<double>>{{}, {0, 0}, {1, -1}, {1, NAN}, {INFINITY, 1}}) {
+    EXPECT_THROW(to_units<double>(w), std::invalid_argument);
+  }
+}
+
+// The units are within the stated bound of w_i / W, and equal to it for
+// weights that are multiples of the unit.
+TEST(AliasTable, UnitsWithinTheirExactnessBound) {
+  std::uint64_t state = 88172645463325252ull;
+  auto next = [&] { return state ^= state << 13, state ^= state >> 7, state ^= state << 17; };
+  for (int rep = 0; rep < 200; ++rep) {
+    const std::size_t n = 1 + next() % 2000;
+    std::vector<double> w(n);
+    for (auto& x : w) x = std::ldexp(static_cast<double>(next() >> 11), -static_cast<int>(next() % 80));
+    const auto u = to_units<double>(w);
+    long double total = 0;
+    for (double x : w) total += x;
+    for (std::size_t i = 0; i < n; ++i) {
+      const long double p = w[i] / total, q = static_cast<long double>(u.units[i]) / u.total;
+      ASSERT_LE(std::fabs(static_cast<double>(q - p)), exactness_bound(static_cast<double>(p), n) * 1.01 + 1e-19) << i << " of " << n;
+    }
+  }
+  // Dyadic: small integers are exact: u_i U' = w_i U with W = sum w.
+  const std::vector<double> w = {3, 1, 0, 7, 5, 8};
+  const auto u = to_units<double>(w);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    EXPECT_TRUE(static_cast<u128>(u.units[i]) * 24 == static_cast<u128>(w[i]) * u.total) << i;
+  }
+}
+
+TEST(AliasTable, SamplingFollowsTheRowsBoundaries) {
+  const auto u = to_units<double>(std::vector<double>{1, 3, 0, 4});
+  const auto t = sweep(u);
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    const u128 base = static_cast<u128>(k) * t.capacity;
+    if (t.keep[k] > 0) {
+      EXPECT_EQ(sample(t, base + t.keep[k] - 1), k);
+    }
+    if (t.keep[k] < t.capacity) {
+      EXPECT_EQ(sample(t, base + t.keep[k]), t.alias[k]);
+    }
+  }
+}
+
+// Errata E11: Sec. 2.4's sampling rule as printed -- item k if
+// (U N - k) W/N < T_k^w, with T_k^w := B_l/(W/N) + 1 from Walker's
+// construction (Sec. 2.4.1), a share in [0, 1]. The left side lies in
+// [0, W/N): the units differ unless W = N. Weights {1, 3}: W/N = 2, T_0^w =
+// 1/2, so row 0 returns item 0 for frac < 1/4 and P(0) = 1/8, not 1/4.
+TEST(AliasErrata, E11SamplingRuleAsPrintedMixesUnits) {
+  const std::vector<double> w = {1, 3};
+  const double n = 2, total = 4, bucket = total / n;
+  // Walker's table as the thesis defines it (shares), for these weights.
+  const double share0 = (w[0] - bucket) / bucket + 1;  // B_0 / (W/N) + 1
+  ASSERT_EQ(share0, 0.5);
+  // P(item 0) = P(row 0) P(frac W/N < T_0^w) under the printed rule; frac
+  // uniform on [0, 1).
+  const double printed = (1 / n) * std::min(1.0, share0 / bucket);
+  const double corrected = (1 / n) * share0;  // frac < T_0^w
+  EXPECT_EQ(printed, 0.125);
+  EXPECT_EQ(corrected, w[0] / total);
+  EXPECT_NE(printed, w[0] / total);
+  // The oracle's exact rule draws item 0 with probability u_0 / U = 1/4.
+  const auto u = to_units<double>(w);
+  const auto t = walker(u);
+  EXPECT_EQ(implied_mass(t)[0] * 4, static_cast<u128>(2) * t.capacity);
+}
+
+// Errata E12: Sec. 2.4.7's example "w_0 = 0.5, w_n = 1.5 and for all other
+// items i not in {0, N} w_i = 1.0 ... a bucket size of W/N = 1": items are 0
+// to N - 1, so as printed W = N - 0.5 and W/N != 1; with w_{N-1} = 1.5 it
+// holds. Every construction here gives that input one row with an alias
+// (the minimum; the thesis's greedy that aliases each item to the next would
+// give N - 1).
+TEST(AliasErrata, E12SmithJacobsonExample) {
+  const std::size_t n = 10;
+  std::vector<double> printed(n, 1.0), corrected(n, 1.0);
+  printed[0] = corrected[0] = 0.5;  // "w_n = 1.5" names no item: printed has none
+  corrected[n - 1] = 1.5;
+  EXPECT_EQ(std::accumulate(printed.begin(), printed.end(), 0.0) / n, 0.95);
+  EXPECT_EQ(std::accumulate(corrected.begin(), corrected.end(), 0.0) / n, 1.0);
+  const auto u = to_units<double>(corrected);
+  for (const auto& c : kConstructions) {
+    const auto t = c.build(u);
+    EXPECT_EQ(check_table(t, u), "");
+    EXPECT_EQ(rows_with_alias(t), 1u) << c.name;
+    std::cout << "Smith and Jacobson's example, N = " << n << ": " << c.name << " gives " << rows_with_alias(t) << " row with an alias\n";
+  }
+}
+
+}  // namespace
