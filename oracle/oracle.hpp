@@ -15,12 +15,14 @@
 //   lda_corpus.hpp, lda_workload.hpp  the LDA z-draw workload and its replay
 //   alias/                 alias tables (seed 001) in exact units: units.hpp (weights as
 //                          whole numbers of 2^e), table.hpp (rows, implied mass, sampling),
-//                          walker.hpp, vose.hpp, sweep.hpp (the sequential constructions)
+//                          walker.hpp, vose.hpp, sweep.hpp (the sequential constructions),
+//                          psa.hpp (partition, split on the merge path, pack by section)
 //
 // Names, listings and the kernels each algorithm pairs with are in the
 // registry (properties/registry.hpp), not here.
 #pragma once
 
+#include "oracle/alias/psa.hpp"
 #include "oracle/alias/sweep.hpp"
 #include "oracle/alias/vose.hpp"
 #include "oracle/alias/walker.hpp"

@@ -8,6 +8,7 @@
 #include <functional>
 #include <numeric>
 
+#include "oracle/alias/psa.hpp"
 #include "oracle/alias/sweep.hpp"
 #include "oracle/alias/vose.hpp"
 #include "oracle/alias/walker.hpp"
@@ -47,6 +48,58 @@ RC_GTEST_PROP(AliasTable, EveryConstructionIsExactOnEveryFamilyFp64, ()) {
   const auto family = *warpsim::properties::gen_family();
   const int n = *rc::gen::inRange(1, 300);
   every_construction_is_exact(*warpsim::properties::gen_weights<double>(family, n));
+}
+
+// PSA with any number of sections, packed in any order, gives the sweep's
+// table row for row (the splits are exact: integer prefix sums).
+template <class T>
+void psa_equals_sweep(const std::vector<T>& w, std::size_t sections, bool reversed) {
+  const auto u = to_units<T>(w);
+  const auto want = sweep(u);
+  std::vector<std::size_t> order;
+  const std::size_t s = std::max<std::size_t>(1, std::min(sections, w.size()));
+  if (reversed)
+    for (std::size_t q = s; q-- > 0;) order.push_back(q);
+  const auto got = psa(u, sections, order);
+  RC_ASSERT(check_table(got, u) == std::string());
+  RC_ASSERT(got.keep == want.keep);
+  RC_ASSERT(got.alias == want.alias);
+}
+
+RC_GTEST_PROP(AliasTable, PsaWithAnySplitsIsTheSweepFp32, ()) {
+  const auto family = *warpsim::properties::gen_family();
+  const int n = *rc::gen::inRange(1, 400);
+  psa_equals_sweep(*warpsim::properties::gen_weights<float>(family, n), *rc::gen::inRange<std::size_t>(1, 70), *rc::gen::arbitrary<bool>());
+}
+
+RC_GTEST_PROP(AliasTable, PsaWithAnySplitsIsTheSweepFp64, ()) {
+  const auto family = *warpsim::properties::gen_family();
+  const int n = *rc::gen::inRange(1, 400);
+  psa_equals_sweep(*warpsim::properties::gen_weights<double>(family, n), *rc::gen::inRange<std::size_t>(1, 70), *rc::gen::arbitrary<bool>());
+}
+
+// Ties -- a heavy item left with exactly a bucket where a split falls --
+// are where a split could pick the wrong side: small integers make many.
+RC_GTEST_PROP(AliasTable, PsaSplitsAtTiesAsTheSweepDoes, ()) {
+  const int n = *rc::gen::inRange(1, 64);
+  auto w = *rc::gen::container<std::vector<double>>(static_cast<std::size_t>(n), rc::gen::map(rc::gen::inRange(0, 5), [](int x) { return double(x); }));
+  if (std::all_of(w.begin(), w.end(), [](double x) { return x == 0; })) w[0] = 1;
+  psa_equals_sweep(w, *rc::gen::inRange<std::size_t>(1, static_cast<std::size_t>(n) + 1), *rc::gen::arbitrary<bool>());
+}
+
+TEST(AliasTable, PsaAtATieOnASplit) {
+  // {3, 1, 3, 1}: W/N = 2; after light 1 fills from heavy 0, heavy 0 has
+  // exactly a bucket left -- the state after 2 steps is (1 light, 1 heavy).
+  const auto u = to_units<double>(std::vector<double>{3, 1, 3, 1});
+  const auto p = partition(u);
+  const auto at = split(p, 2);
+  EXPECT_EQ(at.i, 1u);
+  EXPECT_EQ(at.j, 1u);
+  for (std::size_t s = 1; s <= 4; ++s) {
+    const auto t = psa(u, s);
+    EXPECT_EQ(t.keep, sweep(u).keep) << s;
+    EXPECT_EQ(t.alias, sweep(u).alias) << s;
+  }
 }
 
 TEST(AliasTable, EdgeCases) {
