@@ -16,13 +16,15 @@
 //   alias/                 alias tables (seed 001) in exact units: units.hpp (weights as
 //                          whole numbers of 2^e), table.hpp (rows, implied mass, sampling),
 //                          walker.hpp, vose.hpp, sweep.hpp (the sequential constructions),
-//                          psa.hpp (partition, split on the merge path, pack by section)
+//                          psa.hpp (partition, split on the merge path, pack by section),
+//                          psa_plus.hpp (greedy packing while partitioning, then PSA)
 //
 // Names, listings and the kernels each algorithm pairs with are in the
 // registry (properties/registry.hpp), not here.
 #pragma once
 
 #include "oracle/alias/psa.hpp"
+#include "oracle/alias/psa_plus.hpp"
 #include "oracle/alias/sweep.hpp"
 #include "oracle/alias/vose.hpp"
 #include "oracle/alias/walker.hpp"

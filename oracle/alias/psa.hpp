@@ -26,28 +26,35 @@
 
 namespace warpsim::oracle::alias {
 
+// The l and h arrays, with each item's mass beside it (Sec. 3.2.3: weights
+// in l and h), and their prefix sums.
 struct Partition {
-  std::vector<std::uint32_t> light, heavy;  // item indices, in index order
-  std::vector<u128> deficit;                // D(0..|light|)
-  std::vector<u128> excess;                 // E(0..|heavy|)
+  std::vector<std::uint32_t> light, heavy;     // item indices
+  std::vector<u128> light_mass, heavy_mass;    // their masses (PSA+: what is left of them)
+  std::vector<u128> deficit;                   // D(0..|light|)
+  std::vector<u128> excess;                    // E(0..|heavy|)
+
+  void add(std::uint32_t item, u128 mass, u128 cap) {
+    if (deficit.empty()) deficit.push_back(0), excess.push_back(0);
+    if (mass > cap) {
+      heavy.push_back(item);
+      heavy_mass.push_back(mass);
+      excess.push_back(excess.back() + (mass - cap));
+    } else {
+      light.push_back(item);
+      light_mass.push_back(mass);
+      deficit.push_back(deficit.back() + (cap - mass));
+    }
+  }
+  std::size_t size() const { return light.size() + heavy.size(); }
 };
 
 inline Partition partition(const Units& u) {
   const std::size_t n = u.units.size();
-  const u128 cap = u.total;
   Partition p;
   p.deficit.push_back(0);
   p.excess.push_back(0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const u128 m = static_cast<u128>(n) * u.units[i];
-    if (m > cap) {
-      p.heavy.push_back(static_cast<std::uint32_t>(i));
-      p.excess.push_back(p.excess.back() + (m - cap));
-    } else {
-      p.light.push_back(static_cast<std::uint32_t>(i));
-      p.deficit.push_back(p.deficit.back() + (cap - m));
-    }
-  }
+  for (std::size_t i = 0; i < n; ++i) p.add(static_cast<std::uint32_t>(i), static_cast<u128>(n) * u.units[i], u.total);
   return p;
 }
 
@@ -70,10 +77,7 @@ inline Split split(const Partition& p, std::size_t k) {
 }
 
 // Packs the steps from `from` to `to` (exclusive) of the sweep into t.
-inline void pack(const Units& u, const Partition& p, Split from, std::size_t to, Table& t) {
-  const std::size_t n = u.units.size();
-  const u128 cap = u.total;
-  const auto mass = [&](std::uint32_t item) { return static_cast<u128>(n) * u.units[item]; };
+inline void pack(const Partition& p, u128 cap, Split from, std::size_t to, Table& t) {
   std::size_t i = from.i, j = from.j;
   const std::size_t lights = p.light.size(), heavies = p.heavy.size();
   for (std::size_t step = i + j; step < to; ++step) {
@@ -84,7 +88,7 @@ inline void pack(const Units& u, const Partition& p, Split from, std::size_t to,
     const u128 w = p.excess[j + 1] + cap - p.deficit[i];  // the spill: what heavy j has left
     if (i < lights && w > cap) {
       const std::uint32_t l = p.light[i];
-      t.keep[l] = static_cast<std::uint64_t>(mass(l));
+      t.keep[l] = static_cast<std::uint64_t>(p.light_mass[i]);
       t.alias[l] = p.heavy[j];
       ++i;
     } else {
@@ -96,19 +100,30 @@ inline void pack(const Units& u, const Partition& p, Split from, std::size_t to,
   }
 }
 
-// PSA with `sections` sections (>= 1), packed in the order given by
-// `order` (a permutation of 0..sections-1; empty: in order).
-inline Table psa(const Units& u, std::size_t sections, const std::vector<std::size_t>& order = {}) {
-  const std::size_t n = u.units.size();
+// Splits and packs the items of `p` in `sections` sections (>= 1), in the
+// order given by `order` (a permutation of 0..sections-1; empty: in order).
+inline void split_and_pack(const Partition& p, u128 cap, std::size_t sections, const std::vector<std::size_t>& order, Table& t) {
+  const std::size_t n = p.size();
+  if (n == 0) return;
   sections = std::max<std::size_t>(1, std::min(sections, n));
-  Table t{u.total, u.exponent, std::vector<std::uint64_t>(n, u.total), std::vector<std::uint32_t>(n)};
-  for (std::size_t k = 0; k < n; ++k) t.alias[k] = static_cast<std::uint32_t>(k);
-  const auto p = partition(u);
   for (std::size_t s = 0; s < sections; ++s) {
     const std::size_t q = order.empty() ? s : order[s];
     const std::size_t from = q * n / sections, to = (q + 1) * n / sections;
-    pack(u, p, split(p, from), to, t);
+    pack(p, cap, split(p, from), to, t);
   }
+}
+
+inline Table empty_table(const Units& u) {
+  const std::size_t n = u.units.size();
+  Table t{u.total, u.exponent, std::vector<std::uint64_t>(n, u.total), std::vector<std::uint32_t>(n)};
+  for (std::size_t k = 0; k < n; ++k) t.alias[k] = static_cast<std::uint32_t>(k);
+  return t;
+}
+
+// PSA with `sections` sections.
+inline Table psa(const Units& u, std::size_t sections, const std::vector<std::size_t>& order = {}) {
+  auto t = empty_table(u);
+  split_and_pack(partition(u), u.total, sections, order, t);
   return t;
 }
 

@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "oracle/alias/psa.hpp"
+#include "oracle/alias/psa_plus.hpp"
 #include "oracle/alias/sweep.hpp"
 #include "oracle/alias/vose.hpp"
 #include "oracle/alias/walker.hpp"
@@ -23,7 +24,11 @@ struct Construction {
   const char* name;
   std::function<Table(const Units&)> build;
 };
-const Construction kConstructions[] = {{"walker", walker}, {"vose", vose}, {"sweep", sweep}};
+const Construction kConstructions[] = {{"walker", walker},
+                                       {"vose", vose},
+                                       {"sweep", sweep},
+                                       {"psa (7 sections)", [](const Units& u) { return psa(u, 7); }},
+                                       {"psa+ (groups of 5)", [](const Units& u) { return psa_plus(u, 5, 3); }}};
 
 template <class T>
 void every_construction_is_exact(const std::vector<T>& w) {
@@ -100,6 +105,53 @@ TEST(AliasTable, PsaAtATieOnASplit) {
     EXPECT_EQ(t.keep, sweep(u).keep) << s;
     EXPECT_EQ(t.alias, sweep(u).alias) << s;
   }
+}
+
+// PSA+ is exact for every group size, and its table does not depend on how
+// the leftovers are split and packed (any number of sections, any order).
+template <class T>
+void psa_plus_is_exact_and_schedule_free(const std::vector<T>& w, std::size_t group, std::size_t sections, bool reversed) {
+  const auto u = to_units<T>(w);
+  const auto one = psa_plus(u, group, 1);
+  RC_ASSERT(check_table(one, u) == std::string());
+  std::vector<std::size_t> order;
+  PsaPlusStats st;
+  const auto probe = psa_plus(u, group, sections, {}, &st);
+  const std::size_t s = std::max<std::size_t>(1, std::min(sections, st.left));
+  if (reversed && st.left > 0)
+    for (std::size_t q = s; q-- > 0;) order.push_back(q);
+  const auto many = psa_plus(u, group, sections, order);
+  RC_ASSERT(many.keep == one.keep);
+  RC_ASSERT(many.alias == one.alias);
+  RC_ASSERT(st.greedy_rows + st.left == w.size());
+}
+
+RC_GTEST_PROP(AliasTable, PsaPlusIsExactWhateverTheScheduleFp32, ()) {
+  const auto family = *warpsim::properties::gen_family();
+  const int n = *rc::gen::inRange(1, 400);
+  psa_plus_is_exact_and_schedule_free(*warpsim::properties::gen_weights<float>(family, n), *rc::gen::inRange<std::size_t>(1, 100),
+                                      *rc::gen::inRange<std::size_t>(1, 40), *rc::gen::arbitrary<bool>());
+}
+
+RC_GTEST_PROP(AliasTable, PsaPlusIsExactWhateverTheScheduleFp64, ()) {
+  const auto family = *warpsim::properties::gen_family();
+  const int n = *rc::gen::inRange(1, 400);
+  psa_plus_is_exact_and_schedule_free(*warpsim::properties::gen_weights<double>(family, n), *rc::gen::inRange<std::size_t>(1, 100),
+                                      *rc::gen::inRange<std::size_t>(1, 40), *rc::gen::arbitrary<bool>());
+}
+
+TEST(AliasTable, PsaPlusPacksMostUniformItemsGreedily) {
+  // Sec. 2.4.5: "When assigning uniform random weights to each item, it is
+  // possible to pack a majority of the items greedily."
+  std::uint64_t state = 0x9E3779B97F4A7C15ull;
+  std::vector<double> w(100000);
+  for (auto& x : w) x = static_cast<double>((state = state * 6364136223846793005ull + 1442695040888963407ull) >> 11) * 0x1p-53;
+  const auto u = to_units<double>(w);
+  PsaPlusStats st;
+  const auto t = psa_plus(u, 1024, 64, {}, &st);
+  EXPECT_EQ(check_table(t, u), "");
+  EXPECT_GT(st.greedy_rows, w.size() / 2);
+  std::cout << "PSA+ with groups of 1024, 10^5 uniform weights: " << st.greedy_rows << " rows packed greedily, " << st.left << " left to PSA\n";
 }
 
 TEST(AliasTable, EdgeCases) {
