@@ -7,6 +7,7 @@
 #include <iostream>
 #include <new>
 
+#include "cli/alias_command.hpp"
 #include "cli/demo.hpp"
 #include "cli/errors.hpp"
 #include "cli/show.hpp"
@@ -65,6 +66,8 @@ int run_parsed(const std::vector<std::string>& args, std::ostream& out, std::ost
   CLI::App* stats_cmd = add_stats_command(app, st);
   ValidateOptions val;
   CLI::App* validate_cmd = add_validate_command(app, val);
+  AliasOptions al;
+  CLI::App* alias_cmd = add_alias_command(app, al);
 
   std::vector<std::string> argv_strings{"warpsim"};
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
@@ -88,6 +91,7 @@ int run_parsed(const std::vector<std::string>& args, std::ostream& out, std::ost
     return run_show(show, out, inputs);
   }
   if (*stats_cmd) return run_stats(st, out, inputs);
+  if (*alias_cmd) return run_alias(al, out, inputs);
   if (*validate_cmd) {
     std::ostream* progress = val.progress == "always" ? &err
                              : val.progress == "auto" && &err == &std::cerr ? validate::Progress::terminal_stderr()

@@ -1,0 +1,104 @@
+#include "cli/alias_command.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/errors.hpp"
+#include "cli/validate/files.hpp"
+#include "oracle/alias/psa_plus.hpp"
+#include "oracle/alias/sweep.hpp"
+#include "oracle/alias/vose.hpp"
+#include "oracle/alias/walker.hpp"
+
+namespace warpsim::cli {
+
+CLI::App* add_alias_command(CLI::App& app, AliasOptions& o) {
+  auto* a = app.add_subcommand("alias", "Alias tables (seed 001) in exact units: build one and check it");
+  a->footer("The table: row k keeps `keep` of its capacity U for item k and gives the rest to `alias`; U and every keep are "
+            "whole numbers of the unit 2^e (docs/alias.md), so the table is exact and the same for any schedule. Limits: at "
+            "most 2^27 weights (walker: 65536, it is O(N^2)).");
+  a->add_option("action", o.action, "build")->required()->check(CLI::IsMember({"build"}));
+  a->add_option("--weights", o.weights, "the weights: one distribution (.npy or text, one a line; - for stdin)")->required();
+  a->add_option("--dtype", o.dtype, "the weights' precision where the file does not say it (text): f32 or f64 (default)")
+      ->check(CLI::IsMember({"f32", "f64"}));
+  a->add_option("--method", o.method, "walker | vose | sweep | psa | psa+")
+      ->check(CLI::IsMember({"walker", "vose", "sweep", "psa", "psa+"}))
+      ->capture_default_str();
+  a->add_option("--splits", o.splits, "psa, psa+: the number of sections (default: one per 1,024 items)");
+  a->add_option("--group", o.group, "psa+: the items packed greedily together (default 1,024)");
+  a->add_option("--format", o.format, "text | json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  return a;
+}
+
+int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& inputs) {
+  using namespace oracle::alias;
+  const bool psa_like = o.method == "psa" || o.method == "psa+";
+  if (o.splits && !psa_like) throw UsageError("--splits applies to psa and psa+");
+  if (o.group && o.method != "psa+") throw UsageError("--group applies to psa+");
+  const auto w = validate::read_weights(inputs, o.weights, o.dtype);
+  if (!w.vector) {
+    throw UsageError(w.quoted + " holds a " + std::to_string(w.rows) + " x " + std::to_string(w.cols) +
+                     " matrix; an alias table is built from one distribution (one weight a line)");
+  }
+  const std::size_t n = w.values.size();
+  if (n > (std::size_t{1} << 32)) throw UsageError(w.quoted + " holds more than 2^32 weights");
+  if (o.method == "walker" && n > kWalkerMaxItems) {
+    throw UsageError("walker is O(N^2): it takes at most " + std::to_string(kWalkerMaxItems) + " weights; " + w.quoted + " holds " +
+                     std::to_string(n) + " (use vose, sweep, psa or psa+)");
+  }
+  const std::size_t splits = o.splits.value_or(std::max<std::size_t>(1, n / 1024));
+  if (splits < 1 || splits > n) throw UsageError("--splits must lie in [1, N] = [1, " + std::to_string(n) + "]");
+  const std::size_t group = o.group.value_or(std::min<std::size_t>(1024, n));
+  if (o.group && (group < 1 || group > n)) throw UsageError("--group must lie in [1, N] = [1, " + std::to_string(n) + "]");
+
+  Units u;
+  try {
+    u = to_units<double>(w.values);  // exactly the fp32 or fp64 values (read_weights rounds to the precision)
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(w.quoted + ": " + e.what());
+  }
+  PsaPlusStats st;
+  const Table t = o.method == "walker" ? walker(u)
+                  : o.method == "vose" ? vose(u)
+                  : o.method == "sweep" ? sweep(u)
+                  : o.method == "psa"   ? psa(u, splits)
+                                        : psa_plus(u, group, splits, {}, &st);
+  const std::string why = check_table(t, u);
+  if (!why.empty()) throw std::logic_error("the " + o.method + " table fails its check: " + why);
+
+  if (o.format == "json") {
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (std::size_t k = 0; k < n; ++k) rows.push_back({{"keep", t.keep[k]}, {"alias", t.alias[k]}});
+    nlohmann::ordered_json j = {{"method", o.method},
+                                {"items", n},
+                                {"unit_exponent", t.exponent},
+                                {"capacity", t.capacity},
+                                {"rows_with_alias", rows_with_alias(t)},
+                                {"check", "exact: every item's implied mass is N u_i"}};
+    if (psa_like) j["splits"] = splits;
+    if (o.method == "psa+") j["greedy"] = {{"group", group}, {"rows", st.greedy_rows}, {"left_to_psa", st.left}};
+    j["rows"] = rows;
+    out << j.dump(2) << "\n";
+    return kExitOk;
+  }
+  out << "alias table of " << n << " items by " << o.method;
+  if (psa_like) out << " (" << splits << " sections" << (o.method == "psa+" ? ", groups of " + std::to_string(group) : "") << ")";
+  out << "\nunit 2^" << t.exponent << ", capacity U = " << t.capacity << " units a row; " << rows_with_alias(t) << " rows with an alias";
+  if (o.method == "psa+") out << "; " << st.greedy_rows << " rows packed greedily, " << st.left << " left to PSA";
+  out << "\ncheck: exact (every item's implied mass is N u_i)\n";
+  out << "  row        keep/U   alias\n";
+  const std::size_t shown = std::min<std::size_t>(n, 64);
+  for (std::size_t k = 0; k < shown; ++k) {
+    char line[96];
+    std::snprintf(line, sizeof line, "  %-8zu %10.6f   %s\n", k, static_cast<double>(t.keep[k]) / static_cast<double>(t.capacity),
+                  t.keep[k] == t.capacity ? "-" : std::to_string(t.alias[k]).c_str());
+    out << line;
+  }
+  if (shown < n) out << "  ... (" << n - shown << " more rows; --format json lists them all)\n";
+  return kExitOk;
+}
+
+}  // namespace warpsim::cli

@@ -1,0 +1,35 @@
+// `warpsim alias build`: an alias table from a file of weights, by one of
+// the constructions of oracle/alias/ (docs/alias.md), with its exact check.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "cli/inputs.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace warpsim::cli {
+
+struct AliasOptions {
+  std::string action;             // build
+  std::string weights;
+  std::optional<std::string> dtype;
+  std::string method = "sweep";   // walker | vose | sweep | psa | psa+
+  std::optional<std::size_t> splits;  // psa, psa+: sections (default 1 per 1,024 items)
+  std::optional<std::size_t> group;   // psa+: the greedy group size (default 1,024)
+  std::string format = "text";
+};
+
+// Walker's construction is O(N^2): it takes at most this many items.
+inline constexpr std::size_t kWalkerMaxItems = 1 << 16;
+
+CLI::App* add_alias_command(CLI::App& app, AliasOptions& o);
+
+// 0; throws UsageError for bad input or options.
+int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& inputs);
+
+}  // namespace warpsim::cli
