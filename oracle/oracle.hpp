@@ -17,7 +17,8 @@
 //                          whole numbers of 2^e), table.hpp (rows, implied mass, sampling),
 //                          walker.hpp, vose.hpp, sweep.hpp (the sequential constructions),
 //                          psa.hpp (partition, split on the merge path, pack by section),
-//                          psa_plus.hpp (greedy packing while partitioning, then PSA)
+//                          psa_plus.hpp (greedy packing while partitioning, then PSA),
+//                          sectioned.hpp (sampling by sections, exact binomial splits)
 //
 // Names, listings and the kernels each algorithm pairs with are in the
 // registry (properties/registry.hpp), not here.
@@ -25,6 +26,7 @@
 
 #include "oracle/alias/psa.hpp"
 #include "oracle/alias/psa_plus.hpp"
+#include "oracle/alias/sectioned.hpp"
 #include "oracle/alias/sweep.hpp"
 #include "oracle/alias/vose.hpp"
 #include "oracle/alias/walker.hpp"
