@@ -53,7 +53,7 @@ struct Units {
 template <class T>
 Units to_units(std::span<const T> w) {
   if (w.empty()) throw std::invalid_argument("no weights");
-  long double sum = 0;
+  double sum = 0;
   for (std::size_t i = 0; i < w.size(); ++i) {
     const T x = w[i];
     if (std::isnan(x)) throw std::invalid_argument("weight " + std::to_string(i) + " is not a number");
@@ -62,14 +62,20 @@ Units to_units(std::span<const T> w) {
     sum += x;
   }
   if (sum == 0) throw std::invalid_argument("every weight is 0: there is no distribution");
-  // The long double sum of N <= 2^32 values is within a factor (1 + 2^-31) of
-  // the exact one: 2^(ilogb + 2) is above the exact sum, so U < 2^62.
+  if (std::isinf(sum)) throw std::invalid_argument("the weights sum past the largest double");
+  // The double sum of N <= 2^32 non-negative values is within a factor
+  // (1 + 2^-20) of the exact one (and does not overflow: fp32 weights are
+  // far below, fp64 weights whose sum overflows are refused): 2^(ilogb + 2)
+  // is above the exact sum, so U < 2^62.
   const int top = std::ilogb(sum) + 2;
   Units u;
   u.exponent = top - kUnitBits;
   u.units.resize(w.size());
   for (std::size_t i = 0; i < w.size(); ++i) {
-    const long double scaled = std::ldexp(static_cast<long double>(w[i]), -u.exponent);  // exact: a power of two
+    // w * 2^-e in double: exact wherever the result is at least 1 (a power of
+    // two scales without rounding above the subnormal range), and below 1
+    // the floor is 0 however it rounds.
+    const double scaled = std::ldexp(static_cast<double>(w[i]), -u.exponent);
     u.units[i] = static_cast<std::uint64_t>(std::floor(scaled));
     u.total += u.units[i];
   }
