@@ -26,10 +26,17 @@ struct Frame {
 
 struct Layout {
   std::string algorithm;
-  int lanes = 0;
+  int lanes = 0;                        // columns (lanes A, B, ... unless column_labels says otherwise)
+  std::vector<std::string> column_labels;  // empty: lane letters
+  int owners = 0;                       // how many owners the colours spread over (0: one per lane)
   int steps = 0;                        // how many steps the view has in all (step 0 is the start)
   std::vector<std::string> row_labels;  // one per register row
   std::vector<Frame> frames;            // the steps drawn, in order (all of them for HTML)
+
+  std::string column_label(int c) const {
+    return c < static_cast<int>(column_labels.size()) ? column_labels[static_cast<std::size_t>(c)] : std::string(1, static_cast<char>('A' + c % 26));
+  }
+  int owner_count() const { return owners > 0 ? owners : lanes; }
 };
 
 // Each renders every frame of `layout`; SVG draws one picture and needs

@@ -45,7 +45,7 @@ nlohmann::json frame_json(const Frame& f) {
 }  // namespace
 
 std::string render_text(const Layout& layout, bool colour) {
-  const LaneColours colours(layout.lanes);
+  const LaneColours colours(layout.owner_count());
   const std::size_t w = cell_width(layout);
   std::string out;
   const bool many = layout.frames.size() > 1;
@@ -79,11 +79,9 @@ std::string render_json(const Layout& layout) {
     frames.push_back(f);
   }
   nlohmann::json letters = nlohmann::json::array(), colours = nlohmann::json::array();
-  const LaneColours rule(layout.lanes);
-  for (int l = 0; l < layout.lanes; ++l) {
-    letters.push_back(std::string(1, sim::lane_letter(l)));
-    colours.push_back(rule.fill(l).hex());
-  }
+  const LaneColours rule(layout.owner_count());
+  for (int l = 0; l < layout.lanes; ++l) letters.push_back(layout.column_labels.empty() ? std::string(1, sim::lane_letter(l)) : layout.column_label(l));
+  for (int o = 0; o < layout.owner_count(); ++o) colours.push_back(rule.fill(o).hex());
   return nlohmann::json{{"algorithm", layout.algorithm},
                         {"lanes", layout.lanes},
                         {"lane_letters", letters},
@@ -98,10 +96,13 @@ std::string render_svg(const Layout& layout) {
   if (layout.frames.size() != 1) throw std::logic_error("render_svg draws exactly one frame");
   const Frame& f = layout.frames.front();
   const int step = f.step;
-  const std::size_t chars = cell_width(layout);
-  const int cw = static_cast<int>(std::max<std::size_t>(chars, 2)) * 8 + 12, ch = 24, left = 44, top = 52;
+  std::size_t chars = cell_width(layout);
+  for (const auto& label : layout.column_labels) chars = std::max(chars, label.size());  // headers fit their column
+  std::size_t label_chars = 4;
+  for (const auto& label : layout.row_labels) label_chars = std::max(label_chars, label.size());
+  const int cw = static_cast<int>(std::max<std::size_t>(chars, 2)) * 8 + 12, ch = 24, left = static_cast<int>(label_chars) * 8 + 12, top = 52;
   const int rows = static_cast<int>(f.grid.size()), cols = layout.lanes;
-  const LaneColours colours(cols);
+  const LaneColours colours(layout.owner_count());
   const int width = left + cols * cw + 10, height = top + rows * ch + 10;
   std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" +
                   std::to_string(height) + "\" font-family=\"monospace\" font-size=\"12\">\n";
@@ -109,7 +110,8 @@ std::string render_svg(const Layout& layout) {
   s += "<text x=\"4\" y=\"16\" font-size=\"13\">" + escape_xml(layout.algorithm + " - step " + std::to_string(step) + ": " + f.title) + "</text>\n";
   for (int l = 0; l < cols; ++l) {
     s += "<text x=\"" + std::to_string(left + l * cw + cw / 2) + "\" y=\"" + std::to_string(top - 8) +
-         "\" text-anchor=\"middle\" font-weight=\"bold\">" + std::string(1, sim::lane_letter(l)) + "</text>\n";
+         "\" text-anchor=\"middle\" font-weight=\"bold\">" +
+         escape_xml(layout.column_labels.empty() ? std::string(1, sim::lane_letter(l)) : layout.column_label(l)) + "</text>\n";
   }
   for (int r = 0; r < rows; ++r) {
     const int y = top + r * ch;

@@ -9,7 +9,9 @@
 #include <random>
 #include <sstream>
 
+#include "cli/alias_view.hpp"
 #include "cli/layout_frames.hpp"
+#include "cli/validate/files.hpp"
 #include "cli/errors.hpp"
 #include "cli/weights.hpp"
 #include "oracle/butterfly_draw.hpp"
@@ -211,9 +213,9 @@ std::string show_limits() {
 CLI::App* add_show_command(CLI::App& app, ShowOptions& o) {
   auto* show_cmd = app.add_subcommand("show", "Show lane/register layouts step by step");
   show_cmd->footer(show_limits());
-  show_cmd->add_option("algorithm", o.algorithm, "butterfly | butterfly-search | transpose | prefix")
+  show_cmd->add_option("algorithm", o.algorithm, "butterfly | butterfly-search | transpose | prefix | alias")
       ->required()
-      ->check(CLI::IsMember({"butterfly", "butterfly-search", "transpose", "prefix"}));
+      ->check(CLI::IsMember({"butterfly", "butterfly-search", "transpose", "prefix", "alias"}));
   show_cmd->add_option("--lanes,-w", o.lanes, "warp width W, a power of two from 2 to 64")
       ->check(CLI::IsMember({2, 4, 8, 16, 32, 64}))
       ->capture_default_str();
@@ -231,10 +233,65 @@ CLI::App* add_show_command(CLI::App& app, ShowOptions& o) {
   auto* weights_opt = show_cmd->add_option("--weights", o.weights_file,
                                            "numeric weights: W x K numbers, lane after lane (CSV or whitespace; - for stdin)");
   show_cmd->add_option("--seed", o.seed, "numeric weights from a generator with this seed")->excludes(weights_opt);
+  show_cmd->add_option("--method", o.method, "alias: walker | vose | sweep (default) | psa | psa+")
+      ->check(CLI::IsMember({"walker", "vose", "sweep", "psa", "psa+"}));
+  show_cmd->add_option("--splits", o.splits, "alias, psa and psa+: the number of sections (default 2)");
+  show_cmd->add_option("--group", o.group, "alias, psa+: the items packed greedily together (default 4)");
   return show_cmd;
 }
 
+namespace {
+
+// show alias: the weights (one a line) or K generated ones, and the construction.
+int run_show_alias(const ShowOptions& o, std::ostream& out, const InputSource& inputs) {
+  if (o.variant) throw UsageError("--variant applies to the butterfly views only, not to alias");
+  if (o.highlight) throw UsageError("--highlight marks a lane; the alias view has no lanes");
+  const std::string method = o.method.value_or("sweep");
+  if (o.splits && method != "psa" && method != "psa+") throw UsageError("--splits applies to --method psa and psa+");
+  if (o.group && method != "psa+") throw UsageError("--group applies to --method psa+");
+  std::vector<double> w;
+  if (!o.weights_file.empty()) {
+    const auto read = validate::read_weights(inputs, o.weights_file, std::nullopt);
+    if (!read.vector) throw UsageError(read.quoted + " holds a matrix; the alias view takes one distribution (one weight a line)");
+    w = read.values;
+  } else {
+    const int k = o.k.value_or(8);
+    if (k < 1 || static_cast<std::size_t>(k) > kAliasViewMaxItems) {
+      throw UsageError("--k must lie between 1 and " + std::to_string(kAliasViewMaxItems) + " for the alias view");
+    }
+    const auto rows = generated_weight_rows(o.seed.value_or(1), 1, k);  // kept: a range-for over .front() of a temporary dangles
+    for (float x : rows.front()) w.push_back(x);
+    bool any = false;
+    for (double x : w) any = any || x > 0;
+    if (!any) w[0] = 1;
+  }
+  const std::size_t n = w.size();
+  const std::size_t splits = o.splits.value_or(std::min<std::size_t>(2, n)), group = o.group.value_or(std::min<std::size_t>(4, n));
+  if (splits < 1 || splits > n) throw UsageError("--splits must lie in [1, N] = [1, " + std::to_string(n) + "]");
+  if (group < 1 || group > n) throw UsageError("--group must lie in [1, N] = [1, " + std::to_string(n) + "]");
+  Layout all = alias_layout(w, method, splits, group);
+  const std::vector<int> steps = o.format == "html" ? select_steps("all", all.steps) : select_steps(o.step, all.steps);
+  if (o.format == "svg" && steps.size() != 1) throw UsageError("--format svg draws one step: give --step N or final");
+  Layout layout = all;
+  layout.frames.clear();
+  for (int s : steps) layout.frames.push_back(all.frames[static_cast<std::size_t>(s)]);
+  if (o.format == "text") {
+    out << render_text(layout, o.colour);
+  } else if (o.format == "json") {
+    out << render_json(layout);
+  } else if (o.format == "svg") {
+    out << render_svg(layout);
+  } else {
+    out << render_html(layout);
+  }
+  return 0;
+}
+
+}  // namespace
+
 int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs) {
+  if (o.algorithm == "alias") return run_show_alias(o, out, inputs);
+  if (o.method || o.splits || o.group) throw UsageError("--method, --splits and --group apply to show alias");
   const int w = o.lanes;
   if (w < 2 || w > 64 || (w & (w - 1)) != 0) throw UsageError("--lanes must be a power of two from 2 to 64");
   const int k = o.k.value_or(w);

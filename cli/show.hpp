@@ -15,7 +15,7 @@ class App;
 namespace warpsim::cli {
 
 struct ShowOptions {
-  std::string algorithm;            // butterfly | butterfly-search | transpose | prefix
+  std::string algorithm;            // butterfly | butterfly-search | transpose | prefix | alias
   int lanes = 16;                   // W
   std::optional<int> k;             // K (default W)
   std::optional<std::string> variant;  // butterfly views: standard (default) | addsub
@@ -26,6 +26,9 @@ struct ShowOptions {
   std::optional<unsigned> seed;     // ... or from a generator; else symbolic
   std::string colour_when = "auto";  // --color: auto | always | never
   bool colour = false;              // text: each cell on its owner lane's colour (ANSI); resolved from colour_when
+  std::optional<std::string> method;  // alias: walker | vose | sweep (default) | psa | psa+
+  std::optional<std::size_t> splits;  // alias, psa and psa+: sections
+  std::optional<std::size_t> group;   // alias, psa+: greedy group size
 };
 
 // Limits, stated in --help: K, and the cells drawn at once (steps x rows x

@@ -77,7 +77,7 @@ inline Split split(const Partition& p, std::size_t k) {
 }
 
 // Packs the steps from `from` to `to` (exclusive) of the sweep into t.
-inline void pack(const Partition& p, u128 cap, Split from, std::size_t to, Table& t) {
+inline void pack(const Partition& p, u128 cap, Split from, std::size_t to, Table& t, WriteOrder* order = nullptr) {
   std::size_t i = from.i, j = from.j;
   const std::size_t lights = p.light.size(), heavies = p.heavy.size();
   for (std::size_t step = i + j; step < to; ++step) {
@@ -90,11 +90,13 @@ inline void pack(const Partition& p, u128 cap, Split from, std::size_t to, Table
       const std::uint32_t l = p.light[i];
       t.keep[l] = static_cast<std::uint64_t>(p.light_mass[i]);
       t.alias[l] = p.heavy[j];
+      if (order) order->push_back(l);
       ++i;
     } else {
       const std::uint32_t h = p.heavy[j];
       t.keep[h] = static_cast<std::uint64_t>(w);
       t.alias[h] = j + 1 < heavies ? p.heavy[j + 1] : h;  // the last heavy keeps exactly a bucket
+      if (order) order->push_back(h);
       ++j;
     }
   }
@@ -102,14 +104,15 @@ inline void pack(const Partition& p, u128 cap, Split from, std::size_t to, Table
 
 // Splits and packs the items of `p` in `sections` sections (>= 1), in the
 // order given by `order` (a permutation of 0..sections-1; empty: in order).
-inline void split_and_pack(const Partition& p, u128 cap, std::size_t sections, const std::vector<std::size_t>& order, Table& t) {
+inline void split_and_pack(const Partition& p, u128 cap, std::size_t sections, const std::vector<std::size_t>& order, Table& t,
+                           WriteOrder* written = nullptr) {
   const std::size_t n = p.size();
   if (n == 0) return;
   sections = std::max<std::size_t>(1, std::min(sections, n));
   for (std::size_t s = 0; s < sections; ++s) {
     const std::size_t q = order.empty() ? s : order[s];
     const std::size_t from = q * n / sections, to = (q + 1) * n / sections;
-    pack(p, cap, split(p, from), to, t);
+    pack(p, cap, split(p, from), to, t, written);
   }
 }
 
@@ -121,9 +124,9 @@ inline Table empty_table(const Units& u) {
 }
 
 // PSA with `sections` sections.
-inline Table psa(const Units& u, std::size_t sections, const std::vector<std::size_t>& order = {}) {
+inline Table psa(const Units& u, std::size_t sections, const std::vector<std::size_t>& order = {}, WriteOrder* written = nullptr) {
   auto t = empty_table(u);
-  split_and_pack(partition(u), u.total, sections, order, t);
+  split_and_pack(partition(u), u.total, sections, order, t, written);
   return t;
 }
 

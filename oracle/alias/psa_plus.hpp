@@ -30,7 +30,7 @@ struct PsaPlusStats {
 };
 
 inline Table psa_plus(const Units& u, std::size_t group, std::size_t sections, const std::vector<std::size_t>& order = {},
-                      PsaPlusStats* stats = nullptr) {
+                      PsaPlusStats* stats = nullptr, WriteOrder* written = nullptr) {
   const std::size_t n = u.units.size();
   const u128 cap = u.total;
   group = std::max<std::size_t>(1, group);
@@ -50,12 +50,14 @@ inline Table psa_plus(const Units& u, std::size_t group, std::size_t sections, c
       if (w > cap && i < lights.size()) {
         t.keep[lights[i]] = static_cast<std::uint64_t>(mass(lights[i]));
         t.alias[lights[i]] = heavies[j];
+        if (written) written->push_back(lights[i]);
         w -= cap - mass(lights[i]);
         ++i;
         ++st.greedy_rows;
       } else if (w <= cap && j + 1 < heavies.size()) {
         t.keep[heavies[j]] = static_cast<std::uint64_t>(w);
         t.alias[heavies[j]] = heavies[j + 1];
+        if (written) written->push_back(heavies[j]);
         w = mass(heavies[j + 1]) - (cap - w);
         ++j;
         ++st.greedy_rows;
@@ -73,7 +75,7 @@ inline Table psa_plus(const Units& u, std::size_t group, std::size_t sections, c
     for (const auto& [item, m] : rest) left.add(item, m, cap);
   }
   st.left = left.size();
-  split_and_pack(left, cap, sections, order, t);
+  split_and_pack(left, cap, sections, order, t, written);
   if (stats) *stats = st;
   return t;
 }

@@ -16,7 +16,7 @@
 
 namespace warpsim::oracle::alias {
 
-inline Table sweep(const Units& u) {
+inline Table sweep(const Units& u, WriteOrder* order = nullptr) {
   const std::size_t n = u.units.size();
   const auto cap = static_cast<u128>(u.total);
   const auto mass = [&](std::size_t i) { return static_cast<u128>(n) * u.units[i]; };
@@ -38,6 +38,7 @@ inline Table sweep(const Units& u) {
     if (w > cap && i < n) {  // fill light item i's bucket from j
       t.keep[i] = static_cast<std::uint64_t>(mass(i));
       t.alias[i] = static_cast<std::uint32_t>(j);
+      if (order) order->push_back(static_cast<std::uint32_t>(i));
       w -= cap - mass(i);
       i = next_light(i + 1);
     } else {  // j has at most a bucket left: fill its bucket from the next heavy item
@@ -47,6 +48,7 @@ inline Table sweep(const Units& u) {
       if (next == n) break;  // the last heavy item: its remainder is exactly a bucket
       t.keep[j] = static_cast<std::uint64_t>(w);
       t.alias[j] = static_cast<std::uint32_t>(next);
+      if (order) order->push_back(static_cast<std::uint32_t>(j));
       w = mass(next) - (cap - w);
       j = next;
     }

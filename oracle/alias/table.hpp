@@ -20,6 +20,9 @@
 
 namespace warpsim::oracle::alias {
 
+// The rows in the order a construction writes them (for `warpsim show alias`).
+using WriteOrder = std::vector<std::uint32_t>;
+
 struct Table {
   std::uint64_t capacity = 0;         // U
   int exponent = 0;                   // the unit, 2^exponent of the weights

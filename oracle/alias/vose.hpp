@@ -15,7 +15,7 @@
 
 namespace warpsim::oracle::alias {
 
-inline Table vose(const Units& u) {
+inline Table vose(const Units& u, WriteOrder* order = nullptr) {
   const std::size_t n = u.units.size();
   const auto cap = static_cast<u128>(u.total);
   Table t{u.total, u.exponent, std::vector<std::uint64_t>(n, u.total), std::vector<std::uint32_t>(n)};
@@ -31,6 +31,7 @@ inline Table vose(const Units& u) {
     light.pop_front();
     t.keep[i] = static_cast<std::uint64_t>(mass[i]);
     t.alias[i] = j;
+    if (order) order->push_back(i);
     mass[j] -= cap - mass[i];
     if (mass[j] <= cap) {
       heavy.pop_front();

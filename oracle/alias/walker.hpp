@@ -16,7 +16,7 @@
 
 namespace warpsim::oracle::alias {
 
-inline Table walker(const Units& u) {
+inline Table walker(const Units& u, WriteOrder* order = nullptr) {
   const std::size_t n = u.units.size();
   Table t{u.total, u.exponent, std::vector<std::uint64_t>(n, u.total), std::vector<std::uint32_t>(n)};
   std::vector<i128> b(n);
@@ -36,6 +36,7 @@ inline Table walker(const Units& u) {
     // b[l] < 0 < b[k]: the sums of B are 0, so a negative one has a positive partner.
     t.keep[l] = static_cast<std::uint64_t>(b[l] + static_cast<i128>(u.total));
     t.alias[l] = static_cast<std::uint32_t>(k);
+    if (order) order->push_back(static_cast<std::uint32_t>(l));
     b[k] += b[l];
     b[l] = 0;
     done[l] = true;

@@ -293,6 +293,12 @@ const std::vector<Case>& catalogue() {
       {"alias_psa_plus", "valid input", "`alias build --method psa+` on 6 weights, 0 among them",
        {"alias", "build", "--weights", "@w", "--method", "psa+", "--group", "3"}, {{"w", "1\n3\n0\n4\n2\n2\n"}}, kExitOk,
        "check: exact", "builds the table and says it is exact"},
+      {"show_alias_too_many", "resource limit", "`show alias` on 513 weights", {"show", "alias", "--weights", "@w"}, {{"w", repeat("1\n", 513)}},
+       kExitUsage, "show alias draws at most 512 items", "refuses, pointing to alias build"},
+      {"show_alias_weight_nan", "bad weights", "`show alias`, a weight of nan", {"show", "alias", "--weights", "@w"}, {{"w", "1\nnan\n"}},
+       kExitUsage, "weight 1 is nan", "refuses, naming the weight"},
+      {"show_alias_method_elsewhere", "usage", "`show prefix --method psa`", {"show", "prefix", "--method", "psa"}, {}, kExitUsage,
+       "apply to show alias", "refuses an option the view does not use"},
       {"validate_missing_plugin", "broken plugin", "`validate --plugin` of a missing file", {"validate", "--plugin", "/no/such/lib.so"}, {},
        kExitUsage, "no such file", "refuses (the other broken plugins: tests/CMakeLists.txt, validate.plugin.*)"},
   };

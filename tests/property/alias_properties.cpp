@@ -29,9 +29,9 @@ struct Construction {
   const char* name;
   std::function<Table(const Units&)> build;
 };
-const Construction kConstructions[] = {{"walker", walker},
-                                       {"vose", vose},
-                                       {"sweep", sweep},
+const Construction kConstructions[] = {{"walker", [](const Units& u) { return walker(u); }},
+                                       {"vose", [](const Units& u) { return vose(u); }},
+                                       {"sweep", [](const Units& u) { return sweep(u); }},
                                        {"psa (7 sections)", [](const Units& u) { return psa(u, 7); }},
                                        {"psa+ (groups of 5)", [](const Units& u) { return psa_plus(u, 5, 3); }}};
 
