@@ -18,7 +18,8 @@
 //                          walker.hpp, vose.hpp, sweep.hpp (the sequential constructions),
 //                          psa.hpp (partition, split on the merge path, pack by section),
 //                          psa_plus.hpp (greedy packing while partitioning, then PSA),
-//                          sectioned.hpp (sampling by sections, exact binomial splits)
+//                          sectioned.hpp (sampling by sections, exact binomial splits),
+//                          sample_warp.hpp (the baseline sampler on the warp model)
 //
 // Names, listings and the kernels each algorithm pairs with are in the
 // registry (properties/registry.hpp), not here.
@@ -26,6 +27,7 @@
 
 #include "oracle/alias/psa.hpp"
 #include "oracle/alias/psa_plus.hpp"
+#include "oracle/alias/sample_warp.hpp"
 #include "oracle/alias/sectioned.hpp"
 #include "oracle/alias/sweep.hpp"
 #include "oracle/alias/vose.hpp"

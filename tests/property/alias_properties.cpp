@@ -13,6 +13,7 @@
 
 #include "oracle/alias/psa.hpp"
 #include "oracle/alias/psa_plus.hpp"
+#include "oracle/alias/sample_warp.hpp"
 #include "oracle/alias/sectioned.hpp"
 #include "stats/stats.hpp"
 #include "oracle/alias/sweep.hpp"
@@ -198,6 +199,41 @@ TEST(AliasTable, SectionedSamplingDrawsTheTablesLaw) {
   g.alpha = 1e-3;
   const auto r = warpsim::stats::chi_square_test(counts, p, g);
   EXPECT_FALSE(r.reject) << "p = " << r.p_value;
+}
+
+// The baseline sampler on the warp model draws exactly the host
+// definition's index for every draw, and its memory traffic is what the
+// model counts: a random row a lane, so one 32-byte sector a lane for the
+// 8-byte keep, and another load (same sector) where the draw takes the alias.
+TEST(AliasTable, SamplingOnTheWarpModelIsTheDefinition) {
+  std::vector<double> w(1000);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = 1.0 / static_cast<double>(1 + (i * 7919) % 1000);
+  const auto u = to_units<double>(w);
+  const auto t = psa(u, 8);
+  warpsim::sim::GlobalMemory mem;
+  const auto dt = upload_table(mem, t);
+  warpsim::sim::Warp warp({.width = 32});
+  std::vector<double> counts(w.size(), 0), p(w.size());
+  const int warps = 2000;
+  for (int q = 0; q < warps; ++q) {
+    const auto got = sample_warp(warp, mem, dt, 11, static_cast<std::uint64_t>(q) * 32);
+    for (int l = 0; l < 32; ++l) {
+      ASSERT_EQ(got[static_cast<std::size_t>(l)], draw(t, 11, static_cast<std::uint64_t>(q) * 32 + static_cast<std::uint64_t>(l))) << q << " " << l;
+      counts[got[static_cast<std::size_t>(l)]] += 1;
+    }
+  }
+  const auto& c = warp.counters();
+  const double sectors_per_draw = static_cast<double>(c.global_sectors) / (warps * 32.0);
+  const double requests_per_warp = static_cast<double>(c.global_requests) / warps;
+  std::cout << "alias sampling on the model, N = 1000: " << requests_per_warp << " load requests a warp, " << sectors_per_draw
+            << " sectors a draw, " << static_cast<double>(c.global_bytes) / (warps * 32.0) << " bytes asked for a draw\n";
+  EXPECT_EQ(c.global_requests, static_cast<std::uint64_t>(2 * warps));  // the keep, and the alias (some lane always takes one)
+  EXPECT_GT(sectors_per_draw, 1.0);   // 32 random rows of 1000 rarely share a sector
+  EXPECT_LT(sectors_per_draw, 2.0);
+  for (std::size_t i = 0; i < w.size(); ++i) p[i] = static_cast<double>(u.units[i]) / static_cast<double>(u.total);
+  warpsim::stats::GofOptions g;
+  g.alpha = 1e-3;
+  EXPECT_FALSE(warpsim::stats::chi_square_test(counts, p, g).reject);
 }
 
 TEST(AliasTable, EdgeCases) {
