@@ -32,7 +32,10 @@ std::string format_value(const T& v) {
     const auto* p = reinterpret_cast<const unsigned char*>(&v);
     static const char* const kHex = "0123456789abcdef";
     std::string s = "0x";
-    for (std::size_t i = sizeof(T); i-- > 0;) s += {kHex[p[i] >> 4], kHex[p[i] & 15]};
+    for (std::size_t i = sizeof(T); i-- > 0;) {
+      s.push_back(kHex[p[i] >> 4]);
+      s.push_back(kHex[p[i] & 15]);
+    }
     return s;
   }
 }

@@ -141,7 +141,10 @@ TEST(ValidateFiles, AMatrixOfDifferentRowsOneDrawEach) {
   std::string wtext, dtext;
   for (int r = 0; r < 3000; ++r) {
     std::vector<double> row = {1.0 + r % 7, 0, 2.0 + r % 3, 0.5};
-    for (std::size_t j = 0; j < row.size(); ++j) wtext += (j ? " " : "") + std::to_string(row[j]);
+    for (std::size_t j = 0; j < row.size(); ++j) {
+      if (j) wtext += ' ';
+      wtext += std::to_string(row[j]);
+    }
     wtext += "\n";
     dtext += std::to_string(warpsim::oracle::reference_draw<double>(row, warpsim::rng::uniform<double>(9, static_cast<std::uint64_t>(r)))) + "\n";
   }
