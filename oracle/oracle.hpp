@@ -20,7 +20,7 @@
 //                          psa_plus.hpp (greedy packing while partitioning, then PSA),
 //                          sectioned.hpp (sampling by sections, exact binomial splits),
 //                          sample_warp.hpp (the baseline sampler on the warp model),
-//                          split_warp.hpp (PSA's split on the warp model)
+//                          split_warp.hpp, pack_warp.hpp (PSA's split and pack on the warp model)
 //
 // Names, listings and the kernels each algorithm pairs with are in the
 // registry (properties/registry.hpp), not here.
@@ -30,6 +30,7 @@
 #include "oracle/alias/psa_plus.hpp"
 #include "oracle/alias/sample_warp.hpp"
 #include "oracle/alias/sectioned.hpp"
+#include "oracle/alias/pack_warp.hpp"
 #include "oracle/alias/split_warp.hpp"
 #include "oracle/alias/sweep.hpp"
 #include "oracle/alias/vose.hpp"
