@@ -48,4 +48,7 @@ std::string render_json(const Layout& layout);
 std::string render_svg(const Layout& layout);
 std::string render_html(const Layout& layout);
 
+// Text made safe inside SVG or HTML (<, >, &, ").
+std::string escape_xml(const std::string& s);
+
 }  // namespace warpsim::cli

@@ -20,6 +20,16 @@ std::size_t cell_width(const Layout& layout) {
   return w;
 }
 
+
+nlohmann::json frame_json(const Frame& f) {
+  nlohmann::json changed = nlohmann::json::array(), highlighted = nlohmann::json::array();
+  for (auto [r, l] : f.changed) changed.push_back({r, l});
+  for (auto [r, l] : f.highlighted) highlighted.push_back({r, l});
+  return {{"title", f.title}, {"grid", f.grid}, {"owner", f.owner}, {"changed", changed}, {"highlighted", highlighted}};
+}
+
+}  // namespace
+
 std::string escape_xml(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -33,16 +43,6 @@ std::string escape_xml(const std::string& s) {
   }
   return out;
 }
-
-
-nlohmann::json frame_json(const Frame& f) {
-  nlohmann::json changed = nlohmann::json::array(), highlighted = nlohmann::json::array();
-  for (auto [r, l] : f.changed) changed.push_back({r, l});
-  for (auto [r, l] : f.highlighted) highlighted.push_back({r, l});
-  return {{"title", f.title}, {"grid", f.grid}, {"owner", f.owner}, {"changed", changed}, {"highlighted", highlighted}};
-}
-
-}  // namespace
 
 std::string render_text(const Layout& layout, bool colour) {
   const LaneColours colours(layout.owner_count());

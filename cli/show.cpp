@@ -242,6 +242,20 @@ CLI::App* add_show_command(CLI::App& app, ShowOptions& o) {
 
 namespace {
 
+// The layout in the format asked for.
+int render(const Layout& layout, const ShowOptions& o, std::ostream& out) {
+  if (o.format == "text") {
+    out << render_text(layout, o.colour);
+  } else if (o.format == "json") {
+    out << render_json(layout);
+  } else if (o.format == "svg") {
+    out << render_svg(layout);
+  } else {
+    out << render_html(layout);
+  }
+  return 0;
+}
+
 // show alias: the weights (one a line) or K generated ones, and the construction.
 int run_show_alias(const ShowOptions& o, std::ostream& out, const InputSource& inputs) {
   if (o.variant) throw UsageError("--variant applies to the butterfly views only, not to alias");
@@ -275,16 +289,7 @@ int run_show_alias(const ShowOptions& o, std::ostream& out, const InputSource& i
   Layout layout = all;
   layout.frames.clear();
   for (int s : steps) layout.frames.push_back(all.frames[static_cast<std::size_t>(s)]);
-  if (o.format == "text") {
-    out << render_text(layout, o.colour);
-  } else if (o.format == "json") {
-    out << render_json(layout);
-  } else if (o.format == "svg") {
-    out << render_svg(layout);
-  } else {
-    out << render_html(layout);
-  }
-  return 0;
+  return render(layout, o, out);
 }
 
 }  // namespace
@@ -413,16 +418,7 @@ int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs)
     layout.frames.push_back(std::move(f));
   }
 
-  if (o.format == "text") {
-    out << render_text(layout, o.colour);
-  } else if (o.format == "json") {
-    out << render_json(layout);
-  } else if (o.format == "svg") {
-    out << render_svg(layout);
-  } else {
-    out << render_html(layout);
-  }
-  return 0;
+  return render(layout, o, out);
 }
 
 }  // namespace warpsim::cli

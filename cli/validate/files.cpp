@@ -69,7 +69,6 @@ Weights read_weights(const InputSource& inputs, const std::string& path, const s
   for (std::uint64_t r = 1; r < w.rows && !w.rows_differ; ++r) {
     w.rows_differ = std::memcmp(w.values.data(), w.values.data() + r * w.cols, w.cols * sizeof(double)) != 0;
   }
-  (void)prec;
   return w;
 }
 

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "cli/layout_frames.hpp"
 #include "cli/report_json.hpp"
 #include "stats/input_checks.hpp"
 
@@ -19,20 +20,6 @@ std::string fixed(double v, int digits = 4) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*g", digits, v);
   return buf;
-}
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
 }
 
 // One colour rule for outcomes, every view.
@@ -231,42 +218,42 @@ std::string histogram_svg(const Law& law) {
 std::string render_html(const Report& r, const std::string& layout_svg) {
   std::ostringstream s;
   const bool ok = r.consistent();
-  s << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>warpsim validate: " << escape(r.subject) << "</title>\n"
+  s << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>warpsim validate: " << escape_xml(r.subject) << "</title>\n"
     << "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}td,th{padding:2px 8px;text-align:left;vertical-align:top}"
     << ".verdict{font-size:1.4em;padding:6px;color:#fff}.pass{color:#2ca02c}.fail{color:#d62728;font-weight:bold}.skipped{color:#888}"
     << "pre{background:#f4f4f4;padding:6px;overflow-x:auto}</style></head><body>\n";
-  s << "<h1>warpsim validate</h1><p>" << escape(r.subject) << "</p>\n";
+  s << "<h1>warpsim validate</h1><p>" << escape_xml(r.subject) << "</p>\n";
   s << "<div class=\"verdict\" id=\"verdict\" style=\"background:" << (ok ? "#2ca02c" : "#d62728") << "\">"
-    << (ok ? "consistent" : "inconsistent: " + escape(failing_summary(r))) << "</div>\n";
+    << (ok ? "consistent" : "inconsistent: " + escape_xml(failing_summary(r))) << "</div>\n";
   s << "<p>False-positive rate of the statistical checks together: at most " << g(r.alpha) << ". " << fixed(r.seconds, 3) << " s.</p>\n";
   s << "<h2>Checks</h2><table id=\"checks\"><tr><th>outcome</th><th>check</th><th>detail</th></tr>\n";
   for (const auto& c : r.checks) {
     s << "<tr class=\"check\"><td class=\"" << outcome_name(c.outcome) << "\" style=\"color:" << outcome_colour(c.outcome) << "\">"
-      << outcome_name(c.outcome) << "</td><td>" << escape(c.name) << "</td><td>" << escape(c.detail) << "</td></tr>\n";
+      << outcome_name(c.outcome) << "</td><td>" << escape_xml(c.name) << "</td><td>" << escape_xml(c.detail) << "</td></tr>\n";
   }
   s << "</table>\n";
   for (const auto& law : r.laws) {
-    s << "<h2>Observed against expected: " << escape(law.label) << "</h2><p>" << law.draws << " draws.</p>\n" << category_svg(law);
+    s << "<h2>Observed against expected: " << escape_xml(law.label) << "</h2><p>" << law.draws << " draws.</p>\n" << category_svg(law);
     if (!law.batch_p_values.empty()) s << "<h3>Two-level test: p-values of the batches</h3>\n" << histogram_svg(law);
   }
   if (!r.mutants.empty()) {
     s << "<h2>Seeded bugs</h2><table id=\"mutants\"><tr><th></th><th>mutant</th><th>form</th><th>the bug</th><th>killed by</th><th>s</th></tr>\n";
     for (const auto& m : r.mutants) {
       s << "<tr class=\"mutant\"><td class=\"" << (m.killed ? "pass" : "fail") << "\">" << (m.killed ? "killed" : "survived") << "</td><td>"
-        << escape(m.name) << "</td><td>" << m.form << "</td><td>" << escape(m.bug) << "</td><td>" << escape(m.property) << "</td><td>"
+        << escape_xml(m.name) << "</td><td>" << m.form << "</td><td>" << escape_xml(m.bug) << "</td><td>" << escape_xml(m.property) << "</td><td>"
         << fixed(m.seconds, 3) << "</td></tr>\n";
     }
     s << "</table>\n";
   }
   if (r.counterexample) {
     const auto& c = *r.counterexample;
-    s << "<h2>Counterexample</h2><p>" << escape(c.property) << ", " << c.dtype << ", seed " << c.seed << ", " << c.rows << " x " << c.cols
-      << ", failing row " << c.failing_row << (c.file.empty() ? "" : ", saved to " + escape(c.file)) << ".</p>\n<pre>";
-    for (const auto& line : c.replay) s << escape(line) << "\n";
-    s << "</pre>\n<pre>" << escape(c.detail) << "</pre>\n";
+    s << "<h2>Counterexample</h2><p>" << escape_xml(c.property) << ", " << c.dtype << ", seed " << c.seed << ", " << c.rows << " x " << c.cols
+      << ", failing row " << c.failing_row << (c.file.empty() ? "" : ", saved to " + escape_xml(c.file)) << ".</p>\n<pre>";
+    for (const auto& line : c.replay) s << escape_xml(line) << "\n";
+    s << "</pre>\n<pre>" << escape_xml(c.detail) << "</pre>\n";
     if (!layout_svg.empty()) s << "<h3>The failing row's prefix sums on the warp (warpsim show prefix)</h3>\n<div class=\"layout\">" << layout_svg << "</div>\n";
   }
-  for (const auto& n : r.notes) s << "<p class=\"note\">note: " << escape(n) << "</p>\n";
+  for (const auto& n : r.notes) s << "<p class=\"note\">note: " << escape_xml(n) << "</p>\n";
   // The page checks itself (?selftest): every check has a row, every law a
   // chart whose bars are the categories shown, the rejected bars are marked.
   s << "<p id=\"selftest\"></p>\n<script>\n"

@@ -7,11 +7,8 @@
 # Usage: validate_html_test.sh WARPSIM [MUTANTS_PLUGIN]; exit 77 (skipped) without Chromium.
 set -euo pipefail
 warpsim=$1 plugin=${2:-}
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [[ -z "$browser" ]]; then
-  echo "SKIPPED: no chromium on this machine (apt-get install chromium)"
-  exit 77
-fi
+source "$(dirname "$0")/chromium.sh"
+require_chromium
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf '1\n2\n3\n0\n4\n' > "$work/w.txt"
@@ -30,15 +27,5 @@ if [[ -n "$plugin" ]]; then
   grep -q 'class="layout"' "$work/counterexample.html" || { echo "FAIL: no layout of the counterexample"; exit 1; }
   pages="$pages counterexample"
 fi
-for page in $pages; do
-  timeout 60 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$work/profile-$page" --enable-logging=stderr --v=0 \
-    --dump-dom "file://$work/$page.html?selftest" > "$work/$page.dom" 2> "$work/$page.console" || {
-    echo "FAIL: chromium exited with $? on the $page page"; cat "$work/$page.console"; exit 1; }
-  if grep -E "CONSOLE.*(Uncaught|Error|error)" "$work/$page.console"; then
-    echo "FAIL: the $page page logged errors to the console"; exit 1
-  fi
-  grep -q 'selftest: pass' "$work/$page.dom" || { echo "FAIL: the $page page's selftest: $(grep -o 'selftest: [a-z]*' "$work/$page.dom" || echo none)"; exit 1; }
-done
+for page in $pages; do selftest_page "$work/$page.html" "$page"; done
 echo "both reports render; the selftest finds every check, the charts and the marked categories"
