@@ -46,6 +46,7 @@ nlohmann::json to_json(const sim::Counters& c) {
       {"stores", c.stores()},
       {"global_requests", c.global_requests},
       {"global_sectors", c.global_sectors},
+      {"global_load_sectors", c.global_load_sectors},
       {"global_lines", c.global_lines},
       {"global_bytes", c.global_bytes},
       {"shared_requests", c.shared_requests},

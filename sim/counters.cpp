@@ -27,6 +27,7 @@ Counters& Counters::operator+=(const Counters& o) {
   lane_operations += o.lane_operations;
   global_requests += o.global_requests;
   global_sectors += o.global_sectors;
+  global_load_sectors += o.global_load_sectors;
   global_lines += o.global_lines;
   global_bytes += o.global_bytes;
   shared_requests += o.shared_requests;

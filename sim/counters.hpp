@@ -14,6 +14,7 @@ struct Counters {
 
   std::uint64_t global_requests = 0;  // warp-wide global loads and stores
   std::uint64_t global_sectors = 0;   // 32-byte sectors they touched
+  std::uint64_t global_load_sectors = 0;  // of those, the sectors loads touched (stores: the rest)
   std::uint64_t global_lines = 0;     // cache lines (line size of the warp) they touched
   std::uint64_t global_bytes = 0;     // bytes the active lanes asked for
 

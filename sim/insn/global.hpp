@@ -35,7 +35,10 @@ struct LoadGlobal {
   GlobalAccessCost check(AccessCheck& c) const {
     return global_access_cost(c.addresses(kName, mem, address, sizeof(T)), sizeof(T), c.line_bytes);
   }
-  void count(Counters& c, const GlobalAccessCost& cost) const { count_global(c, cost); }
+  void count(Counters& c, const GlobalAccessCost& cost) const {
+    count_global(c, cost);
+    c.global_load_sectors += static_cast<std::uint64_t>(cost.sectors);
+  }
   Reg<T>& dst() const { return to; }
   T value(int l) const { return mem.template load<T>(address(l)); }
   std::pair<std::string, std::string> describe(const GlobalAccessCost& cost) const {

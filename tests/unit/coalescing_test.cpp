@@ -116,7 +116,13 @@ Fig1Cost fig1(bool transposed, bool scattered) {
     }
     warp.load_global(v, mem, PerLane<std::uint64_t>(addr));
   }
-  const auto& c = warp.counters();
+  const auto c = warp.counters();  // a copy: the store below adds to the model's counters
+  EXPECT_EQ(c.global_load_sectors, c.global_sectors) << "every access here is a load";
+  Reg<float> one("one", 1.0f);
+  warp.store_global(mem, PerLane<std::uint64_t>(addr), one);
+  const auto& after = warp.counters();
+  EXPECT_GT(after.global_sectors, c.global_sectors);
+  EXPECT_EQ(after.global_load_sectors, c.global_load_sectors) << "a store's sectors are not the loads'";
   return {c.global_sectors, c.global_lines, c.global_bytes, c.global_requests};
 }
 
