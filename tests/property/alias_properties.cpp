@@ -436,8 +436,8 @@ TEST(AliasErrata, PackRowStoresOnTheModelsCounters) {
   const auto& a = two.counters();
   const auto& b = one.counters();
   const double bytes = 32 * 16;
-  std::cout << "pack row stores, 32 lanes: two 8-byte stores " << a.global_sectors << " sectors (" << a.global_sectors * 32 / bytes
-            << "x the bytes); one 16-byte store " << b.global_sectors << " sectors (" << b.global_sectors * 32 / bytes << "x)\n";
+  std::cout << "pack row stores, 32 lanes: two 8-byte stores " << a.global_sectors << " sectors (" << static_cast<double>(a.global_sectors * 32) / bytes
+            << "x the bytes); one 16-byte store " << b.global_sectors << " sectors (" << static_cast<double>(b.global_sectors * 32) / bytes << "x)\n";
   EXPECT_EQ(a.global_sectors * 32, 4 * 32 * 16u);
   EXPECT_EQ(b.global_sectors * 32, 2 * 32 * 16u);
 }
