@@ -26,9 +26,16 @@ inline DevicePrefixSums upload_prefix_sums(sim::GlobalMemory& mem, const Partiti
   return d;
 }
 
-// Lane l finds the split of step ks[l] (the warp has ks.size() <= W active lanes).
+// A range [first, last] of i known to hold a lane's split (the partial
+// p-ary split's first phase narrows it; split_pary.hpp).
+struct SearchRange {
+  std::size_t first = 0, last = ~std::size_t{0};
+};
+
+// Lane l finds the split of step ks[l] (the warp has ks.size() <= W active
+// lanes), searching i in ranges[l] if given.
 inline std::vector<Split> split_on_warp(sim::Warp& warp, const sim::GlobalMemory& mem, const DevicePrefixSums& d,
-                                        const std::vector<std::size_t>& ks) {
+                                        const std::vector<std::size_t>& ks, const std::vector<SearchRange>& ranges = {}) {
   using sim::Op;
   using sim::PerLane;
   using sim::Reg;
@@ -37,8 +44,13 @@ inline std::vector<Split> split_on_warp(sim::Warp& warp, const sim::GlobalMemory
   Reg<u128> dv("D[mid-1]"), ev("E[k-mid+1]");
   Reg<bool> searching("lo<hi"), light_first("light first");
   auto k = [&](int l) { return static_cast<std::uint64_t>(ks[static_cast<std::size_t>(l) % ks.size()]); };
-  warp.compute(Op::Other, lo, [&](int l) { return k(l) > d.heavies ? k(l) - d.heavies : 0; }, "lo <- max(0, k - |h|)");
-  warp.compute(Op::Other, hi, [&](int l) { return std::min<std::uint64_t>(k(l), d.lights); }, "hi <- min(k, |l|)");
+  auto range = [&](int l) { return ranges.empty() ? SearchRange{} : ranges[static_cast<std::size_t>(l) % ranges.size()]; };
+  warp.compute(Op::Other, lo, [&](int l) {
+    return std::max<std::uint64_t>(k(l) > d.heavies ? k(l) - d.heavies : 0, range(l).first);
+  }, "lo <- max(0, k - |h|, range first)");
+  warp.compute(Op::Other, hi, [&](int l) {
+    return std::min<std::uint64_t>({k(l), d.lights, range(l).last});
+  }, "hi <- min(k, |l|, range last)");
   warp.loop_while(
       searching, [&] { warp.compute(Op::Compare, searching, [&](int l) { return lo[l] < hi[l]; }, "lo < hi"); },
       [&] {

@@ -5,8 +5,12 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
+#include <numeric>
+
 #include "oracle/alias/partition_warp.hpp"
 #include "oracle/alias/psa.hpp"
+#include "oracle/alias/split_pary.hpp"
 #include "properties/generators.hpp"
 
 namespace {
@@ -46,6 +50,133 @@ RC_GTEST_PROP(AliasWarp, PartitionOnTheModelIsThePartitionFp32, ()) {
 
 RC_GTEST_PROP(AliasWarp, PartitionOnTheModelIsThePartitionFp64, ()) {
   partition_on_the_model_is_the_partition(gen_weights<double>(), *rc::gen::element(4, 8, 32));
+}
+
+// The partial p-ary split finds split()'s splits for any group of warps
+// (p = 2 .. 128 lanes) and any number of sections.
+template <class T>
+void pary_split_is_the_split(const std::vector<T>& w, std::size_t sections, int warps, int width) {
+  const auto u = to_units<T>(w);
+  const auto part = partition(u);
+  const std::size_t n = w.size();
+  warpsim::sim::GlobalMemory mem;
+  const auto sums = upload_prefix_sums(mem, part);
+  const std::size_t p = static_cast<std::size_t>(warps * width);
+  for (std::size_t first = 0; first < sections; first += p) {
+    std::vector<std::size_t> ks;
+    for (std::size_t q = first; q < std::min(sections, first + p); ++q) ks.push_back(q * n / sections);
+    std::vector<warpsim::sim::Warp> group(static_cast<std::size_t>(warps), warpsim::sim::Warp({.width = width}));
+    warpsim::sim::SharedMemory smem(1024);
+    ParyStats st;
+    const auto got = split_pary_on_group(group, smem, mem, sums, ks, &st);
+    RC_ASSERT(got.size() == ks.size());
+    for (std::size_t l = 0; l < ks.size(); ++l) {
+      const auto want = split(part, ks[l]);
+      RC_ASSERT(got[l].i == want.i);
+      RC_ASSERT(got[l].j == want.j);
+      RC_ASSERT(st.first <= want.i);
+      RC_ASSERT(want.i <= st.last);
+    }
+    for (const auto& warp : group) RC_ASSERT(warp.flags().empty());
+  }
+}
+
+RC_GTEST_PROP(AliasWarp, ParySplitIsTheSplitFp32, ()) {
+  const auto w = gen_weights<float>();
+  pary_split_is_the_split(w, *rc::gen::inRange<std::size_t>(1, 200), *rc::gen::element(1, 2, 4), *rc::gen::element(4, 32));
+}
+
+RC_GTEST_PROP(AliasWarp, ParySplitIsTheSplitFp64, ()) {
+  const auto w = gen_weights<double>();
+  pary_split_is_the_split(w, *rc::gen::inRange<std::size_t>(1, 200), *rc::gen::element(1, 2, 4), *rc::gen::element(4, 32));
+}
+
+std::vector<double> uniform_weights(std::size_t n, std::uint64_t seed) {
+  std::vector<double> w(n);
+  for (auto& x : w) x = static_cast<double>((seed = seed * 6364136223846793005ull + 1442695040888963407ull) >> 11) * 0x1p-53;
+  return w;
+}
+
+std::vector<double> shuffled_power_law(std::size_t n) {
+  std::vector<double> w(n);
+  for (std::size_t i = 0; i < n; ++i) w[(i * 40503) % n] = 1.0 / static_cast<double>(i + 1);
+  return w;
+}
+
+// What the two splits read on the model (2^16 items, 1,024 splits, groups of
+// one warp): the partial p-ary split's first phase narrows each group's range
+// to a few hundred lights in a few iterations, then each lane searches that.
+TEST(AliasWarp, ParyAndBinarySplitsOnTheModelsCounters) {
+  const std::size_t n = 1 << 16, sections = 1024;
+  for (const auto& [name, w] : {std::pair{"uniform", uniform_weights(n, 7)}, std::pair{"power law", shuffled_power_law(n)}}) {
+    const auto u = to_units<double>(w);
+    const auto part = partition(u);
+    warpsim::sim::GlobalMemory mem;
+    const auto sums = upload_prefix_sums(mem, part);
+    warpsim::sim::Counters binary, pary;
+    int iterations = 0;
+    for (std::size_t first = 0; first < sections; first += 32) {
+      std::vector<std::size_t> ks;
+      for (std::size_t q = first; q < first + 32; ++q) ks.push_back(q * n / sections);
+      warpsim::sim::Warp one({.width = 32});
+      split_on_warp(one, mem, sums, ks);
+      binary += one.counters();
+      std::vector<warpsim::sim::Warp> group(1, warpsim::sim::Warp({.width = 32}));
+      warpsim::sim::SharedMemory smem(64);
+      ParyStats st;
+      const auto got = split_pary_on_group(group, smem, mem, sums, ks, &st);
+      for (std::size_t l = 0; l < ks.size(); ++l) ASSERT_EQ(got[l].i, split(part, ks[l]).i);
+      pary += group[0].counters();
+      iterations += st.iterations;
+    }
+    std::cout << name << ": binary split " << binary.global_requests << " requests, " << binary.global_load_sectors << " sectors, "
+              << binary.total_instructions() << " instructions; partial p-ary " << pary.global_requests << " requests, "
+              << pary.global_load_sectors << " sectors, " << pary.total_instructions() << " instructions ("
+              << static_cast<double>(iterations) / 32.0 << " p-ary iterations a group)\n";
+    EXPECT_LT(pary.loop_iterations, binary.loop_iterations) << "phase 1 leaves each lane's binary search a shorter range";
+  }
+}
+
+// Seed 001, Alg. 3.1, run as printed (errata E15).
+namespace printed {
+// function binarySearch(l, x, (a, b)): while a - b > 1 do s := (a + b) / 2;
+// if l_s > x then b := s else a := s + 1; return a
+long binary_search(const std::vector<long>& l, long x, long a, long b, bool loop_as_printed) {
+  while (loop_as_printed ? a - b > 1 : b - a > 1) {
+    const long s = (a + b) / 2;
+    if (l[static_cast<std::size_t>(s)] > x) b = s; else a = s + 1;
+  }
+  return a;
+}
+// The pivots of partialParySearch: s_t := a + t (b - a) / (p - 1), for the
+// threads of x_1 .. x_p.
+long pivot(long a, long b, long t, long p) { return a + t * (b - a) / (p - 1); }
+}  // namespace printed
+
+TEST(AliasErrata, E15PartialParySearchAsPrinted) {
+  std::vector<long> l(100);
+  std::iota(l.begin(), l.end(), 0);
+  // The first element greater than x = 50 is at 51.
+  const auto upper = std::upper_bound(l.begin(), l.end(), 50L) - l.begin();
+  EXPECT_EQ(upper, 51);
+  // As printed: a - b > 1 is false whenever a < b, so the loop never runs.
+  EXPECT_EQ(printed::binary_search(l, 50, 0, 100, true), 0) << "returns the range's start";
+  // With b - a > 1 it stops with two candidates and does not look at a:
+  EXPECT_EQ(printed::binary_search({0, 1, 2}, 5, 0, 3, false), 2) << "the answer is 3";
+  // The loop the oracle uses (split_warp.hpp) runs while a < b: every x.
+  for (long x = -1; x <= 100; ++x) {
+    long a = 0, b = 100;
+    while (a < b) {
+      const long s = (a + b) / 2;
+      if (l[static_cast<std::size_t>(s)] > x) b = s; else a = s + 1;
+    }
+    EXPECT_EQ(a, std::upper_bound(l.begin(), l.end(), x) - l.begin());
+  }
+  // Threads t = 1 .. p (the items are x_1 .. x_p) put the last pivot past b:
+  EXPECT_GT(printed::pivot(0, 100, 32, 32), 100) << "s_p reads beyond the search range (and the list when b = N)";
+  // t = 0 .. p - 1 spans [a, b] exactly.
+  EXPECT_EQ(printed::pivot(0, 100, 0, 32), 0);
+  EXPECT_EQ(printed::pivot(0, 100, 31, 32), 100);
 }
 
 }  // namespace
