@@ -21,6 +21,7 @@
 #include "oracle/alias/pack_chunked.hpp"
 #include "oracle/alias/pack_warp.hpp"
 #include "oracle/alias/partition_warp.hpp"
+#include "oracle/alias/psa_plus_warp.hpp"
 #include "oracle/alias/split_pary.hpp"
 #include "oracle/alias/split_warp.hpp"
 
@@ -38,6 +39,7 @@ struct ModelConfig {
   int group_warps = 1;            // warps of a p-ary split group
   std::size_t shared_bytes = 48 * 1024;  // a block's shared memory (shared and chunked packs)
   std::uint64_t chunk = 32;       // items of a chunk (chunked pack)
+  std::size_t psa_plus_group = 0; // PSA+ with greedy groups of this many items (0: PSA)
 };
 
 struct PhaseCounters {
@@ -52,9 +54,10 @@ struct PhaseCounters {
 
 struct ModelBuild {
   Table table;
-  PhaseCounters counters;
+  PhaseCounters counters;         // PSA+: the greedy stage is the partition's
   std::size_t sections = 0;
-  std::size_t lights = 0, heavies = 0;
+  std::size_t lights = 0, heavies = 0;  // the lists PSA split and packed
+  PsaPlusStats psa_plus;
 };
 
 // The sections the shared pack needs: a warp's W sections span at most
@@ -148,26 +151,29 @@ inline void pack_on_model(sim::GlobalMemory& mem, const DevicePartition& p, cons
   }
 }
 
-// PSA on the model with configuration c.
+// PSA (or PSA+) on the model with configuration c.
 inline ModelBuild psa_on_model(const Units& u, const ModelConfig& c = {}) {
   const std::size_t n = u.units.size();
+  if (c.psa_plus_group > 0 && !c.masses_in_lists) throw std::invalid_argument("PSA+ keeps masses beside the items (Sec. 4.6)");
   sim::GlobalMemory mem;
   ModelBuild b;
   const auto units = upload_units(mem, u);
   const auto rows = upload_full_rows(mem, u);
-  {
-    sim::Warp warp({.width = c.width});
-    const auto p = partition_on_warp(warp, mem, units, n, u.total);
-    b.counters.partition = warp.counters();
-    b.lights = p.lists.lights;
-    b.heavies = p.lists.heavies;
+  sim::Warp warp({.width = c.width});
+  const auto p = c.psa_plus_group > 0 ? psa_plus_partition_on_warp(warp, mem, units, n, u.total, c.psa_plus_group, rows, &b.psa_plus)
+                                      : partition_on_warp(warp, mem, units, n, u.total);
+  b.counters.partition = warp.counters();
+  b.lights = p.lists.lights;
+  b.heavies = p.lists.heavies;
+  const std::size_t steps = b.lights + b.heavies;  // what PSA packs
+  if (steps > 0) {
     std::size_t sections = c.sections;
-    if (sections == 0) sections = c.pack == PackMethod::Shared ? shared_pack_sections(n, c) : std::max<std::size_t>(1, n / 32);
-    sections = std::min(std::max<std::size_t>(sections, 1), n);
-    if (c.pack == PackMethod::Shared) sections = std::max(sections, shared_pack_sections(n, c));
+    if (sections == 0) sections = c.pack == PackMethod::Shared ? shared_pack_sections(steps, c) : std::max<std::size_t>(1, steps / 32);
+    if (c.pack == PackMethod::Shared) sections = std::max(sections, shared_pack_sections(steps, c));
+    sections = std::min(std::max<std::size_t>(sections, 1), steps);
     b.sections = sections;
     std::vector<std::size_t> ks;
-    for (std::size_t q = 0; q <= sections; ++q) ks.push_back(q * n / sections);
+    for (std::size_t q = 0; q <= sections; ++q) ks.push_back(q * steps / sections);
     auto splits = splits_on_model(mem, p.sums, std::vector<std::size_t>(ks.begin(), ks.end() - 1), c, b.counters.split);
     splits.push_back({p.lists.lights, p.lists.heavies});
     pack_on_model(mem, p, units, n, u.total, splits, ks, rows, c, b.counters.pack);
