@@ -12,6 +12,7 @@
 #include "oracle/alias/partition_warp.hpp"
 #include "oracle/alias/psa.hpp"
 #include "oracle/alias/psa_warp.hpp"
+#include "oracle/alias/sectioned_warp.hpp"
 #include "oracle/alias/split_pary.hpp"
 #include "properties/generators.hpp"
 
@@ -244,6 +245,40 @@ TEST(AliasWarp, PsaPlusOnTheModelsCounters) {
     EXPECT_LE(b.global_load_sectors, a.global_load_sectors);
     EXPECT_LE(b.global_sectors - b.global_load_sectors, a.global_sectors - a.global_load_sectors);
   }
+}
+
+// Sectioned sampling on the model (a warp a section, the section's rows in
+// shared memory) makes sample_sectioned()'s draws, index for index.
+RC_GTEST_PROP(AliasWarp, SectionedSamplingOnTheModelIsTheDefinition, ()) {
+  const auto w = gen_weights<double>();
+  const auto u = to_units<double>(w);
+  const auto t = psa(u, 3);
+  const auto section_rows = *rc::gen::element<std::size_t>(1, 2, 3, 7, 64, 1000);
+  const auto n = *rc::gen::element<std::uint64_t>(0, 1, 31, 100, 1000);
+  const auto seed = *rc::gen::arbitrary<std::uint64_t>();
+  const auto got = sample_sectioned_on_model(t, section_rows, n, seed, *rc::gen::element(4, 32));
+  RC_ASSERT(got.draws == sample_sectioned(t, section_rows, n, seed));
+}
+
+// What a sectioned draw reads, against the baseline (2^12 rows, 2^16 draws):
+// the baseline's draws each touch a row of the table in global memory; the
+// sectioned warps read each row of their section once, coalesced, and then
+// draw from shared memory.
+TEST(AliasWarp, SectionedAndBaselineSamplingOnTheModelsCounters) {
+  const auto u = to_units<double>(uniform_weights(1 << 12, 3));
+  const auto t = psa(u, 64);
+  const std::uint64_t n = 1 << 16;
+  const auto sectioned = sample_sectioned_on_model(t, 1024, n, 9);
+  warpsim::sim::GlobalMemory mem;
+  const auto dt = upload_table(mem, t);
+  warpsim::sim::Warp warp({.width = 32});
+  for (std::uint64_t first = 0; first < n; first += 32) sample_warp(warp, mem, dt, 9, first);
+  const auto& b = warp.counters();
+  const auto& s = sectioned.counters;
+  std::cout << "2^16 draws from 2^12 rows: baseline " << b.global_load_sectors << " sectors loaded (" << static_cast<double>(b.global_load_sectors) / n
+            << " a draw); sectioned (sections of 1,024 rows) " << s.global_load_sectors << " loaded, " << s.global_sectors - s.global_load_sectors
+            << " stored, " << s.shared_requests << " shared requests, " << s.shared_bank_conflicts << " bank conflicts\n";
+  EXPECT_LT(s.global_load_sectors, b.global_load_sectors);
 }
 
 // Seed 001, Alg. 3.1, run as printed (errata E15).
