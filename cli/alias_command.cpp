@@ -8,7 +8,9 @@
 
 #include "cli/errors.hpp"
 #include "cli/validate/files.hpp"
+#include "cli/report_json.hpp"
 #include "oracle/alias/psa_plus.hpp"
+#include "oracle/alias/psa_warp.hpp"
 #include "oracle/alias/sweep.hpp"
 #include "oracle/alias/vose.hpp"
 #include "oracle/alias/walker.hpp"
@@ -29,6 +31,17 @@ CLI::App* add_alias_command(CLI::App& app, AliasOptions& o) {
       ->capture_default_str();
   a->add_option("--splits", o.splits, "psa, psa+: the number of sections (default: one per 1,024 items)");
   a->add_option("--group", o.group, "psa+: the items packed greedily together (default 1,024)");
+  a->add_option("--lanes", o.lanes, "psa+: the lanes sharing a group's greedy packing, each an equal share (default 32, a warp)");
+  a->add_flag("--counters", o.counters,
+              "psa, psa+: build the table on the warp model too (it must be the same table) and print what each phase "
+              "(partition, split, pack) cost: instructions, global requests, 32-byte sectors loaded and stored, shared "
+              "requests and bank conflicts. At most 2^22 weights");
+  a->add_option("--split", o.split, "--counters: the split, binary | pary (partial p-ary, Alg. 3.1)")
+      ->check(CLI::IsMember({"binary", "pary"}))
+      ->capture_default_str();
+  a->add_option("--pack", o.pack, "--counters: the pack, global | shared | chunked (Sec. 3.2)")
+      ->check(CLI::IsMember({"global", "shared", "chunked"}))
+      ->capture_default_str();
   a->add_option("--format", o.format, "text | json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   return a;
 }
@@ -38,6 +51,10 @@ int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& input
   const bool psa_like = o.method == "psa" || o.method == "psa+";
   if (o.splits && !psa_like) throw UsageError("--splits applies to psa and psa+");
   if (o.group && o.method != "psa+") throw UsageError("--group applies to psa+");
+  if (o.lanes && o.method != "psa+") throw UsageError("--lanes applies to psa+");
+  if (o.counters && !psa_like) throw UsageError("--counters applies to psa and psa+ (the constructions the model runs)");
+  const bool model_options = o.split != "pary" || o.pack != "chunked";
+  if (model_options && !o.counters) throw UsageError("--split and --pack choose how the model builds the table: add --counters");
   const auto w = validate::read_weights(inputs, o.weights, o.dtype);
   if (!w.vector) {
     throw UsageError(w.quoted + " holds a " + std::to_string(w.rows) + " x " + std::to_string(w.cols) +
@@ -53,6 +70,15 @@ int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& input
   if (splits < 1 || splits > n) throw UsageError("--splits must lie in [1, N] = [1, " + std::to_string(n) + "]");
   const std::size_t group = o.group.value_or(std::min<std::size_t>(1024, n));
   if (o.group && (group < 1 || group > n)) throw UsageError("--group must lie in [1, N] = [1, " + std::to_string(n) + "]");
+  const std::size_t lanes = o.lanes.value_or(32);
+  if (lanes < 1 || lanes > 1024) throw UsageError("--lanes must lie in [1, 1024]");
+  if (o.counters && o.method == "psa+" && (lanes < 2 || lanes > 64 || (lanes & (lanes - 1)) != 0)) {
+    throw UsageError("--counters runs a group on one warp: --lanes must be a power of two from 2 to 64");
+  }
+  if (o.counters && n > kModelMaxItems) {
+    throw UsageError("--counters runs the warp model: it takes at most " + std::to_string(kModelMaxItems) + " weights; " + w.quoted +
+                     " holds " + std::to_string(n));
+  }
 
   Units u;
   try {
@@ -65,9 +91,26 @@ int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& input
                   : o.method == "vose" ? vose(u)
                   : o.method == "sweep" ? sweep(u)
                   : o.method == "psa"   ? psa(u, splits)
-                                        : psa_plus(u, group, splits, {}, &st);
+                                        : psa_plus(u, group, splits, {}, &st, nullptr, lanes);
   const std::string why = check_table(t, u);
   if (!why.empty()) throw std::logic_error("the " + o.method + " table fails its check: " + why);
+  ModelBuild model;
+  ModelConfig config;
+  if (o.counters) {
+    config.sections = splits;
+    config.split = o.split == "binary" ? SplitMethod::Binary : SplitMethod::Pary;
+    config.pack = o.pack == "global" ? PackMethod::Global : o.pack == "shared" ? PackMethod::Shared : PackMethod::Chunked;
+    config.psa_plus_group = o.method == "psa+" ? group : 0;
+    if (o.method == "psa+") config.width = static_cast<int>(lanes);
+    model = psa_on_model(u, config);
+    if (model.table.keep != t.keep || model.table.alias != t.alias) {
+      throw std::logic_error("the warp model's " + o.method + " table differs from the host's");
+    }
+  }
+  const char* phases[] = {"partition", "split", "pack"};
+  auto phase = [&](int k) -> const sim::Counters& {
+    return k == 0 ? model.counters.partition : k == 1 ? model.counters.split : model.counters.pack;
+  };
 
   if (o.format == "json") {
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
@@ -79,7 +122,13 @@ int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& input
                                 {"rows_with_alias", rows_with_alias(t)},
                                 {"check", "exact: every item's implied mass is N u_i"}};
     if (psa_like) j["splits"] = splits;
-    if (o.method == "psa+") j["greedy"] = {{"group", group}, {"rows", st.greedy_rows}, {"left_to_psa", st.left}};
+    if (o.method == "psa+") j["greedy"] = {{"group", group}, {"lanes", lanes}, {"rows", st.greedy_rows}, {"left_to_psa", st.left}};
+    if (o.counters) {
+      nlohmann::ordered_json m = {{"split_method", o.split}, {"pack_method", o.pack}, {"lanes", config.width}, {"sections", model.sections},
+                                  {"table", "equal to the host's"}};
+      for (int k = 0; k < 3; ++k) m["counters"][phases[k]] = to_json(phase(k));
+      j["model"] = m;
+    }
     j["rows"] = rows;
     out << j.dump(2) << "\n";
     return kExitOk;
@@ -89,6 +138,21 @@ int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& input
   out << "\nunit 2^" << t.exponent << ", capacity U = " << t.capacity << " units a row; " << rows_with_alias(t) << " rows with an alias";
   if (o.method == "psa+") out << "; " << st.greedy_rows << " rows packed greedily, " << st.left << " left to PSA";
   out << "\ncheck: exact (every item's implied mass is N u_i)\n";
+  if (o.counters) {
+    out << "on the warp model (" << config.width << " lanes, " << o.split << " split, " << o.pack << " pack, " << model.sections
+        << " sections): the same table\n";
+    out << "  phase       instructions  global requests  sectors loaded  sectors stored  shared requests  bank conflicts\n";
+    for (int k = 0; k < 3; ++k) {
+      const auto& c = phase(k);
+      char line[160];
+      std::snprintf(line, sizeof line, "  %-10s %13llu %16llu %15llu %15llu %16llu %15llu\n", phases[k],
+                    static_cast<unsigned long long>(c.total_instructions()), static_cast<unsigned long long>(c.global_requests),
+                    static_cast<unsigned long long>(c.global_load_sectors),
+                    static_cast<unsigned long long>(c.global_sectors - c.global_load_sectors),
+                    static_cast<unsigned long long>(c.shared_requests), static_cast<unsigned long long>(c.shared_bank_conflicts));
+      out << line;
+    }
+  }
   out << "  row        keep/U   alias\n";
   const std::size_t shown = std::min<std::size_t>(n, 64);
   for (std::size_t k = 0; k < shown; ++k) {

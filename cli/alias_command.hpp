@@ -21,11 +21,17 @@ struct AliasOptions {
   std::string method = "sweep";   // walker | vose | sweep | psa | psa+
   std::optional<std::size_t> splits;  // psa, psa+: sections (default 1 per 1,024 items)
   std::optional<std::size_t> group;   // psa+: the greedy group size (default 1,024)
+  std::optional<std::size_t> lanes;   // psa+: lanes sharing a group (default 32, a warp)
+  bool counters = false;              // psa, psa+: also build on the warp model and print its counters
+  std::string split = "pary";         // --counters: binary | pary
+  std::string pack = "chunked";       // --counters: global | shared | chunked
   std::string format = "text";
 };
 
 // Walker's construction is O(N^2): it takes at most this many items.
 inline constexpr std::size_t kWalkerMaxItems = 1 << 16;
+// --counters runs the warp model (about a microsecond an item): at most this many.
+inline constexpr std::size_t kModelMaxItems = 1 << 22;
 
 CLI::App* add_alias_command(CLI::App& app, AliasOptions& o);
 

@@ -44,7 +44,7 @@ Layout alias_layout(const std::vector<double>& weights, const std::string& metho
   const auto cap = static_cast<double>(t.capacity);
   Layout layout;
   layout.algorithm = "alias table by " + method + " (seed 001, Sec. 2.4" +
-                     (method == "psa" ? "; " + std::to_string(splits) + " sections" : method == "psa+" ? "; groups of " + std::to_string(group) : "") + ")";
+                     (method == "psa" ? "; " + std::to_string(splits) + " sections" : method == "psa+" ? "; groups of " + std::to_string(group) + ", one lane each" : "") + ")";
   layout.lanes = 2;
   layout.column_labels = {"own share", "alias's share"};
   layout.owners = static_cast<int>(n);

@@ -48,4 +48,30 @@ TEST(AliasCommand, EveryMethodsTableGivesEachItemItsMass) {
   EXPECT_EQ(build(text, {"--method", "sweep"}).at("rows"), build(text, {"--method", "psa", "--splits", "5"}).at("rows"));
 }
 
+// --counters: the model builds the same table (the command checks it) and
+// reports every phase's counters, for each split and pack.
+TEST(AliasCommand, CountersComeFromTheModelsOwnBuild) {
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += std::to_string(1 + (i * 37) % 11) + "\n";
+  const auto host = build(text, {"--method", "psa"}).at("rows");  // 1 section (N / 1,024); the model's shared pack takes more
+  for (const char* split : {"binary", "pary"}) {
+    for (const char* pack : {"global", "shared", "chunked"}) {
+      const auto j = build(text, {"--method", "psa", "--counters", "--split", split, "--pack", pack});
+      EXPECT_EQ(j.at("rows"), host);
+      const auto& m = j.at("model");
+      EXPECT_EQ(m.at("split_method"), split);
+      EXPECT_EQ(m.at("pack_method"), pack);
+      const auto& c = m.at("counters");
+      for (const char* phase : {"partition", "split", "pack"}) EXPECT_GT(c.at(phase).at("instructions").get<std::uint64_t>(), 0u) << phase;
+      // The partition reads every weight (8-byte units: at least N / 4 sectors).
+      EXPECT_GE(c.at("partition").at("global_load_sectors").get<std::uint64_t>(), 300u / 4);
+      // The pack stores each row it writes (items with no heavy left keep {U, self}) as one 16-byte store.
+      EXPECT_GT(c.at("pack").at("global_sectors").get<std::uint64_t>(), c.at("pack").at("global_load_sectors").get<std::uint64_t>());
+    }
+  }
+  const auto plus = build(text, {"--method", "psa+", "--group", "64", "--counters"});
+  EXPECT_EQ(plus.at("greedy").at("lanes"), 32);
+  EXPECT_GT(plus.at("greedy").at("rows").get<std::size_t>(), 0u);
+}
+
 }  // namespace
