@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "oracle/alias/psa_plus.hpp"
+#include "oracle/alias/psa_warp.hpp"
 #include "oracle/alias/sweep.hpp"
 #include "oracle/alias/vose.hpp"
 #include "oracle/alias/walker.hpp"
@@ -72,6 +73,24 @@ void BM_Vose(benchmark::State& s) { run(s, [](const Units& u) { return vose(u); 
 void BM_Psa64(benchmark::State& s) { run(s, [](const Units& u) { return psa(u, 64); }); }
 void BM_PsaPlus(benchmark::State& s) { run(s, [](const Units& u) { return psa_plus(u, 1024, 64); }); }
 void BM_Walker(benchmark::State& s) { run(s, [](const Units& u) { return walker(u); }); }
+// On the warp model (the oracle the kernels equal): every warp instruction
+// executed lane by lane and costed (sectors, banks), one host thread.
+void BM_ModelPsa(benchmark::State& s) { run(s, [](const Units& u) { return psa_on_model(u).table; }); }
+void BM_ModelPsaGlobalBinary(benchmark::State& s) {
+  run(s, [](const Units& u) {
+    ModelConfig c;
+    c.split = SplitMethod::Binary;
+    c.pack = PackMethod::Global;
+    return psa_on_model(u, c).table;
+  });
+}
+void BM_ModelPsaPlus(benchmark::State& s) {
+  run(s, [](const Units& u) {
+    ModelConfig c;
+    c.psa_plus_group = 1024;
+    return psa_on_model(u, c).table;
+  });
+}
 void BM_UnitsOnly(benchmark::State& state) {
   const auto w = power_law(static_cast<std::size_t>(state.range(0)));
   for (auto _ : state) benchmark::DoNotOptimize(to_units<double>(w).total);
@@ -95,6 +114,9 @@ BENCHMARK(BM_Vose)->Arg(1 << 20)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Psa64)->Arg(1 << 20)->Arg(10'000'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PsaPlus)->Arg(1 << 20)->Arg(10'000'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Walker)->Arg(4096)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ModelPsa)->Arg(1 << 16)->Arg(1 << 20)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ModelPsaGlobalBinary)->Arg(1 << 16)->Arg(1 << 20)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ModelPsaPlus)->Arg(1 << 16)->Arg(1 << 20)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
