@@ -281,6 +281,36 @@ TEST(AliasWarp, SectionedAndBaselineSamplingOnTheModelsCounters) {
   EXPECT_LT(s.global_load_sectors, b.global_load_sectors);
 }
 
+// Seed 001, Alg. 3.2 as printed (errata E17): packUntilChunkEnd's
+// `while true` leaves only when "light or heavy array ran out of items", so a
+// thread never stops at its section's end and "Mark thread as finished" is
+// never reached: each thread packs on to the end of the lists. Every thread
+// follows the one merge path, so the table is still right, but s sections do
+// the work of s (s + 1) / 2 -- the split bought nothing.
+TEST(AliasErrata, E17ChunkedPackAsPrintedRunsPastItsSection) {
+  const auto u = to_units<double>(uniform_weights(4096, 13));
+  const auto p = partition(u);
+  const std::size_t n = p.size(), sections = 8;
+  auto as_printed = empty_table(u);
+  WriteOrder written;
+  std::size_t steps = 0;
+  for (std::size_t q = 0; q < sections; ++q) {
+    const std::size_t k = q * n / sections;
+    pack(p, u.total, split(p, k), n, as_printed, &written);  // no section end: on until the lists run out
+    steps += n - k;
+  }
+  EXPECT_EQ(as_printed.keep, psa(u, sections).keep) << "the same rows, written again and again";
+  std::cout << "Alg. 3.2 as printed, " << sections << " sections of " << n << " steps: " << steps << " steps packed (" 
+            << static_cast<double>(steps) / static_cast<double>(n) << "x the sweep), " << written.size() << " row writes for " << n << " rows\n";
+  EXPECT_EQ(static_cast<double>(steps) / static_cast<double>(n), (sections + 1) / 2.0);
+  EXPECT_GT(written.size(), n);
+  // With the section's end as an exit (pack_chunked.hpp), each row is written once.
+  WriteOrder once;
+  auto fixed = empty_table(u);
+  split_and_pack(p, u.total, sections, {}, fixed, &once);
+  EXPECT_LE(once.size(), n);
+}
+
 // Seed 001, Alg. 3.1, run as printed (errata E15).
 namespace printed {
 // function binarySearch(l, x, (a, b)): while a - b > 1 do s := (a + b) / 2;
