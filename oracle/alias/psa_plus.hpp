@@ -31,6 +31,7 @@ namespace warpsim::oracle::alias {
 struct PsaPlusStats {
   std::size_t greedy_rows = 0;  // rows written while partitioning
   std::size_t left = 0;         // items PSA packed after
+  Partition leftovers;          // their l and h lists and prefix sums (host form only)
 };
 
 // Writes row k of t: keep units of item k, the rest to `alias`.
@@ -90,6 +91,7 @@ inline Table psa_plus(const Units& u, std::size_t group, std::size_t sections, c
       if (left_over[k - first]) left.add(static_cast<std::uint32_t>(k), left_mass[k - first], cap);
   }
   st.left = left.size();
+  if (stats) st.leftovers = left;
   split_and_pack(left, cap, sections, order, t, written);
   if (stats) *stats = st;
   return t;

@@ -74,4 +74,27 @@ TEST(AliasCommand, CountersComeFromTheModelsOwnBuild) {
   EXPECT_GT(plus.at("greedy").at("rows").get<std::size_t>(), 0u);
 }
 
+// show alias --method psa: a frame of the lists with their prefix sums and
+// the splits (the items each section starts from highlighted), and each pack
+// step says what the filling heavy item has left.
+TEST(AliasCommand, ShowAliasDrawsTheSplitsAndTheSpill) {
+  warpsim::cli::MemoryInputs in;
+  in.files["w"] = "1\n3\n0\n4\n2\n2\n7\n0.5\n";
+  std::ostringstream out, err;
+  ASSERT_EQ(warpsim::cli::run_cli({"show", "alias", "--weights", "w", "--method", "psa", "--splits", "3", "--step", "all", "--format", "json"},
+                                  out, err, in),
+            0)
+      << err.str();
+  const auto j = nlohmann::json::parse(out.str());
+  const auto& frames = j.at("frames");
+  ASSERT_GT(frames.size(), 2u);
+  const std::string split_title = frames[1].at("title");
+  EXPECT_NE(split_title.find("the sections start at (i, j) = (0, 0, spill"), std::string::npos) << split_title;
+  EXPECT_FALSE(frames[1].at("highlighted").empty());
+  // Items 1, 3, 6 are heavy (weights 3, 4, 7 against W/N = 2.4375): h0, h1, h2 with E in buckets.
+  EXPECT_EQ(frames[1].at("grid")[1][0], "1: h0 E=0.231");
+  const std::string step = frames[2].at("title");
+  EXPECT_NE(step.find("left"), std::string::npos) << step;
+}
+
 }  // namespace
