@@ -8,7 +8,9 @@
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/normal.hpp>
 
+#include <algorithm>
 #include <functional>
+#include <optional>
 #include <numeric>
 
 #include "oracle/alias/pack_warp.hpp"
@@ -305,6 +307,109 @@ TEST(AliasTable, SamplingFollowsTheRowsBoundaries) {
 // construction (Sec. 2.4.1), a share in [0, 1]. The left side lies in
 // [0, W/N): the units differ unless W = N. Weights {1, 3}: W/N = 2, T_0^w =
 // 1/2, so row 0 returns item 0 for frac < 1/4 and P(0) = 1/8, not 1/4.
+// Seed 001, Sec. 2.4.1, Walker's construction as printed, in doubles (errata
+// E18): B_i := w_i - W/N; repeat: k the bucket of largest B, l of smallest;
+// T_l^a := k, T_l^w := B_l / (W/N) + 1, B_k := B_k + B_l, B_l := 0; "until all
+// items have remaining weight B_i = 0".
+struct PrintedWalker {
+  bool finished = false;
+  std::vector<std::optional<double>> share;  // T^w, unset where never assigned
+};
+PrintedWalker walker_as_printed(const std::vector<double>& w, std::size_t max_steps) {
+  const std::size_t n = w.size();
+  double total = 0;
+  for (double x : w) total += x;
+  const double bucket = total / static_cast<double>(n);
+  std::vector<double> b(n);
+  for (std::size_t i = 0; i < n; ++i) b[i] = w[i] - bucket;
+  PrintedWalker out;
+  out.share.resize(n);
+  for (std::size_t step = 0; step < max_steps; ++step) {
+    if (std::all_of(b.begin(), b.end(), [](double x) { return x == 0; })) {
+      out.finished = true;
+      return out;
+    }
+    const auto k = static_cast<std::size_t>(std::max_element(b.begin(), b.end()) - b.begin());
+    const auto l = static_cast<std::size_t>(std::min_element(b.begin(), b.end()) - b.begin());
+    out.share[l] = b[l] / bucket + 1;
+    b[k] += b[l];
+    b[l] = 0;
+  }
+  return out;
+}
+
+TEST(AliasErrata, E18WalkerAsPrinted) {
+  // In floating point the remainders rarely all come to exactly 0: the loop
+  // does not end (here: cut at 10 N steps, where N - 1 suffice).
+  std::uint64_t st = 1;
+  int unfinished = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const int n = 2 + static_cast<int>((st = st * 6364136223846793005ull + 1442695040888963407ull) >> 61);
+    std::vector<double> w(static_cast<std::size_t>(n));
+    for (auto& x : w) x = static_cast<double>((st = st * 6364136223846793005ull + 1442695040888963407ull) >> 11) * 0x1p-53;
+    unfinished += walker_as_printed(w, 10 * w.size()).finished ? 0 : 1;
+  }
+  std::cout << "Walker as printed, in doubles: " << unfinished << " of 200 random inputs (2-9 weights) never reach all B_i = 0\n";
+  EXPECT_GT(unfinished, 50);
+  const auto stuck = walker_as_printed({0.1, 0.2, 0.7}, 30);
+  EXPECT_FALSE(stuck.finished) << "0.1, 0.2, 0.7: a remainder of 2.8e-17 is left";
+  // Where it does end, an item never picked as the lightest gets no T^w:
+  // {1, 2, 3} ends after one step; items 1 and 2 have no share (should be 1).
+  const auto ended = walker_as_printed({1, 2, 3}, 30);
+  ASSERT_TRUE(ended.finished);
+  EXPECT_TRUE(ended.share[0].has_value());
+  EXPECT_FALSE(ended.share[1].has_value());
+  EXPECT_FALSE(ended.share[2].has_value());
+  // The oracle's Walker (exact units, every row starting as its own full
+  // bucket) gives these inputs exact tables.
+  for (const auto& w : {std::vector<double>{0.1, 0.2, 0.7}, std::vector<double>{1, 2, 3}}) {
+    const auto u = to_units<double>(w);
+    EXPECT_EQ(check_table(walker(u), u), "");
+  }
+}
+
+// Seed 001, Sec. 2.8, Bringmann and Larsen's definitions as printed (errata
+// E19): Occ_i := floor(N w_i / W) + 1, A holds item i Occ_i times, a uniform
+// position k is accepted if it is not the item's first, else with probability
+// frac(N w_i / W); "the probability for accepting a sample is > 0.5"; A stored
+// as a bit array of item starts, the item at position i "the rank (number of
+// bits before position i that are 1)".
+TEST(AliasErrata, E19BringmannLarsenAsPrinted) {
+  // Exactly, in units: x_i = N u_i / U; the accepted mass of item i is
+  // (Occ_i - 1) U + (N u_i mod U) = N u_i -- the definition is right -- and
+  // the acceptance probability is N / |A|, |A| = sum Occ_i <= 2N.
+  auto acceptance = [](const std::vector<double>& w) {
+    const auto u = to_units<double>(w);
+    const std::size_t n = w.size();
+    u128 size = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const u128 x = static_cast<u128>(n) * u.units[i];
+      const u128 occ = x / u.total + 1;
+      EXPECT_EQ((occ - 1) * u.total + x % u.total, x) << "item " << i << "'s accepted mass is N u_i";
+      size += occ;
+    }
+    return static_cast<double>(n) / static_cast<double>(size);
+  };
+  EXPECT_GT(acceptance({1, 3, 0.5, 2}), 0.5);
+  // Where every N w_i / W is a whole number -- all weights equal, the most
+  // common input -- the first occurrences are never accepted: exactly 1/2.
+  EXPECT_EQ(acceptance({1, 1, 1, 1}), 0.5) << "not > 0.5";
+  EXPECT_EQ(acceptance({3, 1, 2}), 0.6);
+  // The implicit array: A = [0, 0, 1, 2] for weights {2, 1, 1} (Occ = 2, 1, 1),
+  // bits of item starts [1, 0, 1, 1]. "Bits before position i that are 1"
+  // names item 1 at position 1, where A holds item 0; the ones at or before i,
+  // less one, name A's item everywhere.
+  const std::vector<int> a = {0, 0, 1, 2}, bits = {1, 0, 1, 1};
+  int wrong = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const int before = std::accumulate(bits.begin(), bits.begin() + static_cast<std::ptrdiff_t>(i), 0);
+    const int at_or_before = before + bits[i];
+    wrong += before != a[i] ? 1 : 0;
+    EXPECT_EQ(at_or_before - 1, a[i]);
+  }
+  EXPECT_EQ(wrong, 1) << "as printed, every occurrence after an item's first is named as the next item";
+}
+
 TEST(AliasErrata, E11SamplingRuleAsPrintedMixesUnits) {
   const std::vector<double> w = {1, 3};
   const double n = 2, total = 4, bucket = total / n;
