@@ -3,12 +3,13 @@
 // function of the weights alone, whatever the order of additions (one sweep,
 // any number of PSA splits, any number of threads).
 //
-//   unit  = 2^e, the largest power of two with sum_i floor(w_i / 2^e) < 2^62
+//   unit  = 2^e, chosen from the weights alone so that 2^60 - N <= U < 2^62 (unit_scale)
 //   u_i   = floor(w_i / 2^e)                    (exact for weights that are multiples of 2^e)
 //   U     = sum_i u_i < 2^62                    (the table's total, in units)
 //
 // An item then has mass m_i = N u_i in a table of N buckets of capacity U
 // each (N U = sum m_i: integers, exact). The only rounding is the floor.
+// (How e is found without a floating-point sum: unit_scale below.)
 // With s = 2^e, u_i = w_i / s - f_i and U = W / s - F (0 <= f_i < 1, F < N):
 //   u_i / U - w_i / W = s (w_i F - W f_i) / (W (W - s F)),
 // and W >= 2^60 s, so the table's probability of item i is within
@@ -19,6 +20,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -47,36 +49,60 @@ struct Units {
   std::uint64_t total = 0;           // U
 };
 
+// The unit, from the weights alone and whatever the order of additions (a
+// GPU's reduction adds in its own order; a double sum's rounding would make
+// the unit depend on it): with M the largest weight and e' = ilogb(M) - 63,
+// a_i = floor(w_i / 2^e') < 2^64 and S' = sum_i a_i, an exact integer
+// (< 2^96). Then e = e' + bit_width(S') - 61 and u_i = a_i >> (e - e') =
+// floor(w_i / 2^e). Since 2^(bw - 1) <= S' < 2^bw:
+//   U <= (S' + N) / 2^(bw - 61) < 2^61 + N / 8 < 2^62,  and  W >= S' 2^e' >= 2^60 2^e,
+// the bound above. Every step is an integer operation or an exact scaling by
+// a power of two, in host code and in CUDA alike (gpu/alias_table.cu).
+struct UnitScale {
+  int fine_exponent = 0;  // e'
+  int exponent = 0;       // e
+  int shift() const { return exponent - fine_exponent; }
+};
+
+// a_i = floor(w / 2^e'), exact (w < 2^(e' + 64)).
+template <class T>
+inline std::uint64_t fine_units(T w, int fine_exponent) {
+  return static_cast<std::uint64_t>(std::floor(std::ldexp(static_cast<double>(w), -fine_exponent)));
+}
+
+inline int bit_width(u128 x) {
+  const auto hi = static_cast<std::uint64_t>(x >> 64);
+  return hi != 0 ? 128 - std::countl_zero(hi) : 64 - std::countl_zero(static_cast<std::uint64_t>(x));
+}
+
+// The scale from the largest weight M > 0 and S' = sum of a_i (> 0).
+inline UnitScale unit_scale(int fine_exponent, u128 fine_sum) {
+  return {fine_exponent, fine_exponent + bit_width(fine_sum) - (kUnitBits - 1)};
+}
+
 // Throws std::invalid_argument for no weights, a NaN, negative or infinite
-// weight, or weights that are all 0 (or all below the unit: impossible for
-// finite weights, since the unit is chosen from their sum).
+// weight, or weights that are all 0.
 template <class T>
 Units to_units(std::span<const T> w) {
   if (w.empty()) throw std::invalid_argument("no weights");
-  double sum = 0;
+  T largest = 0;
   for (std::size_t i = 0; i < w.size(); ++i) {
     const T x = w[i];
     if (std::isnan(x)) throw std::invalid_argument("weight " + std::to_string(i) + " is not a number");
     if (std::isinf(x)) throw std::invalid_argument("weight " + std::to_string(i) + " is infinite");
     if (x < 0) throw std::invalid_argument("weight " + std::to_string(i) + " is negative");
-    sum += x;
+    largest = std::max(largest, x);
   }
-  if (sum == 0) throw std::invalid_argument("every weight is 0: there is no distribution");
-  if (std::isinf(sum)) throw std::invalid_argument("the weights sum past the largest double");
-  // The double sum of N <= 2^32 non-negative values is within a factor
-  // (1 + 2^-20) of the exact one (and does not overflow: fp32 weights are
-  // far below, fp64 weights whose sum overflows are refused): 2^(ilogb + 2)
-  // is above the exact sum, so U < 2^62.
-  const int top = std::ilogb(sum) + 2;
+  if (largest == 0) throw std::invalid_argument("every weight is 0: there is no distribution");
+  const int fine = std::ilogb(static_cast<double>(largest)) - 63;
+  u128 fine_sum = 0;
+  for (const T x : w) fine_sum += fine_units(x, fine);
+  const UnitScale scale = unit_scale(fine, fine_sum);
   Units u;
-  u.exponent = top - kUnitBits;
+  u.exponent = scale.exponent;
   u.units.resize(w.size());
   for (std::size_t i = 0; i < w.size(); ++i) {
-    // w * 2^-e in double: exact wherever the result is at least 1 (a power of
-    // two scales without rounding above the subnormal range), and below 1
-    // the floor is 0 however it rounds.
-    const double scaled = std::ldexp(static_cast<double>(w[i]), -u.exponent);
-    u.units[i] = static_cast<std::uint64_t>(std::floor(scaled));
+    u.units[i] = fine_units(w[i], fine) >> scale.shift();
     u.total += u.units[i];
   }
   if (u.total == 0 || u.total >= (std::uint64_t{1} << kUnitBits)) throw std::logic_error("units: the total left its range");

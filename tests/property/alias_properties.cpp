@@ -265,6 +265,50 @@ TEST(AliasTable, BadWeightsAreRefused) {
 
 // The units are within the stated bound of w_i / W, and equal to it for
 // weights that are multiples of the unit.
+// The unit comes from the weights alone: the same exponent and units for
+// every order of the weights (a GPU adds them in its own order), also where a
+// double sum of them would round across a power of two.
+template <class T>
+void units_do_not_depend_on_the_order(std::vector<T> w, std::uint64_t seed) {
+  const auto u = to_units<T>(w);
+  std::vector<std::size_t> perm(w.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  for (std::size_t i = perm.size(); i > 1; --i) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    std::swap(perm[i - 1], perm[(seed >> 33) % i]);
+  }
+  std::vector<T> shuffled(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) shuffled[i] = w[perm[i]];
+  const auto v = to_units<T>(shuffled);
+  RC_ASSERT(v.exponent == u.exponent);
+  RC_ASSERT(v.total == u.total);
+  for (std::size_t i = 0; i < w.size(); ++i) RC_ASSERT(v.units[i] == u.units[perm[i]]);
+  RC_ASSERT(u.total >= (std::uint64_t{1} << 60) - w.size());
+}
+
+RC_GTEST_PROP(AliasTable, UnitsDoNotDependOnTheOrderFp32, ()) {
+  const auto family = *warpsim::properties::gen_family();
+  units_do_not_depend_on_the_order(*warpsim::properties::gen_weights<float>(family, *rc::gen::inRange(1, 300)), *rc::gen::arbitrary<std::uint64_t>());
+}
+
+RC_GTEST_PROP(AliasTable, UnitsDoNotDependOnTheOrderFp64, ()) {
+  const auto family = *warpsim::properties::gen_family();
+  units_do_not_depend_on_the_order(*warpsim::properties::gen_weights<double>(family, *rc::gen::inRange(1, 300)), *rc::gen::arbitrary<std::uint64_t>());
+}
+
+TEST(AliasTable, UnitsAtASumThatRoundsAcrossAPowerOfTwo) {
+  // 1 - 2^-53 and four 2^-55: the double sum in one order stays below 1 and
+  // in another reaches 1, so an exponent from ilogb(sum) would differ.
+  std::vector<double> w = {1 - 0x1p-53};
+  for (int i = 0; i < 4; ++i) w.push_back(0x1p-55);
+  double forward = 0, backward = 0;
+  for (double x : w) forward += x;
+  for (auto it = w.rbegin(); it != w.rend(); ++it) backward += *it;
+  EXPECT_NE(std::ilogb(forward), std::ilogb(backward)) << "the double sums straddle 1";
+  std::vector<double> reversed(w.rbegin(), w.rend());
+  EXPECT_EQ(to_units<double>(w).exponent, to_units<double>(reversed).exponent);
+}
+
 TEST(AliasTable, UnitsWithinTheirExactnessBound) {
   std::uint64_t state = 88172645463325252ull;
   auto next = [&] { return state ^= state << 13, state ^= state >> 7, state ^= state << 17; };
