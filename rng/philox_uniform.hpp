@@ -5,6 +5,7 @@
 //                           counter = {stream low 32 bits, stream high 32 bits, draw, 0}
 //   float:  u = (x0 >> 8) * 2^-24                       -- 24 bits, u in [0, 1 - 2^-24]
 //   double: u = (((x0 << 32) | x1) >> 11) * 2^-53       -- 53 bits, u in [0, 1 - 2^-53]
+//   128 bits (alias tables): hi = (x0 << 32) | x1, lo = (x2 << 32) | x3
 //
 // `stream` is the distribution's row in the matrix workload and the token's
 // index in the LDA workload; `draw` numbers successive draws from one stream.
@@ -29,6 +30,16 @@ WARPSIM_HOST_DEVICE inline r123::Philox4x32::ctr_type philox_bits(std::uint64_t 
   const r123::Philox4x32::ctr_type ctr = {{static_cast<std::uint32_t>(stream), static_cast<std::uint32_t>(stream >> 32), draw, 0u}};
   const r123::Philox4x32::key_type key = {{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}};
   return philox(ctr, key);
+}
+
+// The block's 128 bits as one unsigned integer, most significant word first.
+struct Bits128 {
+  std::uint64_t hi = 0, lo = 0;
+};
+
+WARPSIM_HOST_DEVICE inline Bits128 philox_bits128(std::uint64_t seed, std::uint64_t stream, std::uint32_t draw = 0) {
+  const auto x = philox_bits(seed, stream, draw);
+  return {(static_cast<std::uint64_t>(x.v[0]) << 32) | x.v[1], (static_cast<std::uint64_t>(x.v[2]) << 32) | x.v[3]};
 }
 
 template <class T>

@@ -24,9 +24,8 @@ inline constexpr std::size_t kRowBytes = 16;
 
 // The 128 random bits of draw d, most significant word first.
 inline u128 draw_bits(std::uint64_t seed, std::uint64_t d) {
-  const auto x = rng::philox_bits(seed, d, 0);
-  return (static_cast<u128>((static_cast<std::uint64_t>(x.v[0]) << 32) | x.v[1]) << 64) |
-         ((static_cast<std::uint64_t>(x.v[2]) << 32) | x.v[3]);
+  const auto x = rng::philox_bits128(seed, d, 0);
+  return (static_cast<u128>(x.hi) << 64) | x.lo;
 }
 
 // Draw d on the host: the definition the model and the kernels equal.

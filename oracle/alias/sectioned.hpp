@@ -72,10 +72,9 @@ inline std::vector<std::uint32_t> sample_sectioned(const Table& t, std::size_t s
   for (const auto& s : sections(t.size(), section_rows, n, seed)) {
     const u128 span = static_cast<u128>(s.rows) * t.capacity;
     for (std::uint64_t d = 0; d < s.draws; ++d) {
-      const auto x = rng::philox_bits(seed, (std::uint64_t{1} << 63) + out.size(), 0);
+      const auto x = rng::philox_bits128(seed, (std::uint64_t{1} << 63) + out.size(), 0);
       // 128 random bits -> r uniform in [0, rows U) (multiply-high: bias < rows U / 2^128).
-      const u128 bits = (static_cast<u128>((static_cast<std::uint64_t>(x.v[0]) << 32) | x.v[1]) << 64) |
-                        ((static_cast<std::uint64_t>(x.v[2]) << 32) | x.v[3]);
+      const u128 bits = (static_cast<u128>(x.hi) << 64) | x.lo;
       const u128 r = mul_high(bits, span);
       out.push_back(sample(t, static_cast<u128>(s.first_row) * t.capacity + r));
     }
