@@ -3,6 +3,7 @@
 // includes (the kernels themselves are in the .cu files and *.cuh):
 //
 //   matrix_sampler.hpp  MatrixSampler<T>: one index per row of an M x K matrix
+//   alias_table.hpp     AliasTableBuilder<T>, alias_sample: seed 001's alias tables
 //   lda_sampler.hpp     LdaSampler<T>: the LDA z-draw sweep
 //   device.hpp          which CUDA device, if any, and why not
 //   cuda_check.hpp      WARPSIM_CUDA / WARPSIM_CUDA_LAUNCH: every call checked
@@ -17,6 +18,7 @@
 // registry row each kernel implements: properties/gpu_kernels.hpp.
 #pragma once
 
+#include "gpu/alias_table.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device.hpp"
 #include "gpu/launch.hpp"

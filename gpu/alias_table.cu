@@ -1,0 +1,550 @@
+// PSA on the GPU in exact units (gpu/alias_table.hpp), phase by phase as the
+// oracle defines them (oracle/alias/units.hpp, psa.hpp, table.hpp):
+//
+//   check_and_max   every weight finite and >= 0 (the first bad one's index),
+//                   the largest (atomicMax on the bits: for x >= 0 they order as the values)
+//   fine_sum        S' = sum of a_i = floor(w_i / 2^e'), e' = ilogb(max) - 63
+//                   (two 64-bit integer sums of the halves: exact, any order)
+//   total           U = sum of u_i = a_i >> (e - e')
+//   partition       one CUB scan over the items of {deficit, excess, heavies}
+//                   (128-bit integers: the same in any order), whose output
+//                   iterator scatters each item to l or h with its mass and
+//                   its prefix sum D or E
+//   split           a thread a section: the binary search on the merge path
+//   pack            a thread a section, from its split to the next; every
+//                   row is written once, as one 16-byte store
+//
+// Sampling: draw d takes rng/'s 128 Philox bits of (seed, d, 0), r = floor(bits
+// N U / 2^128), row r / U (the quotient from a double estimate, corrected in
+// integers: exact), the item if r mod U < keep, else the alias.
+#include "gpu/alias_table.hpp"
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpu/cuda_check.hpp"
+#include "rng/philox_uniform.hpp"
+
+namespace warpsim::gpu {
+
+namespace {
+
+__extension__ typedef unsigned __int128 u128;
+
+constexpr int kUnitBits = 62;
+
+// ---- units -----------------------------------------------------------------
+
+template <class T>
+struct Bits;
+template <>
+struct Bits<float> {
+  using type = unsigned int;
+};
+template <>
+struct Bits<double> {
+  using type = unsigned long long;
+};
+
+template <class T>
+__host__ __device__ inline std::uint64_t fine_units(T w, int fine_exponent) {
+  return static_cast<std::uint64_t>(floor(ldexp(static_cast<double>(w), -fine_exponent)));
+}
+
+struct MinOp {
+  __device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const { return a < b ? a : b; }
+};
+struct MaxOp {
+  __device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const { return a < b ? b : a; }
+};
+
+struct Reduced {
+  unsigned long long first_bad;  // the smallest index of a bad weight (n if none)
+  unsigned long long max_bits;   // the largest good weight's bits
+  unsigned long long fine_lo, fine_hi;  // S' = fine_lo + fine_hi 2^32
+  unsigned long long total;      // U
+};
+
+template <class T, int kThreads>
+__global__ void check_and_max(const T* __restrict__ w, std::size_t n, Reduced* out) {
+  using B = typename Bits<T>::type;
+  using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
+  __shared__ typename Reduce::TempStorage tmp;
+  unsigned long long bad = n, best = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(kThreads) + threadIdx.x; i < n; i += static_cast<std::size_t>(gridDim.x) * kThreads) {
+    const T x = w[i];
+    if (!(x >= 0) || isinf(x)) {  // NaN, negative or infinite
+      bad = min(bad, static_cast<unsigned long long>(i));
+    } else {
+      B b;
+      memcpy(&b, &x, sizeof b);
+      best = max(best, static_cast<unsigned long long>(b));
+    }
+  }
+  const unsigned long long block_bad = Reduce(tmp).Reduce(bad, MinOp{});
+  __syncthreads();
+  const unsigned long long block_best = Reduce(tmp).Reduce(best, MaxOp{});
+  if (threadIdx.x == 0) {
+    atomicMin(&out->first_bad, block_bad);
+    atomicMax(&out->max_bits, block_best);
+  }
+}
+
+template <class T, int kThreads>
+__global__ void fine_sum(const T* __restrict__ w, std::size_t n, int fine, Reduced* out) {
+  using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
+  __shared__ typename Reduce::TempStorage tmp;
+  unsigned long long lo = 0, hi = 0;  // each < n 2^32 <= 2^64
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(kThreads) + threadIdx.x; i < n; i += static_cast<std::size_t>(gridDim.x) * kThreads) {
+    const std::uint64_t a = fine_units(w[i], fine);
+    lo += a & 0xffffffffu;
+    hi += a >> 32;
+  }
+  const unsigned long long block_lo = Reduce(tmp).Sum(lo);
+  __syncthreads();
+  const unsigned long long block_hi = Reduce(tmp).Sum(hi);
+  if (threadIdx.x == 0) {
+    atomicAdd(&out->fine_lo, block_lo);
+    atomicAdd(&out->fine_hi, block_hi);
+  }
+}
+
+template <class T, int kThreads>
+__global__ void total_units(const T* __restrict__ w, std::size_t n, int fine, int shift, Reduced* out) {
+  using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
+  __shared__ typename Reduce::TempStorage tmp;
+  unsigned long long sum = 0;  // < 2^62
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(kThreads) + threadIdx.x; i < n; i += static_cast<std::size_t>(gridDim.x) * kThreads) {
+    sum += fine_units(w[i], fine) >> shift;
+  }
+  const unsigned long long block = Reduce(tmp).Sum(sum);
+  if (threadIdx.x == 0) atomicAdd(&out->total, block);
+}
+
+// ---- the partition: one scan, scattered ----------------------------------------
+
+struct PrefixItem {
+  u128 deficit = 0, excess = 0;
+  unsigned long long heavies = 0;
+};
+
+struct PrefixSum {
+  __host__ __device__ PrefixItem operator()(const PrefixItem& a, const PrefixItem& b) const {
+    return {a.deficit + b.deficit, a.excess + b.excess, a.heavies + b.heavies};
+  }
+};
+
+// An item's mass N u_i and its contribution to the prefix sums.
+template <class T>
+struct Item {
+  const T* w;
+  int fine, shift;
+  std::uint64_t n;
+  std::uint64_t cap;
+  __host__ __device__ u128 mass(std::uint64_t i) const { return static_cast<u128>(n) * (fine_units(w[i], fine) >> shift); }
+  __host__ __device__ PrefixItem operator()(std::uint64_t i) const {
+    const u128 m = mass(i);
+    if (m > cap) return {0, m - cap, 1};
+    return {cap - m, 0, 0};
+  }
+};
+
+struct Lists {
+  std::uint32_t* light;
+  std::uint32_t* heavy;
+  u128* light_mass;
+  u128* heavy_mass;
+  u128* deficit;  // D(0..|l|)
+  u128* excess;   // E(0..|h|)
+  unsigned long long* counts;  // [lights, heavies], written by the last item
+};
+
+// The scan's output: item i's inclusive prefix places it. A light item's
+// place on l is i - heavies (the lights before it), a heavy's heavies - 1.
+template <class T>
+struct ScatterRef {
+  Item<T> item;
+  Lists lists;
+  std::uint64_t i;
+  __device__ ScatterRef& operator=(const PrefixItem& p) {
+    const u128 m = item.mass(i);
+    if (m > item.cap) {
+      const auto pos = p.heavies - 1;
+      lists.heavy[pos] = static_cast<std::uint32_t>(i);
+      lists.heavy_mass[pos] = m;
+      lists.excess[pos + 1] = p.excess;
+    } else {
+      const auto pos = i - p.heavies;
+      lists.light[pos] = static_cast<std::uint32_t>(i);
+      lists.light_mass[pos] = m;
+      lists.deficit[pos + 1] = p.deficit;
+    }
+    if (i + 1 == item.n) {
+      lists.counts[0] = item.n - p.heavies;
+      lists.counts[1] = p.heavies;
+    }
+    return *this;
+  }
+};
+
+template <class T>
+struct ScatterIterator {
+  using value_type = PrefixItem;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = ScatterRef<T>;
+  using iterator_category = std::random_access_iterator_tag;
+  Item<T> item;
+  Lists lists;
+  std::uint64_t base = 0;
+  __host__ __device__ ScatterRef<T> operator[](difference_type d) const { return {item, lists, base + static_cast<std::uint64_t>(d)}; }
+  __host__ __device__ ScatterRef<T> operator*() const { return (*this)[0]; }
+  __host__ __device__ ScatterIterator operator+(difference_type d) const {
+    ScatterIterator r = *this;
+    r.base += static_cast<std::uint64_t>(d);
+    return r;
+  }
+  __host__ __device__ ScatterIterator& operator+=(difference_type d) {
+    base += static_cast<std::uint64_t>(d);
+    return *this;
+  }
+  __host__ __device__ ScatterIterator& operator++() {
+    ++base;
+    return *this;
+  }
+};
+
+// ---- split and pack (psa.hpp) -------------------------------------------------
+
+struct SplitAt {
+  unsigned long long i, j;
+};
+
+struct PackArgs {
+  Lists lists;
+  std::uint64_t lights, heavies, steps, sections;
+  std::uint64_t cap;
+};
+
+// The sweep's state after k steps: the largest i in [max(0, k - |h|), min(k, |l|)]
+// with i == lo or D(i - 1) < E(k - i + 1).
+__device__ SplitAt split_at(const PackArgs& a, std::uint64_t k) {
+  std::uint64_t lo = k > a.heavies ? k - a.heavies : 0, hi = min(k, a.lights);
+  while (lo < hi) {
+    const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+    const std::uint64_t j = k - mid;
+    const bool light_first = j >= a.heavies || a.lists.deficit[mid - 1] < a.lists.excess[j + 1];
+    if (light_first) lo = mid; else hi = mid - 1;
+  }
+  return {lo, k - lo};
+}
+
+__global__ void split_kernel(PackArgs a, SplitAt* splits) {
+  const std::uint64_t s = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  if (s > a.sections) return;
+  splits[s] = s == a.sections ? SplitAt{a.lights, a.heavies} : split_at(a, s * a.steps / a.sections);
+}
+
+__device__ __forceinline__ void store_row(AliasRow* rows, std::uint32_t k, std::uint64_t keep, std::uint32_t alias) {
+  const uint4 v = {static_cast<unsigned>(keep), static_cast<unsigned>(keep >> 32), alias, 0u};
+  *reinterpret_cast<uint4*>(rows + k) = v;  // one 16-byte store (Alg. 4.4)
+}
+
+// Section s packs steps k_s .. k_{s+1} - 1 from its split, as psa.hpp's pack().
+__global__ void pack_kernel(PackArgs a, const SplitAt* splits, AliasRow* rows) {
+  const std::uint64_t s = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  if (s >= a.sections) return;
+  const std::uint64_t to = (s + 1) * a.steps / a.sections;
+  std::uint64_t i = splits[s].i, j = splits[s].j;
+  const u128 cap = a.cap;
+  u128 w = j < a.heavies ? a.lists.excess[j + 1] + cap - a.lists.deficit[i] : 0;  // the spill
+  for (std::uint64_t step = i + j; step < to; ++step) {
+    if (j >= a.heavies) {  // no heavy item left: the lights left are exactly full
+      const std::uint32_t l = a.lists.light[i];
+      store_row(rows, l, a.cap, l);
+      ++i;
+    } else if (i < a.lights && w > cap) {  // fill light i from heavy j
+      const std::uint32_t l = a.lists.light[i];
+      const u128 m = a.lists.light_mass[i];
+      store_row(rows, l, static_cast<std::uint64_t>(m), a.lists.heavy[j]);
+      w -= cap - m;
+      ++i;
+    } else {  // heavy j keeps w, the rest from heavy j + 1 (the last keeps exactly a bucket)
+      const std::uint32_t h = a.lists.heavy[j];
+      const bool more = j + 1 < a.heavies;
+      store_row(rows, h, static_cast<std::uint64_t>(w), more ? a.lists.heavy[j + 1] : h);
+      if (more) w = a.lists.heavy_mass[j + 1] - (cap - w);
+      ++j;
+    }
+  }
+}
+
+// ---- sampling ------------------------------------------------------------------
+
+// floor(a b / 2^128) for b < 2^94.
+__device__ __forceinline__ u128 mul_high(std::uint64_t a_hi, std::uint64_t a_lo, u128 b) {
+  const std::uint64_t b_lo = static_cast<std::uint64_t>(b), b_hi = static_cast<std::uint64_t>(b >> 64);
+  const u128 lo_lo = static_cast<u128>(a_lo) * b_lo, lo_hi = static_cast<u128>(a_lo) * b_hi;
+  const u128 hi_lo = static_cast<u128>(a_hi) * b_lo, hi_hi = static_cast<u128>(a_hi) * b_hi;
+  const u128 mask = ~std::uint64_t{0};
+  const u128 middle = (lo_lo >> 64) + (lo_hi & mask) + (hi_lo & mask);
+  return hi_hi + (lo_hi >> 64) + (hi_lo >> 64) + (middle >> 64);
+}
+
+struct SampleArgs {
+  const AliasRow* rows;
+  std::uint64_t n, cap;
+  double inv_cap;  // 1 / U, for the quotient's estimate
+  std::uint64_t seed, first, count;
+};
+
+__device__ __forceinline__ std::uint32_t draw(const SampleArgs& a, std::uint64_t d) {
+  const rng::Bits128 bits = rng::philox_bits128(a.seed, d, 0);
+  const u128 r = mul_high(bits.hi, bits.lo, static_cast<u128>(a.n) * a.cap);
+  // k = r / U: a double estimate within one of the quotient, then exact.
+  const double r_approx = static_cast<double>(static_cast<std::uint64_t>(r >> 64)) * 0x1p64 + static_cast<double>(static_cast<std::uint64_t>(r));
+  auto k = static_cast<std::uint64_t>(r_approx * a.inv_cap);
+  if (k >= a.n) k = a.n - 1;
+  u128 base = static_cast<u128>(k) * a.cap;
+  while (base > r) base -= a.cap, --k;
+  while (r - base >= a.cap) base += a.cap, ++k;
+  const std::uint64_t rem = static_cast<std::uint64_t>(r - base);
+  const uint4 row = __ldg(reinterpret_cast<const uint4*>(a.rows + k));
+  const std::uint64_t keep = row.x | (static_cast<std::uint64_t>(row.y) << 32);
+  return rem < keep ? static_cast<std::uint32_t>(k) : row.z;
+}
+
+__global__ void sample_kernel(SampleArgs a, std::uint32_t* __restrict__ out) {
+  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < a.count;
+       i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
+    out[i] = draw(a, a.first + i);
+  }
+}
+
+__global__ void sample_counts_kernel(SampleArgs a, unsigned long long* __restrict__ counts) {
+  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < a.count;
+       i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
+    atomicAdd(counts + draw(a, a.first + i), 1ull);
+  }
+}
+
+int grid_for(std::size_t items, int threads) {
+  int device = 0, sms = 0;
+  WARPSIM_CUDA(cudaGetDevice(&device));
+  WARPSIM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const std::size_t blocks = (items + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
+  return static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(blocks, static_cast<std::size_t>(sms) * 8)));
+}
+
+template <class T>
+std::string bad_weight_message(std::size_t i, T x) {
+  if (std::isnan(x)) return "weight " + std::to_string(i) + " is not a number";
+  if (std::isinf(x)) return "weight " + std::to_string(i) + " is infinite";
+  return "weight " + std::to_string(i) + " is negative";
+}
+
+int bit_width(u128 x) {
+  const auto hi = static_cast<unsigned long long>(x >> 64), lo = static_cast<unsigned long long>(x);
+  return hi != 0 ? 128 - __builtin_clzll(hi) : lo != 0 ? 64 - __builtin_clzll(lo) : 0;
+}
+
+// A device buffer that grows and is reused.
+struct Buffer {
+  void* p = nullptr;
+  std::size_t bytes = 0;
+  void* get(std::size_t want) {
+    if (want > bytes) {
+      if (p) WARPSIM_CUDA(cudaFree(p));
+      p = nullptr;
+      bytes = 0;
+      const cudaError_t e = cudaMalloc(&p, want);
+      if (e != cudaSuccess) {
+        cudaGetLastError();
+        throw CudaError(e, "alias table scratch: cudaMalloc of " + std::to_string(want) + " bytes failed: " + cudaGetErrorString(e));
+      }
+      bytes = want;
+    }
+    return p;
+  }
+  ~Buffer() {
+    if (p) cudaFree(p);
+  }
+};
+
+std::size_t sections_for(std::size_t n, const AliasBuildConfig& c) {
+  const std::size_t s = c.sections != 0 ? c.sections : std::max<std::size_t>(1, n / 64);
+  return std::min(std::max<std::size_t>(s, 1), n);
+}
+
+// Where each scratch array lies in one allocation.
+struct Layout {
+  std::size_t reduced, counts, light, heavy, light_mass, heavy_mass, deficit, excess, splits, scan, total;
+  Layout(std::size_t n, std::size_t sections, std::size_t scan_bytes) {
+    std::size_t at = 0;
+    auto take = [&](std::size_t bytes) {
+      const std::size_t here = at;
+      at += (bytes + 255) / 256 * 256;
+      return here;
+    };
+    reduced = take(sizeof(Reduced));
+    counts = take(2 * sizeof(unsigned long long));
+    light = take(n * 4);
+    heavy = take(n * 4);
+    light_mass = take(n * 16);
+    heavy_mass = take(n * 16);
+    deficit = take((n + 1) * 16);
+    excess = take((n + 1) * 16);
+    splits = take((sections + 1) * sizeof(SplitAt));
+    scan = take(scan_bytes);
+    total = at;
+  }
+};
+
+template <class T>
+std::size_t scan_temp_bytes(std::size_t n) {
+  std::size_t bytes = 0;
+  Item<T> item{};
+  Lists lists{};
+  auto in = thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), item);
+  WARPSIM_CUDA(cub::DeviceScan::InclusiveScan(nullptr, bytes, in, ScatterIterator<T>{item, lists, 0}, PrefixSum{}, static_cast<std::int64_t>(n)));
+  return bytes;
+}
+
+}  // namespace
+
+template <class T>
+struct AliasTableBuilder<T>::Scratch {
+  Buffer device;
+};
+
+template <class T>
+AliasTableBuilder<T>::AliasTableBuilder() : scratch_(new Scratch) {}
+
+template <class T>
+AliasTableBuilder<T>::~AliasTableBuilder() {
+  delete scratch_;
+}
+
+template <class T>
+std::size_t AliasTableBuilder<T>::scratch_bytes(std::size_t n, const AliasBuildConfig& config) {
+  return Layout(n, sections_for(n, config), scan_temp_bytes<T>(n)).total;
+}
+
+template <class T>
+AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, AliasRow* rows, const AliasBuildConfig& config, cudaStream_t stream) {
+  if (n == 0) throw std::invalid_argument("no weights");
+  if (n > kAliasMaxItems) throw std::invalid_argument("more than 2^32 - 1 weights: alias indices are 32-bit");
+  constexpr int kThreads = 256;
+  if (config.threads_per_block < 32 || config.threads_per_block > 1024 || config.threads_per_block % 32 != 0) {
+    throw std::invalid_argument("threads_per_block must be a multiple of 32 in [32, 1024]");
+  }
+  const std::size_t sections = sections_for(n, config);
+  const Layout at(n, sections, scan_temp_bytes<T>(n));
+  auto* base = static_cast<char*>(scratch_->device.get(at.total));
+  auto* reduced = reinterpret_cast<Reduced*>(base + at.reduced);
+  const int grid = grid_for(n, kThreads);
+
+  // The weights' check, their largest, S', U.
+  Reduced init{n, 0, 0, 0, 0};
+  WARPSIM_CUDA(cudaMemcpyAsync(reduced, &init, sizeof init, cudaMemcpyHostToDevice, stream));
+  check_and_max<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, reduced);
+  WARPSIM_CUDA(cudaGetLastError());
+  Reduced host{};
+  WARPSIM_CUDA(cudaMemcpyAsync(&host, reduced, sizeof host, cudaMemcpyDeviceToHost, stream));
+  WARPSIM_CUDA(cudaStreamSynchronize(stream));
+  if (host.first_bad < n) {
+    T x{};
+    WARPSIM_CUDA(cudaMemcpy(&x, weights + host.first_bad, sizeof x, cudaMemcpyDeviceToHost));
+    throw std::invalid_argument(bad_weight_message(static_cast<std::size_t>(host.first_bad), x));
+  }
+  typename Bits<T>::type max_bits = static_cast<typename Bits<T>::type>(host.max_bits);
+  T largest;
+  std::memcpy(&largest, &max_bits, sizeof largest);
+  if (largest == 0) throw std::invalid_argument("every weight is 0: there is no distribution");
+  const int fine = std::ilogb(static_cast<double>(largest)) - 63;
+  fine_sum<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, fine, reduced);
+  WARPSIM_CUDA(cudaGetLastError());
+  WARPSIM_CUDA(cudaMemcpyAsync(&host, reduced, sizeof host, cudaMemcpyDeviceToHost, stream));
+  WARPSIM_CUDA(cudaStreamSynchronize(stream));
+  const u128 fine_total = static_cast<u128>(host.fine_lo) + (static_cast<u128>(host.fine_hi) << 32);
+  const int exponent = fine + bit_width(fine_total) - (kUnitBits - 1);
+  const int shift = exponent - fine;
+  total_units<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, fine, shift, reduced);
+  WARPSIM_CUDA(cudaGetLastError());
+  WARPSIM_CUDA(cudaMemcpyAsync(&host, reduced, sizeof host, cudaMemcpyDeviceToHost, stream));
+  WARPSIM_CUDA(cudaStreamSynchronize(stream));
+  const std::uint64_t cap = host.total;
+  if (cap == 0 || cap >= (std::uint64_t{1} << kUnitBits)) throw std::logic_error("alias table: the units' total left its range");
+
+  // The partition: lists, masses and prefix sums.
+  Lists lists{reinterpret_cast<std::uint32_t*>(base + at.light),    reinterpret_cast<std::uint32_t*>(base + at.heavy),
+              reinterpret_cast<u128*>(base + at.light_mass),         reinterpret_cast<u128*>(base + at.heavy_mass),
+              reinterpret_cast<u128*>(base + at.deficit),            reinterpret_cast<u128*>(base + at.excess),
+              reinterpret_cast<unsigned long long*>(base + at.counts)};
+  WARPSIM_CUDA(cudaMemsetAsync(lists.deficit, 0, sizeof(u128), stream));
+  WARPSIM_CUDA(cudaMemsetAsync(lists.excess, 0, sizeof(u128), stream));
+  const Item<T> item{weights, fine, shift, n, cap};
+  auto in = thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), item);
+  std::size_t scan_bytes = at.total - at.scan;
+  WARPSIM_CUDA(cub::DeviceScan::InclusiveScan(base + at.scan, scan_bytes, in, ScatterIterator<T>{item, lists, 0}, PrefixSum{},
+                                              static_cast<std::int64_t>(n), stream));
+  unsigned long long counts[2];
+  WARPSIM_CUDA(cudaMemcpyAsync(counts, lists.counts, sizeof counts, cudaMemcpyDeviceToHost, stream));
+  WARPSIM_CUDA(cudaStreamSynchronize(stream));
+
+  // Split and pack.
+  const PackArgs args{lists, counts[0], counts[1], n, sections, cap};
+  auto* splits = reinterpret_cast<SplitAt*>(base + at.splits);
+  const int threads = config.threads_per_block;
+  split_kernel<<<static_cast<unsigned>((sections + 1 + threads - 1) / threads), threads, 0, stream>>>(args, splits);
+  WARPSIM_CUDA(cudaGetLastError());
+  pack_kernel<<<static_cast<unsigned>((sections + threads - 1) / threads), threads, 0, stream>>>(args, splits, rows);
+  WARPSIM_CUDA(cudaGetLastError());
+  WARPSIM_CUDA(cudaStreamSynchronize(stream));
+  AliasTableInfo info;
+  info.n = n;
+  info.exponent = exponent;
+  info.capacity = cap;
+  info.lights = counts[0];
+  info.heavies = counts[1];
+  info.sections = sections;
+  return info;
+}
+
+namespace {
+SampleArgs sample_args(const AliasRow* rows, const AliasTableInfo& t, std::uint64_t seed, std::uint64_t first, std::uint64_t count) {
+  if (t.n == 0 || t.capacity == 0) throw std::invalid_argument("alias_sample: an empty table");
+  return {rows, t.n, t.capacity, 1.0 / static_cast<double>(t.capacity), seed, first, count};
+}
+}  // namespace
+
+void alias_sample(const AliasRow* rows, const AliasTableInfo& table, std::uint64_t seed, std::uint64_t first, std::uint64_t count,
+                  std::uint32_t* out, cudaStream_t stream) {
+  if (count == 0) return;
+  const auto a = sample_args(rows, table, seed, first, count);
+  sample_kernel<<<grid_for(count, 256), 256, 0, stream>>>(a, out);
+  WARPSIM_CUDA(cudaGetLastError());
+}
+
+void alias_sample_counts(const AliasRow* rows, const AliasTableInfo& table, std::uint64_t seed, std::uint64_t first, std::uint64_t count,
+                         unsigned long long* counts, cudaStream_t stream) {
+  if (count == 0) return;
+  const auto a = sample_args(rows, table, seed, first, count);
+  sample_counts_kernel<<<grid_for(count, 256), 256, 0, stream>>>(a, counts);
+  WARPSIM_CUDA(cudaGetLastError());
+}
+
+template class AliasTableBuilder<float>;
+template class AliasTableBuilder<double>;
+
+}  // namespace warpsim::gpu

@@ -1,0 +1,84 @@
+// Alias tables on the GPU (seed 001): PSA's construction and sampling, equal
+// to the oracle (oracle/alias/) bit for bit -- the same table for every input
+// and every launch configuration, and the same index for every draw.
+//
+// The table is in exact units (docs/alias.md): row k keeps `keep` units of
+// item k out of its capacity U and gives the rest to `alias`. The unit comes
+// from the largest weight and an integer sum, the lists' prefix sums are
+// 128-bit integers: every reduction and scan here is an integer one, so the
+// order in which the GPU adds does not change the table.
+//
+//   AliasTableBuilder<float> builder;
+//   const AliasTableInfo info = builder.build(d_weights, n, d_rows);   // n rows of AliasRow
+//   alias_sample(d_rows, info, seed, 0, draws, d_out);                 // draw d = oracle::alias::draw(t, seed, d)
+//
+// Every CUDA call is checked (gpu/cuda_check.hpp); bad weights throw
+// std::invalid_argument with the oracle's message.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace warpsim::gpu {
+
+// One row, 16 bytes (one 128-bit store): the oracle's TableRow layout.
+struct alignas(16) AliasRow {
+  std::uint64_t keep = 0;
+  std::uint32_t alias = 0, pad = 0;
+};
+static_assert(sizeof(AliasRow) == 16);
+
+struct AliasTableInfo {
+  std::size_t n = 0;
+  int exponent = 0;            // the unit is 2^exponent of the weights
+  std::uint64_t capacity = 0;  // U: every row's total, in units
+  std::size_t lights = 0, heavies = 0;
+  std::size_t sections = 0;    // PSA's sections (threads of the split and the pack)
+};
+
+// How a build runs; no choice changes the table (the GPU tests run them all).
+struct AliasBuildConfig {
+  std::size_t sections = 0;       // 0: one per 64 items
+  int threads_per_block = 256;
+};
+
+// The largest N: indices are 32-bit.
+inline constexpr std::size_t kAliasMaxItems = (std::size_t{1} << 32) - 1;
+
+template <class T>
+class AliasTableBuilder {
+ public:
+  AliasTableBuilder();
+  ~AliasTableBuilder();
+  AliasTableBuilder(const AliasTableBuilder&) = delete;
+  AliasTableBuilder& operator=(const AliasTableBuilder&) = delete;
+
+  // weights: device, n of them; rows: device, n rows. Returns when the table
+  // is written (the unit is read back on the way). Throws std::invalid_argument
+  // for n = 0 or n > kAliasMaxItems, a NaN, negative or infinite weight, or
+  // all weights 0; CudaError for a CUDA failure (out of memory: with the bytes
+  // asked for).
+  AliasTableInfo build(const T* weights, std::size_t n, AliasRow* rows, const AliasBuildConfig& config = {},
+                       cudaStream_t stream = nullptr);
+
+  // Device bytes a build of n items needs besides the weights and the rows.
+  static std::size_t scratch_bytes(std::size_t n, const AliasBuildConfig& config = {});
+
+ private:
+  struct Scratch;
+  Scratch* scratch_;
+};
+
+// Draws first .. first + count - 1 from the table: out[i] is draw first + i,
+// which takes the 128 bits of rng/'s Philox block (seed, first + i, 0).
+// Asynchronous on `stream`.
+void alias_sample(const AliasRow* rows, const AliasTableInfo& table, std::uint64_t seed, std::uint64_t first, std::uint64_t count,
+                  std::uint32_t* out, cudaStream_t stream = nullptr);
+
+// The same draws, counted: counts[item] += 1 for each (n counters).
+void alias_sample_counts(const AliasRow* rows, const AliasTableInfo& table, std::uint64_t seed, std::uint64_t first, std::uint64_t count,
+                         unsigned long long* counts, cudaStream_t stream = nullptr);
+
+}  // namespace warpsim::gpu

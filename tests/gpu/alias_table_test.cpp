@@ -1,0 +1,197 @@
+// Alias tables on the GPU against the oracle (oracle/alias/), bit for bit:
+// the table every build writes (every weight family, fp32 and fp64, any
+// number of sections and block size) and the index of every draw; the
+// draws' law by chi-square; bad weights refused with the oracle's message.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <iostream>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include "device_array.hpp"
+#include "gpu/alias_table.hpp"
+#include "gpu/cuda_check.hpp"
+#include "oracle/alias/sample_warp.hpp"
+#include "oracle/alias/sweep.hpp"
+#include "properties/generators.hpp"
+#include "properties/rc_checks.hpp"
+#include "require_gpu.hpp"
+#include "stats/goodness_of_fit.hpp"
+
+using namespace warpsim;
+
+namespace {
+
+using gpu_test::DeviceArray;
+
+// The GPU's table for w, downloaded, as the oracle's Table.
+template <class T>
+oracle::alias::Table gpu_table(const std::vector<T>& w, const gpu::AliasBuildConfig& config, gpu::AliasTableInfo* info_out = nullptr) {
+  DeviceArray<T> dw(w);
+  DeviceArray<gpu::AliasRow> rows(w.size());
+  gpu::AliasTableBuilder<T> builder;
+  const auto info = builder.build(dw.p, w.size(), rows.p, config);
+  const auto got = rows.download();
+  oracle::alias::Table t{info.capacity, info.exponent, std::vector<std::uint64_t>(w.size()), std::vector<std::uint32_t>(w.size())};
+  for (std::size_t k = 0; k < w.size(); ++k) {
+    t.keep[k] = got[k].keep;
+    t.alias[k] = got[k].alias;
+  }
+  if (info_out) *info_out = info;
+  return t;
+}
+
+// The GPU's table equals the oracle's (PSA's table is the sweep's for any
+// number of sections: oracle/alias/psa.hpp).
+template <class T>
+void build_equals_the_oracle(const std::vector<T>& w, const gpu::AliasBuildConfig& config) {
+  const auto u = oracle::alias::to_units<T>(w);
+  const auto want = oracle::alias::sweep(u);
+  gpu::AliasTableInfo info;
+  const auto got = gpu_table(w, config, &info);
+  RC_ASSERT(info.exponent == u.exponent);
+  RC_ASSERT(got.capacity == u.total);
+  RC_ASSERT(got.keep == want.keep);
+  RC_ASSERT(got.alias == want.alias);
+}
+
+rc::Gen<gpu::AliasBuildConfig> gen_config() {
+  return rc::gen::exec([] {
+    gpu::AliasBuildConfig c;
+    c.sections = *rc::gen::element<std::size_t>(0, 1, 2, 7, 100, 100000);
+    c.threads_per_block = *rc::gen::element(32, 128, 256, 1024);
+    return c;
+  });
+}
+
+TEST(GpuAlias, BuildEqualsTheOracleOnEveryFamily) {
+  WARPSIM_REQUIRE_GPU();
+  for (const bool fp64 : {false, true}) {
+    const auto result = rc::check(fp64 ? "fp64" : "fp32", [fp64] {
+      const auto family = *properties::gen_family();
+      const int n = *rc::gen::inRange(1, 3000);
+      const auto config = *gen_config();
+      if (fp64) build_equals_the_oracle(*properties::gen_weights<double>(family, n), config);
+      else build_equals_the_oracle(*properties::gen_weights<float>(family, n), config);
+    });
+    EXPECT_TRUE(result);
+  }
+}
+
+// Sizes users have: 10^6 items, uniform and a shuffled power law.
+TEST(GpuAlias, BuildEqualsTheOracleAtAMillionItems) {
+  WARPSIM_REQUIRE_GPU();
+  const std::size_t n = 1'000'000;
+  std::vector<float> uniform(n), power(n);
+  std::uint64_t st = 5;
+  for (std::size_t i = 0; i < n; ++i) {
+    st = st * 6364136223846793005ull + 1442695040888963407ull;
+    uniform[i] = static_cast<float>(st >> 40) * 0x1p-24f;
+    power[(i * 7919) % n] = 1.0f / static_cast<float>(i + 1);
+  }
+  for (const auto* w : {&uniform, &power}) {
+    const auto u = oracle::alias::to_units<float>(*w);
+    const auto want = oracle::alias::sweep(u);
+    for (std::size_t sections : {std::size_t{0}, std::size_t{997}}) {
+      const auto got = gpu_table(*w, {sections, 256});
+      EXPECT_EQ(got.capacity, u.total);
+      EXPECT_TRUE(got.keep == want.keep && got.alias == want.alias) << "sections " << sections;
+    }
+  }
+}
+
+// Every draw's index is the oracle's draw(t, seed, d).
+TEST(GpuAlias, DrawsEqualTheOracle) {
+  WARPSIM_REQUIRE_GPU();
+  const auto w = properties::sample(properties::gen_weights<double>(properties::WeightFamily::PowerLaw, 5000), 3);
+  const auto u = oracle::alias::to_units<double>(w);
+  const auto t = oracle::alias::sweep(u);
+  DeviceArray<double> dw(w);
+  DeviceArray<gpu::AliasRow> rows(w.size());
+  gpu::AliasTableBuilder<double> builder;
+  const auto info = builder.build(dw.p, w.size(), rows.p);
+  const std::uint64_t count = 200'000, first = 123'456'789, seed = 42;
+  DeviceArray<std::uint32_t> out(count);
+  gpu::alias_sample(rows.p, info, seed, first, count, out.p);
+  WARPSIM_CUDA(cudaDeviceSynchronize());
+  const auto got = out.download();
+  int bad = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const auto want = oracle::alias::draw(t, seed, first + i);
+    if (got[i] != want && ++bad <= 3) ADD_FAILURE() << "draw " << first + i << ": GPU " << got[i] << ", oracle " << want;
+  }
+  EXPECT_EQ(bad, 0);
+  // The counting form counts the same draws.
+  DeviceArray<unsigned long long> counts(std::vector<unsigned long long>(w.size(), 0));
+  gpu::alias_sample_counts(rows.p, info, seed, first, count, counts.p);
+  WARPSIM_CUDA(cudaDeviceSynchronize());
+  std::vector<unsigned long long> want_counts(w.size(), 0);
+  for (auto z : got) ++want_counts[z];
+  EXPECT_EQ(counts.download(), want_counts);
+}
+
+// 10^9 draws from a table of 1,000 items in law: chi-square against u_i / U
+// at alpha 1e-6 (a false alarm once in a million runs); its power statement
+// says what bias it would have caught.
+TEST(GpuAlias, BillionDrawsFollowTheTableChiSquare) {
+  WARPSIM_REQUIRE_GPU();
+  const auto w = properties::sample(properties::gen_weights<float>(properties::WeightFamily::Uniform, 1000), 11);
+  const auto u = oracle::alias::to_units<float>(w);
+  DeviceArray<float> dw(w);
+  DeviceArray<gpu::AliasRow> rows(w.size());
+  gpu::AliasTableBuilder<float> builder;
+  const auto info = builder.build(dw.p, w.size(), rows.p);
+  DeviceArray<unsigned long long> counts(std::vector<unsigned long long>(w.size(), 0));
+  const std::uint64_t n = 1'000'000'000;
+  gpu::alias_sample_counts(rows.p, info, 7, 0, n, counts.p);
+  WARPSIM_CUDA(cudaDeviceSynchronize());
+  const auto c = counts.download();
+  std::vector<double> observed(c.begin(), c.end()), p(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) p[i] = static_cast<double>(u.units[i]) / static_cast<double>(u.total);
+  stats::GofOptions opt;
+  opt.alpha = 1e-6;
+  const auto r = stats::chi_square_test(observed, p, opt);
+  std::cout << "10^9 GPU alias draws, 1,000 items: chi-square " << r.statistic << ", p " << r.p_value
+            << "; detected with power 0.9: total variation " << r.detectable.total_variation.value_or(-1) << ", a category off by "
+            << r.detectable.max_relative_error.value_or(-1) << " relative\n";
+  ASSERT_TRUE(r.detectable.max_relative_error.has_value());
+  EXPECT_LT(*r.detectable.max_relative_error, 0.01) << "the test can see a 1% error in any one item";
+  EXPECT_FALSE(r.reject) << "p = " << r.p_value;
+  EXPECT_EQ(std::accumulate(c.begin(), c.end(), 0ull), n);
+}
+
+TEST(GpuAlias, BadWeightsAreRefusedWithTheOraclesMessage) {
+  WARPSIM_REQUIRE_GPU();
+  auto message = [](const std::vector<double>& w) {
+    DeviceArray<double> dw(w);
+    DeviceArray<gpu::AliasRow> rows(w.size());
+    gpu::AliasTableBuilder<double> builder;
+    try {
+      builder.build(dw.p, w.size(), rows.p);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  auto oracle_message = [](const std::vector<double>& w) {
+    try {
+      oracle::alias::to_units<double>(w);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  for (const auto& w : {std::vector<double>{1, 2, 3, 4, 5, nan, 1, -1}, std::vector<double>{1, -2, inf}, std::vector<double>{0, 0, 0},
+                        std::vector<double>{1, inf}}) {
+    EXPECT_EQ(message(w), oracle_message(w));
+    EXPECT_NE(message(w), "accepted");
+  }
+  gpu::AliasTableBuilder<float> builder;
+  EXPECT_THROW(builder.build(nullptr, 0, nullptr), std::invalid_argument);
+}
+
+}  // namespace
