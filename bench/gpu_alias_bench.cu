@@ -1,0 +1,122 @@
+// Alias tables on the device (gpu/alias_table.hpp): construction of tables
+// of 10^6 / 10^7 / 10^8 items (a shuffled power law of exponent 1, and
+// uniform weights; fp32 and fp64) and sampling 10^9 draws, every draw stored,
+// from tables of 10^6 / 10^7 / 10^8 items. The median of 10 runs between
+// CUDA events after 2 warm-ups. Each line, JSON, states the bytes the work
+// must move at least and the time that takes at the copy bandwidth measured
+// in the same run (cudaMemcpy device to device, bytes read and written).
+//   ./bench_gpu_alias [--quick]
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cuda_timing.cuh"
+#include "gpu/alias_table.hpp"
+#include "gpu/cuda_check.hpp"
+
+namespace {
+
+using namespace warpsim;
+
+// A shuffled power law: w[perm(i)] = (i + 1)^-1, perm(i) = i * 7919 mod n
+// (7919 is prime and divides none of the sizes used).
+template <class T>
+__global__ void fill_power_law(T* w, std::size_t n) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    w[(i * 7919) % n] = T(1) / static_cast<T>(i + 1);
+  }
+}
+
+template <class T>
+struct DeviceBuffer {
+  T* p = nullptr;
+  explicit DeviceBuffer(std::size_t n) { WARPSIM_CUDA(cudaMalloc(&p, std::max<std::size_t>(n, 1) * sizeof(T))); }
+  ~DeviceBuffer() { cudaFree(p); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+double copy_bandwidth_gbs() {
+  const std::size_t bytes = std::size_t{1} << 30;
+  DeviceBuffer<char> a(bytes), b(bytes);
+  WARPSIM_CUDA(cudaMemset(a.p, 1, bytes));
+  const double ms = bench::median_ms([&] { WARPSIM_CUDA(cudaMemcpy(b.p, a.p, bytes, cudaMemcpyDeviceToDevice)); }, 10, 2);
+  return 2.0 * static_cast<double>(bytes) / (ms * 1e6);
+}
+
+template <class T>
+void fill(T* w, std::size_t n, bool power) {
+  if (power) fill_power_law<T><<<1024, 256>>>(w, n);
+  else bench::fill_uniform<T><<<1024, 256>>>(w, n, 1, 0);
+  WARPSIM_CUDA_LAUNCH("fill weights");
+}
+
+template <class T>
+void construction(std::size_t n, bool power, double bw, int reps) {
+  DeviceBuffer<T> w(n);
+  DeviceBuffer<gpu::AliasRow> rows(n);
+  fill(w.p, n, power);
+  gpu::AliasTableBuilder<T> builder;
+  gpu::AliasTableInfo info;
+  const double ms = bench::median_ms([&] { info = builder.build(w.p, n, rows.p); }, reps, 2);
+  const double bytes = static_cast<double>(n) * (sizeof(T) + sizeof(gpu::AliasRow));  // read the weights, write the rows
+  const double floor_ms = bytes / (bw * 1e6);
+  std::printf(
+      "{\"what\": \"construction\", \"dtype\": \"%s\", \"n\": %zu, \"weights\": \"%s\", \"ms\": %.4f, \"floor_ms\": %.4f, "
+      "\"x_floor\": %.2f, \"lights\": %zu, \"heavies\": %zu, \"sections\": %zu, \"bandwidth_gbs\": %.0f}\n",
+      sizeof(T) == 4 ? "f32" : "f64", n, power ? "power law 1, shuffled" : "uniform", ms, floor_ms, ms / floor_ms, info.lights,
+      info.heavies, info.sections, bw);
+  std::fflush(stdout);
+}
+
+void sampling(std::size_t n, std::uint64_t draws, double bw, int reps) {
+  DeviceBuffer<float> w(n);
+  DeviceBuffer<gpu::AliasRow> rows(n);
+  DeviceBuffer<std::uint32_t> out(draws);
+  fill(w.p, n, true);
+  gpu::AliasTableBuilder<float> builder;
+  const auto info = builder.build(w.p, n, rows.p);
+  std::uint64_t seed = 1;
+  const double ms = bench::median_ms([&] { gpu::alias_sample(rows.p, info, seed++, 0, draws, out.p); }, reps, 2);
+  WARPSIM_CUDA(cudaDeviceSynchronize());
+  // At least: every draw's index written (4 bytes); the rows are read once at least.
+  const double bytes = static_cast<double>(draws) * 4 + static_cast<double>(n) * 16;
+  const double floor_ms = bytes / (bw * 1e6);
+  std::printf(
+      "{\"what\": \"sampling\", \"n\": %zu, \"draws\": %llu, \"stored\": true, \"ms\": %.4f, \"gsamples_per_s\": %.1f, "
+      "\"floor_ms\": %.4f, \"x_floor\": %.2f, \"bandwidth_gbs\": %.0f}\n",
+      n, static_cast<unsigned long long>(draws), ms, static_cast<double>(draws) / (ms * 1e6), floor_ms, ms / floor_ms, bw);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("alias tables on the device: construction and sampling");
+  bool quick = false;
+  app.add_flag("--quick", quick, "10^6 and 10^7 only, 10^8 draws");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    const double bw = copy_bandwidth_gbs();
+    cudaDeviceProp prop{};
+    WARPSIM_CUDA(cudaGetDeviceProperties(&prop, 0));
+    std::printf("{\"what\": \"device\", \"name\": \"%s\", \"copy_bandwidth_gbs\": %.0f}\n", prop.name, bw);
+    std::vector<std::size_t> sizes = {1'000'000, 10'000'000};
+    if (!quick) sizes.push_back(100'000'000);
+    for (const std::size_t n : sizes) {
+      for (const bool power : {true, false}) {
+        construction<float>(n, power, bw, 10);
+        construction<double>(n, power, bw, 10);
+      }
+    }
+    const std::uint64_t draws = quick ? 100'000'000 : 1'000'000'000;
+    for (const std::size_t n : sizes) sampling(n, draws, bw, 10);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_gpu_alias: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}

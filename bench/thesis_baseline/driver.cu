@@ -1,0 +1,54 @@
+// The thesis's own code as the baseline of bench/gpu_alias_bench.cu: this
+// driver (warpsim's) is compiled with the sources of ByteHamster/alias-table-gpu
+// (not part of warpsim; GPLv3; carried to the device and built there by
+// build_and_run.sh) and times, as the thesis's evaluation does:
+//   construction: the partial p-ary split and the chunked pack (its fastest
+//     variant), 10^7 and 10^8 items, a shuffled power law of exponent 1 and
+//     uniform weights; median of 10 builds after 2 warm-ups (its Timer: CUDA events)
+//   sampling: its baseline sampler (xorwow, draws not stored), 10^9 draws from
+//     tables of 10^6 / 10^7 / 10^8 items, as its benchmarkSampling reports (GSamples/s).
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "construction/aliasTable/buildMethod/AliasTableSplitGpu.cuh"
+#include "sampling/aliasTable/SamplerGpuBasic.cuh"
+#include "utils/Timer.cuh"
+
+int main() {
+  const WeightDistribution dists[] = {weightDistributionPowerLaw1Shuffled, weightDistributionUniform};
+  for (int n : {10000000, 100000000}) {
+    for (WeightDistribution dist : dists) {
+      Variant variant(splitVariantParySearch, packVariantChunkedShared, false);
+      AliasTableSplitGpu<ArrayOfStructs> table(n, variant, NUMBER_THREADS_AUTO, dist);
+      table.preBuild();
+      for (int i = 0; i < 2; ++i) table.build();
+      std::vector<float> times;
+      for (int i = 0; i < 10; ++i) {
+        Timer timer;
+        timer.start();
+        table.build();
+        timer.stop();
+        times.push_back(timer.elapsedMillis());
+      }
+      table.postBuild();
+      std::sort(times.begin(), times.end());
+      std::printf("{\"what\": \"thesis construction\", \"variant\": \"%s\", \"n\": %d, \"weights\": \"%s\", \"ms\": %.4f}\n",
+                  table.name().c_str(), n, dist == weightDistributionUniform ? "uniform" : "power law 1, shuffled", times[5]);
+      std::fflush(stdout);
+    }
+  }
+  for (int n : {1000000, 10000000, 100000000}) {
+    Variant variant(splitVariantParySearch, packVariantChunkedShared, false);
+    AliasTableSplitGpu<ArrayOfStructs> table(n, variant, NUMBER_THREADS_AUTO, weightDistributionPowerLaw1Shuffled);
+    table.fullBuild();
+    SamplerGpuBasic<ArrayOfStructs> sampler(table);
+    sampler.benchmarkSampling(100000000);  // warm-up
+    std::vector<double> rates;
+    for (int i = 0; i < 5; ++i) rates.push_back(sampler.benchmarkSampling(1000000000));
+    std::sort(rates.begin(), rates.end());
+    std::printf("{\"what\": \"thesis sampling\", \"n\": %d, \"draws\": 1000000000, \"stored\": false, \"gsamples_per_s\": %.2f}\n", n, rates[2]);
+    std::fflush(stdout);
+  }
+  return 0;
+}

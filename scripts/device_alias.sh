@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# One device call for the alias tables (issue 14): the GPU tests against the
+# oracle, compute-sanitizer (memcheck, racecheck, synccheck), bench_gpu_alias,
+# the PyTorch baselines, and the thesis's own code (built there from
+# .thesis-src, carried; bench/thesis_baseline/) timed after ours, alone on the
+# GPU. Expects .device-out/{gpu_tests,bench_gpu_alias} (carried). Returns
+# $OUT/alias-logs.tar.gz and $OUT/summary.txt.
+set -uo pipefail
+out=${OUT:-/tmp/out}
+logs=$(mktemp -d)/alias-logs
+mkdir -p "$out" "$logs"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv > "$logs/device.txt" 2>&1
+nvcc --version | tail -1 >> "$logs/device.txt"
+cat "$logs/device.txt"
+thesis_bin=/tmp/thesis_bench
+if [[ -d .thesis-src ]]; then
+  (BUILD_ONLY=1 JOBS=12 bash bench/thesis_baseline/build_and_run.sh .thesis-src "$thesis_bin" > "$logs/thesis_build.log" 2>&1) &
+  build_pid=$!
+fi
+./.device-out/gpu_tests --gtest_filter='GpuAlias*' > "$logs/gpu_tests.log" 2>&1
+echo "gpu_tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$logs/gpu_tests.log" | tr '\n' ' ')"
+grep -E "10\^9 GPU alias" "$logs/gpu_tests.log"
+for tool in memcheck racecheck synccheck; do
+  compute-sanitizer --tool $tool ./.device-out/gpu_tests \
+    --gtest_filter='GpuAlias.BuildEqualsTheOracleOnEveryFamily:GpuAlias.DrawsEqualTheOracle:GpuAlias.BadWeights*' --gtest_brief=1 \
+    > "$logs/$tool.log" 2>&1
+  echo "$tool: $(tail -1 "$logs/$tool.log")"
+done
+./.device-out/bench_gpu_alias > "$logs/bench_gpu_alias.jsonl" 2>&1
+cat "$logs/bench_gpu_alias.jsonl"
+PYTHONUNBUFFERED=1 python3 bench/torch_alias_baselines.py > "$logs/torch_alias_baselines.jsonl" 2>&1
+cat "$logs/torch_alias_baselines.jsonl"
+if [[ -n ${build_pid:-} ]]; then
+  wait "$build_pid"
+  tail -2 "$logs/thesis_build.log"
+  [[ -x $thesis_bin ]] && timeout 300 "$thesis_bin" > "$logs/thesis_bench.jsonl" 2>&1
+  cat "$logs/thesis_bench.jsonl" 2>/dev/null
+fi
+{ cat "$logs/device.txt"; grep -hE '^\[  (PASSED|FAILED)|10\^9' "$logs/gpu_tests.log"; for t in memcheck racecheck synccheck; do echo "$t: $(tail -1 "$logs/$t.log")"; done; } > "$out/summary.txt"
+tar -czf "$out/alias-logs.tar.gz" -C "$(dirname "$logs")" alias-logs
