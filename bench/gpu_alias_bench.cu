@@ -54,6 +54,8 @@ void fill(T* w, std::size_t n, bool power) {
   WARPSIM_CUDA_LAUNCH("fill weights");
 }
 
+std::size_t g_items_per_section = 0;  // 0: the builder's default
+
 template <class T>
 void construction(std::size_t n, bool power, double bw, int reps) {
   DeviceBuffer<T> w(n);
@@ -61,7 +63,9 @@ void construction(std::size_t n, bool power, double bw, int reps) {
   fill(w.p, n, power);
   gpu::AliasTableBuilder<T> builder;
   gpu::AliasTableInfo info;
-  const double ms = bench::median_ms([&] { info = builder.build(w.p, n, rows.p); }, reps, 2);
+  gpu::AliasBuildConfig config;
+  if (g_items_per_section > 0) config.sections = std::max<std::size_t>(1, n / g_items_per_section);
+  const double ms = bench::median_ms([&] { info = builder.build(w.p, n, rows.p, config); }, reps, 2);
   const double bytes = static_cast<double>(n) * (sizeof(T) + sizeof(gpu::AliasRow));  // read the weights, write the rows
   const double floor_ms = bytes / (bw * 1e6);
   std::printf(
@@ -97,15 +101,33 @@ void sampling(std::size_t n, std::uint64_t draws, double bw, int reps) {
 int main(int argc, char** argv) {
   CLI::App app("alias tables on the device: construction and sampling");
   bool quick = false;
+  std::size_t once = 0;
   app.add_flag("--quick", quick, "10^6 and 10^7 only, 10^8 draws");
+  app.add_option("--items-per-section", g_items_per_section, "construction: PSA sections of this many items (default: the builder's)");
+  app.add_option("--once", once, "one fp32 build of N power-law items and 10^8 draws from it, untimed (for a profiler)");
   CLI11_PARSE(app, argc, argv);
   try {
+    if (once > 0) {
+      DeviceBuffer<float> w(once);
+      DeviceBuffer<gpu::AliasRow> rows(once);
+      DeviceBuffer<std::uint32_t> out(100'000'000);
+      fill(w.p, once, true);
+      gpu::AliasTableBuilder<float> builder;
+      const auto info = builder.build(w.p, once, rows.p);
+      gpu::alias_sample(rows.p, info, 1, 0, 100'000'000, out.p);
+      WARPSIM_CUDA(cudaDeviceSynchronize());
+      return 0;
+    }
     const double bw = copy_bandwidth_gbs();
     cudaDeviceProp prop{};
     WARPSIM_CUDA(cudaGetDeviceProperties(&prop, 0));
     std::printf("{\"what\": \"device\", \"name\": \"%s\", \"copy_bandwidth_gbs\": %.0f}\n", prop.name, bw);
     std::vector<std::size_t> sizes = {1'000'000, 10'000'000};
     if (!quick) sizes.push_back(100'000'000);
+    if (g_items_per_section > 0) {  // a construction sweep point only
+      for (const std::size_t n : sizes) construction<float>(n, true, bw, 10);
+      return 0;
+    }
     for (const std::size_t n : sizes) {
       for (const bool power : {true, false}) {
         construction<float>(n, power, bw, 10);

@@ -6,10 +6,10 @@
 //   fine_sum        S' = sum of a_i = floor(w_i / 2^e'), e' = ilogb(max) - 63
 //                   (two 64-bit integer sums of the halves: exact, any order)
 //   total           U = sum of u_i = a_i >> (e - e')
-//   partition       one CUB scan over the items of {deficit, excess, heavies}
-//                   (128-bit integers: the same in any order), whose output
-//                   iterator scatters each item to l or h with its mass and
-//                   its prefix sum D or E
+//   partition       a scan over the items of {deficit, excess, heavies}
+//                   (128-bit integers: the same in any order) as tile totals,
+//                   a scan of those, and each tile rescanned, every item
+//                   going to l or h with its mass and its prefix sum D or E
 //   split           a thread a section: the binary search on the merge path
 //   pack            a thread a section, from its split to the next; every
 //                   row is written once, as one 16-byte store
@@ -20,14 +20,11 @@
 #include "gpu/alias_table.hpp"
 
 #include <cub/block/block_reduce.cuh>
-#include <cub/device/device_scan.cuh>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
+#include <cub/block/block_scan.cuh>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -131,7 +128,7 @@ __global__ void total_units(const T* __restrict__ w, std::size_t n, int fine, in
   if (threadIdx.x == 0) atomicAdd(&out->total, block);
 }
 
-// ---- the partition: one scan, scattered ----------------------------------------
+// ---- the partition -------------------------------------------------------------
 
 struct PrefixItem {
   u128 deficit = 0, excess = 0;
@@ -169,60 +166,86 @@ struct Lists {
   unsigned long long* counts;  // [lights, heavies], written by the last item
 };
 
-// The scan's output: item i's inclusive prefix places it. A light item's
-// place on l is i - heavies (the lights before it), a heavy's heavies - 1.
+// Item i, whose inclusive prefix is p, to its list: a light item's place on l
+// is i - heavies (the lights before it), a heavy item's heavies - 1.
 template <class T>
-struct ScatterRef {
-  Item<T> item;
-  Lists lists;
-  std::uint64_t i;
-  __device__ ScatterRef& operator=(const PrefixItem& p) {
-    const u128 m = item.mass(i);
-    if (m > item.cap) {
-      const auto pos = p.heavies - 1;
-      lists.heavy[pos] = static_cast<std::uint32_t>(i);
-      lists.heavy_mass[pos] = m;
-      lists.excess[pos + 1] = p.excess;
-    } else {
-      const auto pos = i - p.heavies;
-      lists.light[pos] = static_cast<std::uint32_t>(i);
-      lists.light_mass[pos] = m;
-      lists.deficit[pos + 1] = p.deficit;
-    }
-    if (i + 1 == item.n) {
-      lists.counts[0] = item.n - p.heavies;
-      lists.counts[1] = p.heavies;
-    }
-    return *this;
+__device__ __forceinline__ void place(const Item<T>& item, const Lists& lists, std::uint64_t i, u128 m, const PrefixItem& p) {
+  if (m > item.cap) {
+    const auto pos = p.heavies - 1;
+    lists.heavy[pos] = static_cast<std::uint32_t>(i);
+    lists.heavy_mass[pos] = m;
+    lists.excess[pos + 1] = p.excess;
+  } else {
+    const auto pos = i - p.heavies;
+    lists.light[pos] = static_cast<std::uint32_t>(i);
+    lists.light_mass[pos] = m;
+    lists.deficit[pos + 1] = p.deficit;
   }
-};
+  if (i + 1 == item.n) {
+    lists.counts[0] = item.n - p.heavies;
+    lists.counts[1] = p.heavies;
+  }
+}
+
+// The partition as reduce, scan, rescan: tiles of kPerThread x kThreads
+// items. Integer sums, so the tiles' totals and the scan over them are the
+// same in any order (a CUB scan of the 48-byte items straight over the items
+// ran at a sixth of the bandwidth: docs/PERF.md).
+constexpr int kScanThreads = 256;
+constexpr int kPerThread = 16;
+constexpr std::size_t kTile = static_cast<std::size_t>(kScanThreads) * kPerThread;
 
 template <class T>
-struct ScatterIterator {
-  using value_type = PrefixItem;
-  using difference_type = std::ptrdiff_t;
-  using pointer = void;
-  using reference = ScatterRef<T>;
-  using iterator_category = std::random_access_iterator_tag;
-  Item<T> item;
-  Lists lists;
-  std::uint64_t base = 0;
-  __host__ __device__ ScatterRef<T> operator[](difference_type d) const { return {item, lists, base + static_cast<std::uint64_t>(d)}; }
-  __host__ __device__ ScatterRef<T> operator*() const { return (*this)[0]; }
-  __host__ __device__ ScatterIterator operator+(difference_type d) const {
-    ScatterIterator r = *this;
-    r.base += static_cast<std::uint64_t>(d);
-    return r;
+__global__ void __launch_bounds__(kScanThreads, 4) tile_totals(Item<T> item, PrefixItem* tiles) {
+  using Reduce = cub::BlockReduce<PrefixItem, kScanThreads>;
+  __shared__ typename Reduce::TempStorage tmp;
+  const std::uint64_t first = blockIdx.x * kTile;
+  PrefixItem sum{};
+  for (int k = 0; k < kPerThread; ++k) {
+    const std::uint64_t i = first + static_cast<std::uint64_t>(k) * kScanThreads + threadIdx.x;
+    if (i < item.n) sum = PrefixSum{}(sum, item(i));
   }
-  __host__ __device__ ScatterIterator& operator+=(difference_type d) {
-    base += static_cast<std::uint64_t>(d);
-    return *this;
+  const PrefixItem total = Reduce(tmp).Reduce(sum, PrefixSum{});
+  if (threadIdx.x == 0) tiles[blockIdx.x] = total;
+}
+
+// tiles[b] <- the sum of tiles[0 .. b - 1] (one block; few tiles).
+__global__ void __launch_bounds__(512) scan_tiles(PrefixItem* tiles, std::size_t count) {
+  using Scan = cub::BlockScan<PrefixItem, 512>;
+  __shared__ typename Scan::TempStorage tmp;
+  PrefixItem carry{};
+  for (std::size_t base = 0; base < count; base += 512) {
+    const std::size_t t = base + threadIdx.x;
+    const PrefixItem x = t < count ? tiles[t] : PrefixItem{};
+    PrefixItem before, all;
+    Scan(tmp).ExclusiveScan(x, before, PrefixItem{}, PrefixSum{}, all);
+    __syncthreads();
+    if (t < count) tiles[t] = PrefixSum{}(carry, before);
+    carry = PrefixSum{}(carry, all);
   }
-  __host__ __device__ ScatterIterator& operator++() {
-    ++base;
-    return *this;
+}
+
+// Step k of a tile: its threads' items k W' .. k W' + W' - 1 (W' the block),
+// one block scan a step, so each step's stores are coalesced on each list.
+template <class T>
+__global__ void __launch_bounds__(kScanThreads, 4) tile_scatter(Item<T> item, Lists lists, const PrefixItem* tiles) {
+  using Scan = cub::BlockScan<PrefixItem, kScanThreads, cub::BLOCK_SCAN_WARP_SCANS>;
+  __shared__ typename Scan::TempStorage tmp;
+  const std::uint64_t first = blockIdx.x * kTile;
+  PrefixItem carry = tiles[blockIdx.x];
+  for (int k = 0; k < kPerThread; ++k) {
+    const std::uint64_t i = first + static_cast<std::uint64_t>(k) * kScanThreads + threadIdx.x;
+    const bool in = i < item.n;
+    const u128 m = in ? item.mass(i) : u128{0};
+    PrefixItem x{};
+    if (in) x = m > item.cap ? PrefixItem{0, m - item.cap, 1} : PrefixItem{item.cap - m, 0, 0};
+    PrefixItem incl, all;
+    Scan(tmp).InclusiveScan(x, incl, PrefixSum{}, all);
+    __syncthreads();
+    if (in) place(item, lists, i, m, PrefixSum{}(carry, incl));
+    carry = PrefixSum{}(carry, all);
   }
-};
+}
 
 // ---- split and pack (psa.hpp) -------------------------------------------------
 
@@ -388,8 +411,8 @@ std::size_t sections_for(std::size_t n, const AliasBuildConfig& c) {
 
 // Where each scratch array lies in one allocation.
 struct Layout {
-  std::size_t reduced, counts, light, heavy, light_mass, heavy_mass, deficit, excess, splits, scan, total;
-  Layout(std::size_t n, std::size_t sections, std::size_t scan_bytes) {
+  std::size_t reduced, counts, light, heavy, light_mass, heavy_mass, deficit, excess, splits, tiles, total;
+  Layout(std::size_t n, std::size_t sections) {
     std::size_t at = 0;
     auto take = [&](std::size_t bytes) {
       const std::size_t here = at;
@@ -405,20 +428,10 @@ struct Layout {
     deficit = take((n + 1) * 16);
     excess = take((n + 1) * 16);
     splits = take((sections + 1) * sizeof(SplitAt));
-    scan = take(scan_bytes);
+    tiles = take(((n + kTile - 1) / kTile) * sizeof(PrefixItem));
     total = at;
   }
 };
-
-template <class T>
-std::size_t scan_temp_bytes(std::size_t n) {
-  std::size_t bytes = 0;
-  Item<T> item{};
-  Lists lists{};
-  auto in = thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), item);
-  WARPSIM_CUDA(cub::DeviceScan::InclusiveScan(nullptr, bytes, in, ScatterIterator<T>{item, lists, 0}, PrefixSum{}, static_cast<std::int64_t>(n)));
-  return bytes;
-}
 
 }  // namespace
 
@@ -437,7 +450,7 @@ AliasTableBuilder<T>::~AliasTableBuilder() {
 
 template <class T>
 std::size_t AliasTableBuilder<T>::scratch_bytes(std::size_t n, const AliasBuildConfig& config) {
-  return Layout(n, sections_for(n, config), scan_temp_bytes<T>(n)).total;
+  return Layout(n, sections_for(n, config)).total;
 }
 
 template <class T>
@@ -449,7 +462,7 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
     throw std::invalid_argument("threads_per_block must be a multiple of 32 in [32, 1024]");
   }
   const std::size_t sections = sections_for(n, config);
-  const Layout at(n, sections, scan_temp_bytes<T>(n));
+  const Layout at(n, sections);
   auto* base = static_cast<char*>(scratch_->device.get(at.total));
   auto* reduced = reinterpret_cast<Reduced*>(base + at.reduced);
   const int grid = grid_for(n, kThreads);
@@ -494,10 +507,14 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
   WARPSIM_CUDA(cudaMemsetAsync(lists.deficit, 0, sizeof(u128), stream));
   WARPSIM_CUDA(cudaMemsetAsync(lists.excess, 0, sizeof(u128), stream));
   const Item<T> item{weights, fine, shift, n, cap};
-  auto in = thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), item);
-  std::size_t scan_bytes = at.total - at.scan;
-  WARPSIM_CUDA(cub::DeviceScan::InclusiveScan(base + at.scan, scan_bytes, in, ScatterIterator<T>{item, lists, 0}, PrefixSum{},
-                                              static_cast<std::int64_t>(n), stream));
+  auto* tiles = reinterpret_cast<PrefixItem*>(base + at.tiles);
+  const auto tile_count = static_cast<unsigned>((n + kTile - 1) / kTile);
+  tile_totals<T><<<tile_count, kScanThreads, 0, stream>>>(item, tiles);
+  WARPSIM_CUDA(cudaGetLastError());
+  scan_tiles<<<1, 512, 0, stream>>>(tiles, tile_count);
+  WARPSIM_CUDA(cudaGetLastError());
+  tile_scatter<T><<<tile_count, kScanThreads, 0, stream>>>(item, lists, tiles);
+  WARPSIM_CUDA(cudaGetLastError());
   unsigned long long counts[2];
   WARPSIM_CUDA(cudaMemcpyAsync(counts, lists.counts, sizeof counts, cudaMemcpyDeviceToHost, stream));
   WARPSIM_CUDA(cudaStreamSynchronize(stream));

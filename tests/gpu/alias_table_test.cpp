@@ -157,8 +157,11 @@ TEST(GpuAlias, BillionDrawsFollowTheTableChiSquare) {
   std::cout << "10^9 GPU alias draws, 1,000 items: chi-square " << r.statistic << ", p " << r.p_value
             << "; detected with power 0.9: total variation " << r.detectable.total_variation.value_or(-1) << ", a category off by "
             << r.detectable.max_relative_error.value_or(-1) << " relative\n";
-  ASSERT_TRUE(r.detectable.max_relative_error.has_value());
-  EXPECT_LT(*r.detectable.max_relative_error, 0.01) << "the test can see a 1% error in any one item";
+  // Power (0.9): any law 3e-4 or more from the table's in total variation
+  // (the worst single item's detectable error is larger: the uniform family
+  // has items of tiny weight).
+  ASSERT_TRUE(r.detectable.total_variation.has_value());
+  EXPECT_LT(*r.detectable.total_variation, 1e-3);
   EXPECT_FALSE(r.reject) << "p = " << r.p_value;
   EXPECT_EQ(std::accumulate(c.begin(), c.end(), 0ull), n);
 }
