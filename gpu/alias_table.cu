@@ -6,8 +6,8 @@
 //   fine_sum        S' = sum of a_i = floor(w_i / 2^e'), e' = ilogb(max) - 63
 //                   (two 64-bit integer sums of the halves: exact, any order)
 //   total           U = sum of u_i = a_i >> (e - e')
-//   partition       a scan over the items of {deficit, excess, heavies}
-//                   (128-bit integers: the same in any order) as tile totals,
+//   partition       a scan over the items of {heavies, light units, heavy
+//                   units} (integers: the same in any order) as tile totals,
 //                   a scan of those, and each tile rescanned, every item
 //                   going to l or h with its mass and its prefix sum D or E
 //   split           a thread a section: the binary search on the merge path
@@ -130,14 +130,19 @@ __global__ void total_units(const T* __restrict__ w, std::size_t n, int fine, in
 
 // ---- the partition -------------------------------------------------------------
 
+// The prefix sums D and E in 64 bits: with L_i the lights among the first
+// items and SL their units, D = L_i U - N SL (each light's deficit is U - N u);
+// likewise E = N SH - H_j U. The units of any set of items sum to at most
+// U < 2^62, so the scan adds 64-bit integers and D, E are formed in 128 bits
+// where they are read.
 struct PrefixItem {
-  u128 deficit = 0, excess = 0;
   unsigned long long heavies = 0;
+  unsigned long long light_units = 0, heavy_units = 0;
 };
 
 struct PrefixSum {
   __host__ __device__ PrefixItem operator()(const PrefixItem& a, const PrefixItem& b) const {
-    return {a.deficit + b.deficit, a.excess + b.excess, a.heavies + b.heavies};
+    return {a.heavies + b.heavies, a.light_units + b.light_units, a.heavy_units + b.heavy_units};
   }
 };
 
@@ -148,38 +153,44 @@ struct Item {
   int fine, shift;
   std::uint64_t n;
   std::uint64_t cap;
-  __host__ __device__ u128 mass(std::uint64_t i) const { return static_cast<u128>(n) * (fine_units(w[i], fine) >> shift); }
+  __host__ __device__ std::uint64_t units(std::uint64_t i) const { return fine_units(w[i], fine) >> shift; }
+  __host__ __device__ u128 mass(std::uint64_t i) const { return static_cast<u128>(n) * units(i); }
+  __host__ __device__ bool heavy(std::uint64_t u) const { return static_cast<u128>(n) * u > cap; }
   __host__ __device__ PrefixItem operator()(std::uint64_t i) const {
-    const u128 m = mass(i);
-    if (m > cap) return {0, m - cap, 1};
-    return {cap - m, 0, 0};
+    const std::uint64_t u = units(i);
+    return heavy(u) ? PrefixItem{1, 0, u} : PrefixItem{0, u, 0};
   }
 };
 
 struct Lists {
   std::uint32_t* light;
   std::uint32_t* heavy;
-  u128* light_mass;
-  u128* heavy_mass;
-  u128* deficit;  // D(0..|l|)
-  u128* excess;   // E(0..|h|)
+  std::uint64_t* light_units;  // u_i of each listed item (its mass is N u_i)
+  std::uint64_t* heavy_units;
+  std::uint64_t* light_prefix;  // units of the first 0..|l| lights
+  std::uint64_t* heavy_prefix;  // units of the first 0..|h| heavies
+  std::uint64_t n, cap;
+  // D(i) and E(j) (psa.hpp).
+  __device__ u128 deficit(std::uint64_t i) const { return static_cast<u128>(i) * cap - static_cast<u128>(n) * light_prefix[i]; }
+  __device__ u128 excess(std::uint64_t j) const { return static_cast<u128>(n) * heavy_prefix[j] - static_cast<u128>(j) * cap; }
   unsigned long long* counts;  // [lights, heavies], written by the last item
 };
 
 // Item i, whose inclusive prefix is p, to its list: a light item's place on l
 // is i - heavies (the lights before it), a heavy item's heavies - 1.
 template <class T>
-__device__ __forceinline__ void place(const Item<T>& item, const Lists& lists, std::uint64_t i, u128 m, const PrefixItem& p) {
+__device__ __forceinline__ void place(const Item<T>& item, const Lists& lists, std::uint64_t i, std::uint64_t u, u128 m,
+                                      const PrefixItem& p) {
   if (m > item.cap) {
     const auto pos = p.heavies - 1;
     lists.heavy[pos] = static_cast<std::uint32_t>(i);
-    lists.heavy_mass[pos] = m;
-    lists.excess[pos + 1] = p.excess;
+    lists.heavy_units[pos] = u;
+    lists.heavy_prefix[pos + 1] = p.heavy_units;
   } else {
     const auto pos = i - p.heavies;
     lists.light[pos] = static_cast<std::uint32_t>(i);
-    lists.light_mass[pos] = m;
-    lists.deficit[pos + 1] = p.deficit;
+    lists.light_units[pos] = u;
+    lists.light_prefix[pos + 1] = p.light_units;
   }
   if (i + 1 == item.n) {
     lists.counts[0] = item.n - p.heavies;
@@ -236,13 +247,14 @@ __global__ void __launch_bounds__(kScanThreads, 4) tile_scatter(Item<T> item, Li
   for (int k = 0; k < kPerThread; ++k) {
     const std::uint64_t i = first + static_cast<std::uint64_t>(k) * kScanThreads + threadIdx.x;
     const bool in = i < item.n;
-    const u128 m = in ? item.mass(i) : u128{0};
+    const std::uint64_t u = in ? item.units(i) : 0;
+    const u128 m = static_cast<u128>(item.n) * u;
     PrefixItem x{};
-    if (in) x = m > item.cap ? PrefixItem{0, m - item.cap, 1} : PrefixItem{item.cap - m, 0, 0};
+    if (in) x = m > item.cap ? PrefixItem{1, 0, u} : PrefixItem{0, u, 0};
     PrefixItem incl, all;
     Scan(tmp).InclusiveScan(x, incl, PrefixSum{}, all);
     __syncthreads();
-    if (in) place(item, lists, i, m, PrefixSum{}(carry, incl));
+    if (in) place(item, lists, i, u, m, PrefixSum{}(carry, incl));
     carry = PrefixSum{}(carry, all);
   }
 }
@@ -266,7 +278,7 @@ __device__ SplitAt split_at(const PackArgs& a, std::uint64_t k) {
   while (lo < hi) {
     const std::uint64_t mid = lo + (hi - lo + 1) / 2;
     const std::uint64_t j = k - mid;
-    const bool light_first = j >= a.heavies || a.lists.deficit[mid - 1] < a.lists.excess[j + 1];
+    const bool light_first = j >= a.heavies || a.lists.deficit(mid - 1) < a.lists.excess(j + 1);
     if (light_first) lo = mid; else hi = mid - 1;
   }
   return {lo, k - lo};
@@ -290,7 +302,7 @@ __global__ void pack_kernel(PackArgs a, const SplitAt* splits, AliasRow* rows) {
   const std::uint64_t to = (s + 1) * a.steps / a.sections;
   std::uint64_t i = splits[s].i, j = splits[s].j;
   const u128 cap = a.cap;
-  u128 w = j < a.heavies ? a.lists.excess[j + 1] + cap - a.lists.deficit[i] : 0;  // the spill
+  u128 w = j < a.heavies ? a.lists.excess(j + 1) + cap - a.lists.deficit(i) : 0;  // the spill
   for (std::uint64_t step = i + j; step < to; ++step) {
     if (j >= a.heavies) {  // no heavy item left: the lights left are exactly full
       const std::uint32_t l = a.lists.light[i];
@@ -298,7 +310,7 @@ __global__ void pack_kernel(PackArgs a, const SplitAt* splits, AliasRow* rows) {
       ++i;
     } else if (i < a.lights && w > cap) {  // fill light i from heavy j
       const std::uint32_t l = a.lists.light[i];
-      const u128 m = a.lists.light_mass[i];
+      const u128 m = static_cast<u128>(a.steps) * a.lists.light_units[i];
       store_row(rows, l, static_cast<std::uint64_t>(m), a.lists.heavy[j]);
       w -= cap - m;
       ++i;
@@ -306,7 +318,64 @@ __global__ void pack_kernel(PackArgs a, const SplitAt* splits, AliasRow* rows) {
       const std::uint32_t h = a.lists.heavy[j];
       const bool more = j + 1 < a.heavies;
       store_row(rows, h, static_cast<std::uint64_t>(w), more ? a.lists.heavy[j + 1] : h);
-      if (more) w = a.lists.heavy_mass[j + 1] - (cap - w);
+      if (more) w = static_cast<u128>(a.steps) * a.lists.heavy_units[j + 1] - (cap - w);
+      ++j;
+    }
+  }
+}
+
+// The pack with l and h in shared memory (Sec. 3.2.2): a warp packs 32
+// consecutive sections, lane q section s0 + q, after copying their range of
+// l and h (items and units) into shared memory, coalesced: lights [i0, i1)
+// and heavies [j0, min(j1 + 1, |h|)), at most `per_warp` items. The steps are
+// pack_kernel's, reading shared memory.
+__global__ void pack_shared_kernel(PackArgs a, const SplitAt* __restrict__ splits, AliasRow* rows, std::uint32_t per_warp) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  const std::uint64_t s0 = (static_cast<std::uint64_t>(blockIdx.x) * (blockDim.x >> 5) + warp) * 32;
+  if (s0 >= a.sections) return;  // the whole warp
+  const std::uint64_t s_end = min(s0 + 32, static_cast<std::uint64_t>(a.sections));
+  const SplitAt first = splits[s0], last = splits[s_end];
+  const std::uint64_t i0 = first.i, j0 = first.j;
+  const std::uint64_t nl = last.i - i0, j1 = min(static_cast<std::uint64_t>(last.j + 1), a.heavies), nh = j1 > j0 ? j1 - j0 : 0;
+  unsigned char* base = smem + static_cast<std::size_t>(warp) * per_warp * 12;
+  auto* units = reinterpret_cast<std::uint64_t*>(base);                     // 8-byte aligned
+  auto* items = reinterpret_cast<std::uint32_t*>(base + static_cast<std::size_t>(per_warp) * 8);
+  for (std::uint64_t t = lane; t < nl; t += 32) {
+    items[t] = a.lists.light[i0 + t];
+    units[t] = a.lists.light_units[i0 + t];
+  }
+  for (std::uint64_t t = lane; t < nh; t += 32) {
+    items[nl + t] = a.lists.heavy[j0 + t];
+    units[nl + t] = a.lists.heavy_units[j0 + t];
+  }
+  __syncwarp();
+  const std::uint64_t s = s0 + lane;
+  if (s >= s_end) return;
+  const std::uint64_t to = (s + 1) * a.steps / a.sections;
+  std::uint64_t i = splits[s].i, j = splits[s].j;
+  const u128 cap = a.cap, n = a.steps;
+  u128 w = j < a.heavies ? a.lists.excess(j + 1) + cap - a.lists.deficit(i) : 0;  // the spill
+  const std::uint32_t* light = items - i0;   // light i at light[i]
+  const std::uint64_t* light_u = units - i0;
+  const std::uint32_t* heavy = items + nl - j0;
+  const std::uint64_t* heavy_u = units + nl - j0;
+  for (std::uint64_t step = i + j; step < to; ++step) {
+    if (j >= a.heavies) {
+      const std::uint32_t l = light[i];
+      store_row(rows, l, a.cap, l);
+      ++i;
+    } else if (i < a.lights && w > cap) {
+      const std::uint32_t l = light[i];
+      const u128 m = n * light_u[i];
+      store_row(rows, l, static_cast<std::uint64_t>(m), heavy[j]);
+      w -= cap - m;
+      ++i;
+    } else {
+      const std::uint32_t h = heavy[j];
+      const bool more = j + 1 < a.heavies;
+      store_row(rows, h, static_cast<std::uint64_t>(w), more ? heavy[j + 1] : h);
+      if (more) w = n * heavy_u[j + 1] - (cap - w);
       ++j;
     }
   }
@@ -411,7 +480,7 @@ std::size_t sections_for(std::size_t n, const AliasBuildConfig& c) {
 
 // Where each scratch array lies in one allocation.
 struct Layout {
-  std::size_t reduced, counts, light, heavy, light_mass, heavy_mass, deficit, excess, splits, tiles, total;
+  std::size_t reduced, counts, light, heavy, light_units, heavy_units, light_prefix, heavy_prefix, splits, tiles, total;
   Layout(std::size_t n, std::size_t sections) {
     std::size_t at = 0;
     auto take = [&](std::size_t bytes) {
@@ -423,10 +492,10 @@ struct Layout {
     counts = take(2 * sizeof(unsigned long long));
     light = take(n * 4);
     heavy = take(n * 4);
-    light_mass = take(n * 16);
-    heavy_mass = take(n * 16);
-    deficit = take((n + 1) * 16);
-    excess = take((n + 1) * 16);
+    light_units = take(n * 8);
+    heavy_units = take(n * 8);
+    light_prefix = take((n + 1) * 8);
+    heavy_prefix = take((n + 1) * 8);
     splits = take((sections + 1) * sizeof(SplitAt));
     tiles = take(((n + kTile - 1) / kTile) * sizeof(PrefixItem));
     total = at;
@@ -501,11 +570,11 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
 
   // The partition: lists, masses and prefix sums.
   Lists lists{reinterpret_cast<std::uint32_t*>(base + at.light),    reinterpret_cast<std::uint32_t*>(base + at.heavy),
-              reinterpret_cast<u128*>(base + at.light_mass),         reinterpret_cast<u128*>(base + at.heavy_mass),
-              reinterpret_cast<u128*>(base + at.deficit),            reinterpret_cast<u128*>(base + at.excess),
-              reinterpret_cast<unsigned long long*>(base + at.counts)};
-  WARPSIM_CUDA(cudaMemsetAsync(lists.deficit, 0, sizeof(u128), stream));
-  WARPSIM_CUDA(cudaMemsetAsync(lists.excess, 0, sizeof(u128), stream));
+              reinterpret_cast<std::uint64_t*>(base + at.light_units), reinterpret_cast<std::uint64_t*>(base + at.heavy_units),
+              reinterpret_cast<std::uint64_t*>(base + at.light_prefix), reinterpret_cast<std::uint64_t*>(base + at.heavy_prefix),
+              n, cap, reinterpret_cast<unsigned long long*>(base + at.counts)};
+  WARPSIM_CUDA(cudaMemsetAsync(lists.light_prefix, 0, 8, stream));
+  WARPSIM_CUDA(cudaMemsetAsync(lists.heavy_prefix, 0, 8, stream));
   const Item<T> item{weights, fine, shift, n, cap};
   auto* tiles = reinterpret_cast<PrefixItem*>(base + at.tiles);
   const auto tile_count = static_cast<unsigned>((n + kTile - 1) / kTile);
@@ -525,7 +594,20 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
   const int threads = config.threads_per_block;
   split_kernel<<<static_cast<unsigned>((sections + 1 + threads - 1) / threads), threads, 0, stream>>>(args, splits);
   WARPSIM_CUDA(cudaGetLastError());
-  pack_kernel<<<static_cast<unsigned>((sections + threads - 1) / threads), threads, 0, stream>>>(args, splits, rows);
+  // The pack: from shared memory where a warp's range fits, else from global memory.
+  const std::size_t per_section = (n + sections - 1) / sections;
+  const std::size_t per_warp = (32 * per_section + 2 + 1) / 2 * 2;  // even: the units stay 8-byte aligned
+  constexpr std::size_t kSharedMax = 200 * 1024;
+  const int warps_per_block = static_cast<int>(std::min<std::size_t>(4, kSharedMax / (per_warp * 12)));
+  if (config.shared_pack && warps_per_block >= 1) {
+    const std::size_t smem = static_cast<std::size_t>(warps_per_block) * per_warp * 12;
+    WARPSIM_CUDA(cudaFuncSetAttribute(pack_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    const std::size_t warps = (sections + 31) / 32;
+    const auto blocks = static_cast<unsigned>((warps + static_cast<std::size_t>(warps_per_block) - 1) / static_cast<std::size_t>(warps_per_block));
+    pack_shared_kernel<<<blocks, 32 * warps_per_block, smem, stream>>>(args, splits, rows, static_cast<std::uint32_t>(per_warp));
+  } else {
+    pack_kernel<<<static_cast<unsigned>((sections + threads - 1) / threads), threads, 0, stream>>>(args, splits, rows);
+  }
   WARPSIM_CUDA(cudaGetLastError());
   WARPSIM_CUDA(cudaStreamSynchronize(stream));
   AliasTableInfo info;

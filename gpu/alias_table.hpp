@@ -41,7 +41,11 @@ struct AliasTableInfo {
 // How a build runs; no choice changes the table (the GPU tests run them all).
 struct AliasBuildConfig {
   std::size_t sections = 0;       // 0: one per 64 items
-  int threads_per_block = 256;
+  int threads_per_block = 256;    // of the split (and of the pack from global memory)
+  // The pack reads l and h from shared memory (Sec. 3.2.2: a warp's 32
+  // sections' range copied there first) where that range fits, else from
+  // global memory; false: always from global memory.
+  bool shared_pack = true;
 };
 
 // The largest N: indices are 32-bit.

@@ -63,6 +63,7 @@ rc::Gen<gpu::AliasBuildConfig> gen_config() {
     gpu::AliasBuildConfig c;
     c.sections = *rc::gen::element<std::size_t>(0, 1, 2, 7, 100, 100000);
     c.threads_per_block = *rc::gen::element(32, 128, 256, 1024);
+    c.shared_pack = *rc::gen::arbitrary<bool>();
     return c;
   });
 }
@@ -95,8 +96,8 @@ TEST(GpuAlias, BuildEqualsTheOracleAtAMillionItems) {
   for (const auto* w : {&uniform, &power}) {
     const auto u = oracle::alias::to_units<float>(*w);
     const auto want = oracle::alias::sweep(u);
-    for (std::size_t sections : {std::size_t{0}, std::size_t{997}}) {
-      const auto got = gpu_table(*w, {sections, 256});
+    for (std::size_t sections : {std::size_t{0}, std::size_t{997}, std::size_t{1'000'000 / 16}}) {
+      const auto got = gpu_table(*w, {sections, 256, sections != 997});
       EXPECT_EQ(got.capacity, u.total);
       EXPECT_TRUE(got.keep == want.keep && got.alias == want.alias) << "sections " << sections;
     }
