@@ -1,13 +1,15 @@
 // Sampling from an alias table on the warp model (seed 001, Sec. 2.4 and
-// 3.4.1, the baseline): each lane makes one draw -- its row, the row's keep,
-// and the alias only where the draw falls past the keep -- against a table
-// stored in the model's global memory as 16-byte rows {keep: u64, alias: u32,
-// 4 bytes of padding}, so the model counts what each draw reads.
+// 3.4.1, the baseline): each lane makes one draw -- its row, the row's
+// threshold, and the alias only where the draw falls past it -- against a
+// table stored in the model's global memory as 16-byte rows {threshold: u64,
+// alias: u32, 4 bytes of padding} (table.hpp: the threshold is floor(keep
+// 2^64 / U), from which keep comes back exactly), so the model counts what
+// each draw reads.
 //
-// Draw d takes r = floor(bits * N U / 2^128) with bits the 128 bits of
-// rng/'s Philox block (seed, stream d, draw 0): uniform on [0, N U) within a
-// relative bias of N U / 2^128 < 2^-34 (table.hpp, mul_high). The host form
-// (`draw`) and the model's give the same index for every d.
+// Draw d takes the 128 bits (hi, lo) of rng/'s Philox block (seed, stream d,
+// draw 0): row floor(hi N / 2^64), item if lo < threshold, else the alias
+// (table.hpp, sample_bits). The host form (`draw`) and the model's give the
+// same index for every d; so do the kernels (gpu/alias_table.cu).
 #pragma once
 
 #include <cstdint>
@@ -22,30 +24,27 @@ namespace warpsim::oracle::alias {
 
 inline constexpr std::size_t kRowBytes = 16;
 
-// The 128 random bits of draw d, most significant word first.
-inline u128 draw_bits(std::uint64_t seed, std::uint64_t d) {
-  const auto x = rng::philox_bits128(seed, d, 0);
-  return (static_cast<u128>(x.hi) << 64) | x.lo;
-}
-
 // Draw d on the host: the definition the model and the kernels equal.
 inline std::uint32_t draw(const Table& t, std::uint64_t seed, std::uint64_t d) {
-  return sample(t, mul_high(draw_bits(seed, d), static_cast<u128>(t.size()) * t.capacity));
+  const auto x = rng::philox_bits128(seed, d, 0);
+  return sample_bits(t, x.hi, x.lo);
 }
 
 struct DeviceTable {
   sim::DeviceArray<std::byte> rows;  // N rows of kRowBytes
   std::uint64_t capacity = 0;
   std::size_t n = 0;
-  std::uint64_t keep_address(std::uint64_t k) const { return rows.address + k * kRowBytes; }
+  std::uint64_t threshold_address(std::uint64_t k) const { return rows.address + k * kRowBytes; }
   std::uint64_t alias_address(std::uint64_t k) const { return rows.address + k * kRowBytes + 8; }
 };
 
 inline DeviceTable upload_table(sim::GlobalMemory& mem, const Table& t) {
   DeviceTable d{mem.allocate<std::byte>(t.size() * kRowBytes), t.capacity, t.size()};
   for (std::size_t k = 0; k < t.size(); ++k) {
-    mem.write_bytes(d.keep_address(k), &t.keep[k], 8);
-    mem.write_bytes(d.alias_address(k), &t.alias[k], 4);
+    const std::uint64_t th = threshold(t.keep[k], t.capacity);
+    const std::uint32_t a = sampled_alias(t, k);
+    mem.write_bytes(d.threshold_address(k), &th, 8);
+    mem.write_bytes(d.alias_address(k), &a, 4);
   }
   return d;
 }
@@ -57,18 +56,16 @@ inline std::vector<std::uint32_t> sample_warp(sim::Warp& warp, const sim::Global
   using sim::PerLane;
   using sim::Reg;
   const int w = warp.width();
-  const u128 span = static_cast<u128>(t.n) * t.capacity;
-  Reg<std::uint64_t> row("k"), rem("rem"), keep("keep"), addr("addr");
+  Reg<std::uint64_t> hi("hi"), lo("lo"), row("k"), th("threshold"), addr("addr");
   Reg<std::uint32_t> item("item"), other("alias");
   Reg<bool> past("past");
-  // r, its row and remainder: lane-local arithmetic (Philox, a 128-bit multiply-high, a divide).
-  std::vector<u128> r(static_cast<std::size_t>(w));
-  for (int l = 0; l < w; ++l) r[static_cast<std::size_t>(l)] = mul_high(draw_bits(seed, first + static_cast<std::uint64_t>(l)), span);
-  warp.compute(Op::Other, row, [&](int l) { return static_cast<std::uint64_t>(r[static_cast<std::size_t>(l)] / t.capacity); }, "k <- r / U");
-  warp.compute(Op::Other, rem, [&](int l) { return static_cast<std::uint64_t>(r[static_cast<std::size_t>(l)] % t.capacity); }, "rem <- r mod U");
-  warp.compute(Op::Other, addr, [&](int l) { return t.keep_address(row[l]); }, "addr <- &T[k].keep");
-  warp.load_global(keep, mem, PerLane<std::uint64_t>(addr));
-  warp.compute(Op::Compare, past, [&](int l) { return rem[l] >= keep[l]; }, "past <- rem >= keep");
+  // The 128 bits: lane-local arithmetic (Philox).
+  warp.compute(Op::Other, hi, [&](int l) { return rng::philox_bits128(seed, first + static_cast<std::uint64_t>(l), 0).hi; }, "hi <- philox(d).hi");
+  warp.compute(Op::Other, lo, [&](int l) { return rng::philox_bits128(seed, first + static_cast<std::uint64_t>(l), 0).lo; }, "lo <- philox(d).lo");
+  warp.compute(Op::Other, row, [&](int l) { return static_cast<std::uint64_t>((static_cast<u128>(hi[l]) * t.n) >> 64); }, "k <- hi N >> 64");
+  warp.compute(Op::Other, addr, [&](int l) { return t.threshold_address(row[l]); }, "addr <- &T[k].threshold");
+  warp.load_global(th, mem, PerLane<std::uint64_t>(addr));
+  warp.compute(Op::Compare, past, [&](int l) { return lo[l] >= th[l]; }, "past <- lo >= threshold");
   warp.compute(Op::Other, item, [&](int l) { return static_cast<std::uint32_t>(row[l]); }, "item <- k");
   warp.if_then(past, [&] {
     warp.compute(Op::Other, addr, [&](int l) { return t.alias_address(row[l]); }, "addr <- &T[k].alias");

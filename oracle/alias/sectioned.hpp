@@ -9,10 +9,11 @@
 // E13); this oracle draws the binomial itself, by inversion of its CDF
 // (Boost.Math's quantile, rounding up: the smallest k with CDF(k) >= u), with
 // node t of the recursion (t = 1 the root, 2t and 2t + 1 its halves) using
-// u = rng::uniform<double>(seed, t, 0). Within a section, draw d uses the
-// table with r from the section's rows: rng/'s 64-bit words of (seed,
-// stream = 2^63 + draw index, 0). Draws come out grouped by section, not in
-// i.i.d. order.
+// u = rng::uniform<double>(seed, t, 0). Within a section, output draw d takes
+// the 128 bits of rng/'s Philox block (seed, stream = 2^63 + d, 0): a row of
+// the section from the high word, the row's threshold against the low one
+// (table.hpp, sample_bits). Draws come out grouped by section, not in i.i.d.
+// order.
 #pragma once
 
 #include <boost/math/distributions/binomial.hpp>
@@ -70,13 +71,9 @@ inline std::vector<std::uint32_t> sample_sectioned(const Table& t, std::size_t s
   std::vector<std::uint32_t> out;
   out.reserve(static_cast<std::size_t>(n));
   for (const auto& s : sections(t.size(), section_rows, n, seed)) {
-    const u128 span = static_cast<u128>(s.rows) * t.capacity;
     for (std::uint64_t d = 0; d < s.draws; ++d) {
       const auto x = rng::philox_bits128(seed, (std::uint64_t{1} << 63) + out.size(), 0);
-      // 128 random bits -> r uniform in [0, rows U) (multiply-high: bias < rows U / 2^128).
-      const u128 bits = (static_cast<u128>(x.hi) << 64) | x.lo;
-      const u128 r = mul_high(bits, span);
-      out.push_back(sample(t, static_cast<u128>(s.first_row) * t.capacity + r));
+      out.push_back(sample_bits(t, x.hi, x.lo, s.first_row, s.rows));  // a row of the section, then its threshold
     }
   }
   return out;

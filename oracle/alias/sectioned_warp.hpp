@@ -10,6 +10,7 @@
 // grouped by section.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "oracle/alias/sample_warp.hpp"
@@ -17,6 +18,13 @@
 #include "sim/shared_memory.hpp"
 
 namespace warpsim::oracle::alias {
+
+// A row as sampling reads it: 16 bytes, one access.
+struct alignas(16) SampleRow {
+  std::uint64_t threshold = 0;
+  std::uint32_t alias = 0, pad = 0;
+  std::string to_string() const { return std::to_string(threshold) + "|" + std::to_string(alias); }
+};
 
 // A section's place in the recursion: its rows and the path to it.
 struct SectionNode {
@@ -56,7 +64,6 @@ inline SectionedRun sample_sectioned_on_model(const Table& table, std::size_t se
   sim::GlobalMemory mem;
   const auto dt = upload_table(mem, table);
   const auto out = mem.allocate<std::uint32_t>(std::max<std::uint64_t>(n, 1));
-  const u128 cap = table.capacity;
   SectionedRun run;
   for (const auto& node : section_nodes(table.size(), section_rows)) {
     sim::Warp warp({.width = width});
@@ -89,15 +96,15 @@ inline SectionedRun sample_sectioned_on_model(const Table& table, std::size_t se
         });
     // The section's rows to shared memory, a 16-byte row a lane.
     sim::SharedMemory smem(node.rows * kRowBytes + 64);
-    const auto srows = smem.allocate<TableRow>(node.rows);
-    Reg<std::uint64_t> e("e"), addr("addr"), k("k"), rem("rem"), keep("keep"), d("d");
-    Reg<TableRow> row("row");
+    const auto srows = smem.allocate<SampleRow>(node.rows);
+    Reg<std::uint64_t> e("e"), addr("addr"), k("k"), d("d");
+    Reg<SampleRow> row("row");
     Reg<bool> in("in");
     for (std::uint64_t base = 0; base < node.rows; base += lanes) {
       warp.compute(Op::Other, e, [&](int l) { return base + static_cast<std::uint64_t>(l); }, "e <- base + lane");
       warp.compute(Op::Compare, in, [&](int l) { return e[l] < node.rows; }, "e < rows");
       warp.if_then(in, [&] {
-        warp.compute(Op::Other, addr, [&](int l) { return dt.keep_address(node.first_row + e[l]); }, "addr <- &T[first + e]");
+        warp.compute(Op::Other, addr, [&](int l) { return dt.threshold_address(node.first_row + e[l]); }, "addr <- &T[first + e]");
         warp.load_global(row, mem, PerLane<std::uint64_t>(addr));
         warp.compute(Op::Other, addr, [&](int l) { return srows.at(e[l]); }, "addr <- &S[e]");
         warp.store_shared(smem, PerLane<std::uint64_t>(addr), row);
@@ -105,23 +112,20 @@ inline SectionedRun sample_sectioned_on_model(const Table& table, std::size_t se
     }
     warp.syncwarp(warp.lanes());
     // The draws: lane l makes draw offset + d + l of the output.
-    const u128 span = static_cast<u128>(node.rows) * cap;
     Reg<std::uint32_t> item("item");
-    std::vector<u128> r(lanes);
+    Reg<std::uint64_t> hi("hi"), lo("lo");
     for (std::uint64_t base = 0; base < draws[0]; base += lanes) {  // uniform: every lane holds the share
       warp.compute(Op::Other, d, [&](int l) { return offset[l] + base + static_cast<std::uint64_t>(l); }, "d <- offset + base + lane");
       warp.compute(Op::Compare, in, [&](int l) { return base + static_cast<std::uint64_t>(l) < draws[l]; }, "in <- draw < share");
       warp.if_then(in, [&] {
-        // r uniform on [0, rows U): Philox (seed, 2^63 + d, 0), a 128-bit multiply-high.
-        for (int l = 0; l < width; ++l)
-          if (in[l]) r[static_cast<std::size_t>(l)] = mul_high(draw_bits(seed, (std::uint64_t{1} << 63) + d[l]), span);
-        warp.compute(Op::Other, k, [&](int l) { return static_cast<std::uint64_t>(r[static_cast<std::size_t>(l)] / cap); }, "k <- r / U");
-        warp.compute(Op::Other, rem, [&](int l) { return static_cast<std::uint64_t>(r[static_cast<std::size_t>(l)] % cap); }, "rem <- r mod U");
+        warp.compute(Op::Other, hi, [&](int l) { return rng::philox_bits128(seed, (std::uint64_t{1} << 63) + d[l], 0).hi; }, "hi <- philox(2^63 + d).hi");
+        warp.compute(Op::Other, lo, [&](int l) { return rng::philox_bits128(seed, (std::uint64_t{1} << 63) + d[l], 0).lo; }, "lo <- philox(2^63 + d).lo");
+        warp.compute(Op::Other, k, [&](int l) { return static_cast<std::uint64_t>((static_cast<u128>(hi[l]) * node.rows) >> 64); }, "k <- hi rows >> 64");
         warp.compute(Op::Other, addr, [&](int l) { return srows.at(k[l]); }, "addr <- &S[k]");
         warp.load_shared(row, smem, PerLane<std::uint64_t>(addr));
         warp.compute(Op::Select, item, [&](int l) {
-          return rem[l] < row[l].keep ? static_cast<std::uint32_t>(node.first_row + k[l]) : row[l].alias;
-        }, "item <- rem < keep ? first + k : alias");
+          return lo[l] < row[l].threshold ? static_cast<std::uint32_t>(node.first_row + k[l]) : row[l].alias;
+        }, "item <- lo < threshold ? first + k : alias");
         warp.compute(Op::Other, addr, [&](int l) { return out.at(d[l]); }, "addr <- &out[d]");
         warp.store_global(mem, PerLane<std::uint64_t>(addr), item);
       });

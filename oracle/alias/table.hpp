@@ -7,9 +7,18 @@
 // probability u_i / U.
 //
 // Sampling, exactly: r uniform in [0, N U); row k = r / U; item k if
-// r mod U < keep[k], else alias[k]. (Sec. 2.4 states the rule with a float u:
-// k = floor(u N), item k if (u N - k) W/N < T_k^w; errata E11: as printed
-// the units of the two sides differ.)
+// r mod U < keep[k], else alias[k] (`sample`). (Sec. 2.4 states the rule with
+// a float u: k = floor(u N), item k if (u N - k) W/N < T_k^w; errata E11: as
+// printed the units of the two sides differ.)
+//
+// Sampling as the kernels do it (`sample_bits`), from 128 random bits: row
+// k = floor(hi N / 2^64), then item k if lo < t_k, else the alias, with the
+// row's threshold t_k = floor(keep[k] 2^64 / U) (2^64 - 1 for a full row,
+// whose alias is then taken as k itself). Each row comes up with probability
+// within 2^-64 of 1/N and keeps its item with probability t_k / 2^64, within
+// 2^-64 of keep[k] / U: item i is drawn within a_i 2^-63 of its table
+// probability, a_i the rows that give it mass. The threshold loses nothing:
+// keep[k] = ceil(t_k U / 2^64), since U / 2^64 < 1/4 (U < 2^62).
 #pragma once
 
 #include <cstdint>
@@ -77,6 +86,27 @@ inline u128 mul_high(u128 a, u128 b) {
   const u128 lo_lo = a_lo * b_lo, lo_hi = a_lo * b_hi, hi_lo = a_hi * b_lo, hi_hi = a_hi * b_hi;
   const u128 middle = (lo_lo >> 64) + (lo_hi & mask) + (hi_lo & mask);
   return hi_hi + (lo_hi >> 64) + (hi_lo >> 64) + (middle >> 64);
+}
+
+// Row k's threshold, and back.
+inline std::uint64_t threshold(std::uint64_t keep, std::uint64_t capacity) {
+  if (keep >= capacity) return ~std::uint64_t{0};
+  return static_cast<std::uint64_t>((static_cast<u128>(keep) << 64) / capacity);
+}
+inline std::uint64_t keep_of_threshold(std::uint64_t t, std::uint64_t capacity) {
+  if (t == ~std::uint64_t{0}) return capacity;  // only a full row: floor(keep 2^64 / U) < 2^64 - 1 for keep < U
+  return static_cast<std::uint64_t>((static_cast<u128>(t) * capacity + ((static_cast<u128>(1) << 64) - 1)) >> 64);
+}
+// The alias as sampled: a full row gives nothing away, so it names its own item.
+inline std::uint32_t sampled_alias(const Table& t, std::size_t k) {
+  return t.keep[k] >= t.capacity ? static_cast<std::uint32_t>(k) : t.alias[k];
+}
+
+// One draw from the 128 bits (hi, lo), among rows [first, first + rows).
+inline std::uint32_t sample_bits(const Table& t, std::uint64_t hi, std::uint64_t lo, std::size_t first = 0, std::size_t rows = 0) {
+  if (rows == 0) rows = t.size();
+  const std::size_t k = first + static_cast<std::size_t>((static_cast<u128>(hi) * rows) >> 64);
+  return lo < threshold(t.keep[k], t.capacity) ? static_cast<std::uint32_t>(k) : sampled_alias(t, k);
 }
 
 // One draw with r in [0, N U).

@@ -309,6 +309,20 @@ TEST(AliasTable, UnitsAtASumThatRoundsAcrossAPowerOfTwo) {
   EXPECT_EQ(to_units<double>(w).exponent, to_units<double>(reversed).exponent);
 }
 
+// A row's sampling threshold t = floor(keep 2^64 / U) loses nothing: keep
+// comes back as ceil(t U / 2^64), for every keep in [0, U] and every U < 2^62;
+// and t / 2^64 is within 2^-64 of keep / U.
+RC_GTEST_PROP(AliasTable, ThresholdsAreLossless, ()) {
+  const auto cap = *rc::gen::inRange<std::uint64_t>(1, std::uint64_t{1} << 62);
+  const auto keep = *rc::gen::oneOf(rc::gen::just<std::uint64_t>(0), rc::gen::just(cap), rc::gen::just(cap - 1),
+                                    rc::gen::inRange<std::uint64_t>(0, cap + 1));
+  const auto t = threshold(keep, cap);
+  RC_ASSERT(keep_of_threshold(t, cap) == keep);
+  // |t / 2^64 - keep / U| < 2^-64  <=>  |t U - keep 2^64| < U
+  const u128 lhs = static_cast<u128>(t) * cap, rhs = static_cast<u128>(keep) << 64;
+  RC_ASSERT((lhs > rhs ? lhs - rhs : rhs - lhs) < cap + (keep == cap ? cap : 0));
+}
+
 TEST(AliasTable, UnitsWithinTheirExactnessBound) {
   std::uint64_t state = 88172645463325252ull;
   auto next = [&] { return state ^= state << 13, state ^= state >> 7, state ^= state << 17; };
