@@ -14,9 +14,9 @@
 //   pack            a thread a section, from its split to the next; every
 //                   row is written once, as one 16-byte store
 //
-// Sampling: draw d takes rng/'s 128 Philox bits of (seed, d, 0), r = floor(bits
-// N U / 2^128), row r / U (the quotient from a double estimate, corrected in
-// integers: exact), the item if r mod U < keep, else the alias.
+// Sampling: draw d takes rng/'s 128 Philox bits (hi, lo) of (seed, d, 0): row
+// floor(hi N / 2^64), the item if lo < the row's threshold, else the alias
+// (oracle/alias/table.hpp, sample_bits).
 #include "gpu/alias_table.hpp"
 
 #include <cub/block/block_reduce.cuh>
@@ -269,6 +269,7 @@ struct PackArgs {
   Lists lists;
   std::uint64_t lights, heavies, steps, sections;
   std::uint64_t cap;
+  u128 recip;  // floor(2^126 / U)
 };
 
 // The sweep's state after k steps: the largest i in [max(0, k - |h|), min(k, |l|)]
@@ -290,8 +291,25 @@ __global__ void split_kernel(PackArgs a, SplitAt* splits) {
   splits[s] = s == a.sections ? SplitAt{a.lights, a.heavies} : split_at(a, s * a.steps / a.sections);
 }
 
-__device__ __forceinline__ void store_row(AliasRow* rows, std::uint32_t k, std::uint64_t keep, std::uint32_t alias) {
-  const uint4 v = {static_cast<unsigned>(keep), static_cast<unsigned>(keep >> 32), alias, 0u};
+// Row k as sampling reads it: the threshold floor(keep 2^64 / U) (2^64 - 1
+// and the item itself for a full row).
+// The division by U is a multiplication by R = floor(2^126 / U): keep R < 2^126
+// (keep < U), and (keep R) >> 62 is t or t - 1 (the error of R times keep is
+// below 2^62), settled by one product.
+__device__ __forceinline__ std::uint64_t threshold(std::uint64_t keep, std::uint64_t cap, u128 recip) {
+  const std::uint64_t r_lo = static_cast<std::uint64_t>(recip), r_hi = static_cast<std::uint64_t>(recip >> 64);  // r_hi < 4
+  const u128 product = static_cast<u128>(keep) * r_lo + (static_cast<u128>(keep * r_hi) << 64);
+  std::uint64_t t = static_cast<std::uint64_t>(product >> 62);
+  if (static_cast<u128>(t + 1) * cap <= static_cast<u128>(keep) << 64) ++t;
+  return t;
+}
+
+__device__ __forceinline__ void store_row(AliasRow* rows, std::uint32_t k, std::uint64_t keep, std::uint32_t alias, std::uint64_t cap,
+                                          u128 recip) {
+  const bool full = keep >= cap;
+  const std::uint64_t t = full ? ~std::uint64_t{0} : threshold(keep, cap, recip);
+  if (full) alias = k;
+  const uint4 v = {static_cast<unsigned>(t), static_cast<unsigned>(t >> 32), alias, 0u};
   *reinterpret_cast<uint4*>(rows + k) = v;  // one 16-byte store (Alg. 4.4)
 }
 
@@ -306,18 +324,18 @@ __global__ void pack_kernel(PackArgs a, const SplitAt* splits, AliasRow* rows) {
   for (std::uint64_t step = i + j; step < to; ++step) {
     if (j >= a.heavies) {  // no heavy item left: the lights left are exactly full
       const std::uint32_t l = a.lists.light[i];
-      store_row(rows, l, a.cap, l);
+      store_row(rows, l, a.cap, l, a.cap, a.recip);
       ++i;
     } else if (i < a.lights && w > cap) {  // fill light i from heavy j
       const std::uint32_t l = a.lists.light[i];
       const u128 m = static_cast<u128>(a.steps) * a.lists.light_units[i];
-      store_row(rows, l, static_cast<std::uint64_t>(m), a.lists.heavy[j]);
+      store_row(rows, l, static_cast<std::uint64_t>(m), a.lists.heavy[j], a.cap, a.recip);
       w -= cap - m;
       ++i;
     } else {  // heavy j keeps w, the rest from heavy j + 1 (the last keeps exactly a bucket)
       const std::uint32_t h = a.lists.heavy[j];
       const bool more = j + 1 < a.heavies;
-      store_row(rows, h, static_cast<std::uint64_t>(w), more ? a.lists.heavy[j + 1] : h);
+      store_row(rows, h, static_cast<std::uint64_t>(w), more ? a.lists.heavy[j + 1] : h, a.cap, a.recip);
       if (more) w = static_cast<u128>(a.steps) * a.lists.heavy_units[j + 1] - (cap - w);
       ++j;
     }
@@ -363,18 +381,18 @@ __global__ void pack_shared_kernel(PackArgs a, const SplitAt* __restrict__ split
   for (std::uint64_t step = i + j; step < to; ++step) {
     if (j >= a.heavies) {
       const std::uint32_t l = light[i];
-      store_row(rows, l, a.cap, l);
+      store_row(rows, l, a.cap, l, a.cap, a.recip);
       ++i;
     } else if (i < a.lights && w > cap) {
       const std::uint32_t l = light[i];
       const u128 m = n * light_u[i];
-      store_row(rows, l, static_cast<std::uint64_t>(m), heavy[j]);
+      store_row(rows, l, static_cast<std::uint64_t>(m), heavy[j], a.cap, a.recip);
       w -= cap - m;
       ++i;
     } else {
       const std::uint32_t h = heavy[j];
       const bool more = j + 1 < a.heavies;
-      store_row(rows, h, static_cast<std::uint64_t>(w), more ? heavy[j + 1] : h);
+      store_row(rows, h, static_cast<std::uint64_t>(w), more ? heavy[j + 1] : h, a.cap, a.recip);
       if (more) w = n * heavy_u[j + 1] - (cap - w);
       ++j;
     }
@@ -383,37 +401,18 @@ __global__ void pack_shared_kernel(PackArgs a, const SplitAt* __restrict__ split
 
 // ---- sampling ------------------------------------------------------------------
 
-// floor(a b / 2^128) for b < 2^94.
-__device__ __forceinline__ u128 mul_high(std::uint64_t a_hi, std::uint64_t a_lo, u128 b) {
-  const std::uint64_t b_lo = static_cast<std::uint64_t>(b), b_hi = static_cast<std::uint64_t>(b >> 64);
-  const u128 lo_lo = static_cast<u128>(a_lo) * b_lo, lo_hi = static_cast<u128>(a_lo) * b_hi;
-  const u128 hi_lo = static_cast<u128>(a_hi) * b_lo, hi_hi = static_cast<u128>(a_hi) * b_hi;
-  const u128 mask = ~std::uint64_t{0};
-  const u128 middle = (lo_lo >> 64) + (lo_hi & mask) + (hi_lo & mask);
-  return hi_hi + (lo_hi >> 64) + (hi_lo >> 64) + (middle >> 64);
-}
-
 struct SampleArgs {
   const AliasRow* rows;
-  std::uint64_t n, cap;
-  double inv_cap;  // 1 / U, for the quotient's estimate
+  std::uint64_t n;
   std::uint64_t seed, first, count;
 };
 
 __device__ __forceinline__ std::uint32_t draw(const SampleArgs& a, std::uint64_t d) {
   const rng::Bits128 bits = rng::philox_bits128(a.seed, d, 0);
-  const u128 r = mul_high(bits.hi, bits.lo, static_cast<u128>(a.n) * a.cap);
-  // k = r / U: a double estimate within one of the quotient, then exact.
-  const double r_approx = static_cast<double>(static_cast<std::uint64_t>(r >> 64)) * 0x1p64 + static_cast<double>(static_cast<std::uint64_t>(r));
-  auto k = static_cast<std::uint64_t>(r_approx * a.inv_cap);
-  if (k >= a.n) k = a.n - 1;
-  u128 base = static_cast<u128>(k) * a.cap;
-  while (base > r) base -= a.cap, --k;
-  while (r - base >= a.cap) base += a.cap, ++k;
-  const std::uint64_t rem = static_cast<std::uint64_t>(r - base);
+  const std::uint64_t k = __umul64hi(bits.hi, a.n);  // floor(hi N / 2^64)
   const uint4 row = __ldg(reinterpret_cast<const uint4*>(a.rows + k));
-  const std::uint64_t keep = row.x | (static_cast<std::uint64_t>(row.y) << 32);
-  return rem < keep ? static_cast<std::uint32_t>(k) : row.z;
+  const std::uint64_t t = row.x | (static_cast<std::uint64_t>(row.y) << 32);
+  return bits.lo < t ? static_cast<std::uint32_t>(k) : row.z;
 }
 
 __global__ void sample_kernel(SampleArgs a, std::uint32_t* __restrict__ out) {
@@ -589,7 +588,7 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
   WARPSIM_CUDA(cudaStreamSynchronize(stream));
 
   // Split and pack.
-  const PackArgs args{lists, counts[0], counts[1], n, sections, cap};
+  const PackArgs args{lists, counts[0], counts[1], n, sections, cap, (static_cast<u128>(1) << 126) / cap};
   auto* splits = reinterpret_cast<SplitAt*>(base + at.splits);
   const int threads = config.threads_per_block;
   split_kernel<<<static_cast<unsigned>((sections + 1 + threads - 1) / threads), threads, 0, stream>>>(args, splits);
@@ -623,7 +622,7 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
 namespace {
 SampleArgs sample_args(const AliasRow* rows, const AliasTableInfo& t, std::uint64_t seed, std::uint64_t first, std::uint64_t count) {
   if (t.n == 0 || t.capacity == 0) throw std::invalid_argument("alias_sample: an empty table");
-  return {rows, t.n, t.capacity, 1.0 / static_cast<double>(t.capacity), seed, first, count};
+  return {rows, t.n, seed, first, count};
 }
 }  // namespace
 

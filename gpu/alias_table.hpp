@@ -2,8 +2,11 @@
 // to the oracle (oracle/alias/) bit for bit -- the same table for every input
 // and every launch configuration, and the same index for every draw.
 //
-// The table is in exact units (docs/alias.md): row k keeps `keep` units of
-// item k out of its capacity U and gives the rest to `alias`. The unit comes
+// The table is in exact units (docs/alias.md): row k keeps keep_k units of
+// item k out of its capacity U and gives the rest to its alias. A row is
+// stored as the kernels sample it: the threshold t_k = floor(keep_k 2^64 / U)
+// (2^64 - 1 for a full row, whose alias is then the item itself), from which
+// keep_k = ceil(t_k U / 2^64) comes back exactly (oracle/alias/table.hpp). The unit comes
 // from the largest weight and an integer sum, the lists' prefix sums are
 // 128-bit integers: every reduction and scan here is an integer one, so the
 // order in which the GPU adds does not change the table.
@@ -23,9 +26,9 @@
 
 namespace warpsim::gpu {
 
-// One row, 16 bytes (one 128-bit store): the oracle's TableRow layout.
+// One row, 16 bytes (one 128-bit store or load).
 struct alignas(16) AliasRow {
-  std::uint64_t keep = 0;
+  std::uint64_t threshold = 0;  // item k if a 64-bit uniform is below it
   std::uint32_t alias = 0, pad = 0;
 };
 static_assert(sizeof(AliasRow) == 16);
@@ -76,7 +79,8 @@ class AliasTableBuilder {
 };
 
 // Draws first .. first + count - 1 from the table: out[i] is draw first + i,
-// which takes the 128 bits of rng/'s Philox block (seed, first + i, 0).
+// which takes the 128 bits (hi, lo) of rng/'s Philox block (seed, first + i,
+// 0): row floor(hi N / 2^64), the item if lo < its threshold, else the alias.
 // Asynchronous on `stream`.
 void alias_sample(const AliasRow* rows, const AliasTableInfo& table, std::uint64_t seed, std::uint64_t first, std::uint64_t count,
                   std::uint32_t* out, cudaStream_t stream = nullptr);
