@@ -10,23 +10,10 @@ import json
 
 import torch
 
+from torch_timing import median_ms
+
 DRAWS = 10**9
 CHUNK = 10**8
-
-
-def median_ms(fn, reps=5):
-    for _ in range(2):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
-    return sorted(times)[len(times) // 2]
 
 
 def power_law(n):
@@ -40,7 +27,7 @@ def main():
     print(json.dumps({"torch": torch.__version__, "device": torch.cuda.get_device_name()}), flush=True)
     for n in [10**6, 10**7, 10**8]:
         w = power_law(n)
-        ms = median_ms(lambda: w.cumsum(0))
+        ms = median_ms(lambda: w.cumsum(0), reps=5, warmup=2)
         print(json.dumps({"what": "cumsum (preparation)", "n": n, "ms": round(ms, 4)}), flush=True)
         c = w.cumsum(0)
         total = c[-1]
@@ -54,7 +41,7 @@ def main():
 
         for label, fn in [("cumsum+searchsorted", search), ("torch.multinomial", multinomial)]:
             try:
-                ms = median_ms(fn) * (DRAWS // CHUNK)
+                ms = median_ms(fn, reps=5, warmup=2) * (DRAWS // CHUNK)
             except RuntimeError as e:
                 print(json.dumps({"what": label, "n": n, "error": str(e)[:200]}), flush=True)
                 torch.cuda.empty_cache()

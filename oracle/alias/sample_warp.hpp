@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "oracle/alias/table.hpp"
@@ -22,7 +23,13 @@
 
 namespace warpsim::oracle::alias {
 
-inline constexpr std::size_t kRowBytes = 16;
+// A row as sampling reads it: 16 bytes, one access (the kernels' gpu::AliasRow).
+struct alignas(16) SampleRow {
+  std::uint64_t threshold = 0;
+  std::uint32_t alias = 0, pad = 0;
+  std::string to_string() const { return std::to_string(threshold) + "|" + std::to_string(alias); }
+};
+inline constexpr std::size_t kRowBytes = sizeof(SampleRow);
 
 // Draw d on the host: the definition the model and the kernels equal.
 inline std::uint32_t draw(const Table& t, std::uint64_t seed, std::uint64_t d) {
@@ -39,14 +46,11 @@ struct DeviceTable {
 };
 
 inline DeviceTable upload_table(sim::GlobalMemory& mem, const Table& t) {
-  DeviceTable d{mem.allocate<std::byte>(t.size() * kRowBytes), t.capacity, t.size()};
-  for (std::size_t k = 0; k < t.size(); ++k) {
-    const std::uint64_t th = threshold(t.keep[k], t.capacity);
-    const std::uint32_t a = sampled_alias(t, k);
-    mem.write_bytes(d.threshold_address(k), &th, 8);
-    mem.write_bytes(d.alias_address(k), &a, 4);
-  }
-  return d;
+  const auto rows = mem.allocate<SampleRow>(t.size());
+  std::vector<SampleRow> host(t.size());
+  for (std::size_t k = 0; k < t.size(); ++k) host[k] = {threshold(t.keep[k], t.capacity), sampled_alias(t, k), 0};
+  mem.upload<SampleRow>(rows, host);
+  return {{rows.address, t.size() * kRowBytes}, t.capacity, t.size()};
 }
 
 // Draws first .. first + W - 1, lane l making draw first + l.

@@ -10,7 +10,6 @@
 // grouped by section.
 #pragma once
 
-#include <string>
 #include <vector>
 
 #include "oracle/alias/sample_warp.hpp"
@@ -18,13 +17,6 @@
 #include "sim/shared_memory.hpp"
 
 namespace warpsim::oracle::alias {
-
-// A row as sampling reads it: 16 bytes, one access.
-struct alignas(16) SampleRow {
-  std::uint64_t threshold = 0;
-  std::uint32_t alias = 0, pad = 0;
-  std::string to_string() const { return std::to_string(threshold) + "|" + std::to_string(alias); }
-};
 
 // A section's place in the recursion: its rows and the path to it.
 struct SectionNode {

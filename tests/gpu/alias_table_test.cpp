@@ -19,6 +19,7 @@
 #include "properties/generators.hpp"
 #include "properties/rc_checks.hpp"
 #include "require_gpu.hpp"
+#include "../alias_test_weights.hpp"
 #include "stats/goodness_of_fit.hpp"
 
 using namespace warpsim;
@@ -91,13 +92,7 @@ TEST(GpuAlias, BuildEqualsTheOracleOnEveryFamily) {
 TEST(GpuAlias, BuildEqualsTheOracleAtAMillionItems) {
   WARPSIM_REQUIRE_GPU();
   const std::size_t n = 1'000'000;
-  std::vector<float> uniform(n), power(n);
-  std::uint64_t st = 5;
-  for (std::size_t i = 0; i < n; ++i) {
-    st = st * 6364136223846793005ull + 1442695040888963407ull;
-    uniform[i] = static_cast<float>(st >> 40) * 0x1p-24f;
-    power[(i * 7919) % n] = 1.0f / static_cast<float>(i + 1);
-  }
+  const auto uniform = test::uniform_weights<float>(n, 5), power = test::shuffled_power_law<float>(n, 7919);
   for (const auto* w : {&uniform, &power}) {
     const auto u = oracle::alias::to_units<float>(*w);
     const auto want = oracle::alias::sweep(u);

@@ -24,6 +24,7 @@
 #include "oracle/alias/vose.hpp"
 #include "oracle/alias/walker.hpp"
 #include "properties/generators.hpp"
+#include "../alias_test_weights.hpp"
 
 namespace {
 
@@ -153,9 +154,7 @@ RC_GTEST_PROP(AliasTable, PsaPlusIsExactWhateverTheScheduleFp64, ()) {
 TEST(AliasTable, PsaPlusPacksMostUniformItemsGreedily) {
   // Sec. 2.4.5: "When assigning uniform random weights to each item, it is
   // possible to pack a majority of the items greedily."
-  std::uint64_t state = 0x9E3779B97F4A7C15ull;
-  std::vector<double> w(100000);
-  for (auto& x : w) x = static_cast<double>((state = state * 6364136223846793005ull + 1442695040888963407ull) >> 11) * 0x1p-53;
+  const auto w = warpsim::test::uniform_weights(100000, 0x9E3779B97F4A7C15ull);
   const auto u = to_units<double>(w);
   PsaPlusStats st;
   const auto t = psa_plus(u, 1024, 64, {}, &st);
@@ -630,14 +629,7 @@ TEST(AliasTable, SplitOnTheWarpModelAndWhatItReads) {
     }
     return warp.counters();
   };
-  std::vector<double> uniform(n), power(n);
-  std::uint64_t st = 7;
-  for (std::size_t i = 0; i < n; ++i) {
-    st = st * 6364136223846793005ull + 1442695040888963407ull;
-    uniform[i] = static_cast<double>(st >> 11) * 0x1p-53;
-    power[(i * 40503) % n] = 1.0 / static_cast<double>(i + 1);
-  }
-  const auto cu = measure(uniform), cp = measure(power);
+  const auto cu = measure(warpsim::test::uniform_weights(n, 7)), cp = measure(warpsim::test::shuffled_power_law(n));
   const double ratio = static_cast<double>(cu.global_sectors) / static_cast<double>(std::max<std::uint64_t>(1, cp.global_sectors));
   std::cout << "split of 2^16 items in 1024 sections on the model: uniform " << cu.global_sectors << " sectors (" << cu.loop_iterations
             << " loop iterations), power law " << cp.global_sectors << " sectors (" << cp.loop_iterations << "): " << ratio << "x\n";
@@ -693,9 +685,7 @@ RC_GTEST_PROP(AliasTable, PsaOnTheWarpModelIsPsaFp64, ()) {
 }
 
 TEST(AliasTable, PsaOnTheModelCountsItsTraffic) {
-  std::vector<double> w(1 << 14);
-  std::uint64_t st = 3;
-  for (auto& x : w) x = static_cast<double>((st = st * 6364136223846793005ull + 1442695040888963407ull) >> 11) * 0x1p-53;
+  const auto w = warpsim::test::uniform_weights(1 << 14, 3);
   warpsim::sim::Counters c;
   psa_on_the_model_equals_the_host(w, 256, &c);
   std::cout << "PSA on the model, 2^14 uniform weights, 256 sections: " << c.global_requests << " requests, " << c.global_sectors

@@ -15,6 +15,7 @@
 #include "oracle/alias/sectioned_warp.hpp"
 #include "oracle/alias/split_pary.hpp"
 #include "properties/generators.hpp"
+#include "../alias_test_weights.hpp"
 
 namespace {
 
@@ -94,17 +95,8 @@ RC_GTEST_PROP(AliasWarp, ParySplitIsTheSplitFp64, ()) {
   pary_split_is_the_split(w, *rc::gen::inRange<std::size_t>(1, 200), *rc::gen::element(1, 2, 4), *rc::gen::element(4, 32));
 }
 
-std::vector<double> uniform_weights(std::size_t n, std::uint64_t seed) {
-  std::vector<double> w(n);
-  for (auto& x : w) x = static_cast<double>((seed = seed * 6364136223846793005ull + 1442695040888963407ull) >> 11) * 0x1p-53;
-  return w;
-}
-
-std::vector<double> shuffled_power_law(std::size_t n) {
-  std::vector<double> w(n);
-  for (std::size_t i = 0; i < n; ++i) w[(i * 40503) % n] = 1.0 / static_cast<double>(i + 1);
-  return w;
-}
+using warpsim::test::shuffled_power_law;
+using warpsim::test::uniform_weights;
 
 // What the two splits read on the model (2^16 items, 1,024 splits, groups of
 // one warp): the partial p-ary split's first phase narrows each group's range
