@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli/alias_device.hpp"
 #include "cli/errors.hpp"
 #include "cli/validate/files.hpp"
 #include "cli/report_json.hpp"
@@ -36,6 +37,9 @@ CLI::App* add_alias_command(CLI::App& app, AliasOptions& o) {
               "psa, psa+: build the table on the warp model too (it must be the same table) and print what each phase "
               "(partition, split, pack) cost: instructions, global requests, 32-byte sectors loaded and stored, shared "
               "requests and bank conflicts. At most 2^22 weights");
+  a->add_flag("--device", o.device,
+              "psa: build the table with the GPU kernels too (the first CUDA device), require it to be the host's, and say "
+              "how long the build took. Exit 2 where no device can be used");
   a->add_option("--split", o.split, "--counters: the split, binary | pary (partial p-ary, Alg. 3.1)")
       ->check(CLI::IsMember({"binary", "pary"}))
       ->capture_default_str();
@@ -53,6 +57,7 @@ int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& input
   if (o.group && o.method != "psa+") throw UsageError("--group applies to psa+");
   if (o.lanes && o.method != "psa+") throw UsageError("--lanes applies to psa+");
   if (o.counters && !psa_like) throw UsageError("--counters applies to psa and psa+ (the constructions the model runs)");
+  if (o.device && o.method != "psa") throw UsageError("--device builds with the GPU kernels, which run psa (method psa)");
   const bool model_options = o.split != "pary" || o.pack != "chunked";
   if (model_options && !o.counters) throw UsageError("--split and --pack choose how the model builds the table: add --counters");
   const auto w = validate::read_weights(inputs, o.weights, o.dtype);
@@ -107,6 +112,15 @@ int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& input
       throw std::logic_error("the warp model's " + o.method + " table differs from the host's");
     }
   }
+  alias_device::DeviceBuild on_device;
+  if (o.device) {
+    on_device = alias_device::build(w.values, w.fp32);
+    bool same = on_device.exponent == t.exponent && on_device.capacity == t.capacity;
+    for (std::size_t k = 0; k < n && same; ++k) {
+      same = keep_of_threshold(on_device.threshold[k], t.capacity) == t.keep[k] && on_device.alias[k] == sampled_alias(t, k);
+    }
+    if (!same) throw std::logic_error("the device's psa table differs from the host's");
+  }
   const char* phases[] = {"partition", "split", "pack"};
   auto phase = [&](int k) -> const sim::Counters& {
     return k == 0 ? model.counters.partition : k == 1 ? model.counters.split : model.counters.pack;
@@ -129,6 +143,7 @@ int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& input
       for (int k = 0; k < 3; ++k) m["counters"][phases[k]] = to_json(phase(k));
       j["model"] = m;
     }
+    if (o.device) j["device"] = {{"name", on_device.device}, {"build_ms", on_device.milliseconds}, {"table", "equal to the host's"}};
     j["rows"] = rows;
     out << j.dump(2) << "\n";
     return kExitOk;
@@ -138,6 +153,11 @@ int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& input
   out << "\nunit 2^" << t.exponent << ", capacity U = " << t.capacity << " units a row; " << rows_with_alias(t) << " rows with an alias";
   if (o.method == "psa+") out << "; " << st.greedy_rows << " rows packed greedily, " << st.left << " left to PSA";
   out << "\ncheck: exact (every item's implied mass is N u_i)\n";
+  if (o.device) {
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%.3f", on_device.milliseconds);
+    out << "on the device (" << on_device.device << "): the same table, built in " << ms << " ms\n";
+  }
   if (o.counters) {
     out << "on the warp model (" << config.width << " lanes, " << o.split << " split, " << o.pack << " pack, " << model.sections
         << " sections): the same table\n";

@@ -23,6 +23,7 @@ struct AliasOptions {
   std::optional<std::size_t> group;   // psa+: the greedy group size (default 1,024)
   std::optional<std::size_t> lanes;   // psa+: lanes sharing a group (default 32, a warp)
   bool counters = false;              // psa, psa+: also build on the warp model and print its counters
+  bool device = false;                // psa: also build with the GPU kernels (gpu/alias_table.hpp) and check the table
   std::string split = "pary";         // --counters: binary | pary
   std::string pack = "chunked";       // --counters: global | shared | chunked
   std::string format = "text";

@@ -97,4 +97,25 @@ TEST(AliasCommand, ShowAliasDrawsTheSplitsAndTheSpill) {
   EXPECT_NE(step.find("left"), std::string::npos) << step;
 }
 
+// --device: where a CUDA device can be used, the kernels' table must be the
+// host's (the command checks every row) and the JSON says so; where none can
+// (CI, a build without CUDA), exit 2 with the reason.
+TEST(AliasCommand, DeviceBuildsTheHostsTableOrSaysWhyNot) {
+  warpsim::cli::MemoryInputs in;
+  std::string text;
+  for (int i = 0; i < 5000; ++i) text += std::to_string(1 + (i * 7919) % 1000) + "\n";
+  in.files["w"] = text;
+  std::ostringstream out, err;
+  const int rc = warpsim::cli::run_cli({"alias", "build", "--weights", "w", "--method", "psa", "--device", "--format", "json"}, out, err, in);
+  if (rc == 0) {
+    const auto j = nlohmann::json::parse(out.str());
+    EXPECT_EQ(j.at("device").at("table"), "equal to the host's");
+    EXPECT_FALSE(j.at("device").at("name").get<std::string>().empty());
+  } else {
+    EXPECT_EQ(rc, 2);
+    EXPECT_NE(err.str().find("--device: "), std::string::npos) << err.str();
+    EXPECT_TRUE(err.str().find("without CUDA") != std::string::npos || err.str().find("no usable CUDA device") != std::string::npos) << err.str();
+  }
+}
+
 }  // namespace

@@ -301,6 +301,8 @@ const std::vector<Case>& catalogue() {
       {"alias_counters_lanes", "usage", "`alias build --method psa+ --counters --lanes 3`",
        {"alias", "build", "--weights", "@w", "--method", "psa+", "--counters", "--lanes", "3"}, {{"w", "1\n2\n"}}, kExitUsage,
        "--lanes must be a power of two from 2 to 64", "refuses a group the model cannot run on one warp"},
+      {"alias_device_for_vose", "usage", "`alias build --method vose --device`", {"alias", "build", "--weights", "@w", "--method", "vose", "--device"},
+       {{"w", "1\n2\n"}}, kExitUsage, "--device builds with the GPU kernels, which run psa", "refuses a method the kernels do not run"},
       {"alias_counters", "valid input", "`alias build --method psa+ --group 3 --counters` on 6 weights, 0 among them",
        {"alias", "build", "--weights", "@w", "--method", "psa+", "--group", "3", "--counters"}, {{"w", "1\n3\n0\n4\n2\n2\n"}}, kExitOk,
        "the same table", "builds on the model too and prints each phase's counters"},
