@@ -65,15 +65,21 @@ struct MaxOp {
   __device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const { return a < b ? b : a; }
 };
 
-struct Reduced {
+// The build's scalars, found and kept on the device so that the phases run
+// back to back on the stream with no round trip to the host: the reductions'
+// targets, the unit, the capacity and its reciprocal, the lists' lengths.
+struct Scale {
   unsigned long long first_bad;  // the smallest index of a bad weight (n if none)
   unsigned long long max_bits;   // the largest good weight's bits
   unsigned long long fine_lo, fine_hi;  // S' = fine_lo + fine_hi 2^32
   unsigned long long total;      // U
+  int fine, shift, exponent, pad;
+  u128 recip;                    // floor(2^126 / U)
+  unsigned long long counts[2];  // |l|, |h|
 };
 
 template <class T, int kThreads>
-__global__ void check_and_max(const T* __restrict__ w, std::size_t n, Reduced* out) {
+__global__ void check_and_max(const T* __restrict__ w, std::size_t n, Scale* out) {
   using B = typename Bits<T>::type;
   using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
   __shared__ typename Reduce::TempStorage tmp;
@@ -82,7 +88,7 @@ __global__ void check_and_max(const T* __restrict__ w, std::size_t n, Reduced* o
     const T x = w[i];
     if (!(x >= 0) || isinf(x)) {  // NaN, negative or infinite
       bad = min(bad, static_cast<unsigned long long>(i));
-    } else {
+    } else if (x > 0) {  // (-0 passes the check, and its bits, the sign's, would order above every positive weight)
       B b;
       memcpy(&b, &x, sizeof b);
       best = max(best, static_cast<unsigned long long>(b));
@@ -98,7 +104,8 @@ __global__ void check_and_max(const T* __restrict__ w, std::size_t n, Reduced* o
 }
 
 template <class T, int kThreads>
-__global__ void fine_sum(const T* __restrict__ w, std::size_t n, int fine, Reduced* out) {
+__global__ void fine_sum(const T* __restrict__ w, std::size_t n, Scale* out) {
+  const int fine = out->fine;
   using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
   __shared__ typename Reduce::TempStorage tmp;
   unsigned long long lo = 0, hi = 0;  // each < n 2^32 <= 2^64
@@ -117,7 +124,8 @@ __global__ void fine_sum(const T* __restrict__ w, std::size_t n, int fine, Reduc
 }
 
 template <class T, int kThreads>
-__global__ void total_units(const T* __restrict__ w, std::size_t n, int fine, int shift, Reduced* out) {
+__global__ void total_units(const T* __restrict__ w, std::size_t n, Scale* out) {
+  const int fine = out->fine, shift = out->shift;
   using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
   __shared__ typename Reduce::TempStorage tmp;
   unsigned long long sum = 0;  // < 2^62
@@ -126,6 +134,33 @@ __global__ void total_units(const T* __restrict__ w, std::size_t n, int fine, in
   }
   const unsigned long long block = Reduce(tmp).Sum(sum);
   if (threadIdx.x == 0) atomicAdd(&out->total, block);
+}
+
+// One thread each: e' from the largest weight, then e from S', then 1 / U.
+// On bad or all-zero weights they leave safe values (the host refuses those
+// weights when it reads the scale back; the kernels meanwhile stay in bounds).
+template <class T>
+__global__ void find_fine(Scale* s, std::size_t n) {
+  const auto bits = static_cast<typename Bits<T>::type>(s->max_bits);
+  T largest;
+  memcpy(&largest, &bits, sizeof largest);
+  s->fine = s->first_bad < n || largest == 0 ? 0 : ilogb(static_cast<double>(largest)) - 63;
+}
+
+__device__ inline int bit_width(u128 x) {
+  const auto hi = static_cast<unsigned long long>(x >> 64), lo = static_cast<unsigned long long>(x);
+  return hi != 0 ? 128 - __clzll(static_cast<long long>(hi)) : lo != 0 ? 64 - __clzll(static_cast<long long>(lo)) : 0;
+}
+
+__global__ void find_shift(Scale* s) {
+  const u128 fine_total = static_cast<u128>(s->fine_lo) + (static_cast<u128>(s->fine_hi) << 32);
+  const int width = bit_width(fine_total);
+  s->exponent = s->fine + width - (kUnitBits - 1);
+  s->shift = width > kUnitBits - 1 ? width - (kUnitBits - 1) : 0;
+}
+
+__global__ void find_recip(Scale* s) {
+  s->recip = (static_cast<u128>(1) << 126) / (s->total == 0 ? 1 : s->total);
 }
 
 // ---- the partition -------------------------------------------------------------
@@ -207,7 +242,8 @@ constexpr int kPerThread = 16;
 constexpr std::size_t kTile = static_cast<std::size_t>(kScanThreads) * kPerThread;
 
 template <class T>
-__global__ void __launch_bounds__(kScanThreads, 4) tile_totals(Item<T> item, PrefixItem* tiles) {
+__global__ void __launch_bounds__(kScanThreads, 4) tile_totals(const T* w, std::uint64_t n, const Scale* scale, PrefixItem* tiles) {
+  const Item<T> item{w, scale->fine, scale->shift, n, scale->total};
   using Reduce = cub::BlockReduce<PrefixItem, kScanThreads>;
   __shared__ typename Reduce::TempStorage tmp;
   const std::uint64_t first = blockIdx.x * kTile;
@@ -239,7 +275,10 @@ __global__ void __launch_bounds__(512) scan_tiles(PrefixItem* tiles, std::size_t
 // Step k of a tile: its threads' items k W' .. k W' + W' - 1 (W' the block),
 // one block scan a step, so each step's stores are coalesced on each list.
 template <class T>
-__global__ void __launch_bounds__(kScanThreads, 4) tile_scatter(Item<T> item, Lists lists, const PrefixItem* tiles) {
+__global__ void __launch_bounds__(kScanThreads, 4) tile_scatter(const T* w, std::uint64_t n, const Scale* scale, Lists lists,
+                                                                const PrefixItem* tiles) {
+  const Item<T> item{w, scale->fine, scale->shift, n, scale->total};
+  lists.cap = scale->total;
   using Scan = cub::BlockScan<PrefixItem, kScanThreads, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ typename Scan::TempStorage tmp;
   const std::uint64_t first = blockIdx.x * kTile;
@@ -285,7 +324,19 @@ __device__ SplitAt split_at(const PackArgs& a, std::uint64_t k) {
   return {lo, k - lo};
 }
 
-__global__ void split_kernel(PackArgs a, SplitAt* splits) {
+// The scalars the host does not know when it launches: the lists' lengths,
+// U and 1 / U.
+__device__ __forceinline__ PackArgs with_scale(PackArgs a, const Scale* s) {
+  a.lights = s->counts[0];
+  a.heavies = s->counts[1];
+  a.cap = s->total;
+  a.recip = s->recip;
+  a.lists.cap = s->total;
+  return a;
+}
+
+__global__ void split_kernel(PackArgs base, const Scale* scale, SplitAt* splits) {
+  const PackArgs a = with_scale(base, scale);
   const std::uint64_t s = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (s > a.sections) return;
   splits[s] = s == a.sections ? SplitAt{a.lights, a.heavies} : split_at(a, s * a.steps / a.sections);
@@ -314,7 +365,8 @@ __device__ __forceinline__ void store_row(AliasRow* rows, std::uint32_t k, std::
 }
 
 // Section s packs steps k_s .. k_{s+1} - 1 from its split, as psa.hpp's pack().
-__global__ void pack_kernel(PackArgs a, const SplitAt* splits, AliasRow* rows) {
+__global__ void pack_kernel(PackArgs base, const Scale* scale, const SplitAt* splits, AliasRow* rows) {
+  const PackArgs a = with_scale(base, scale);
   const std::uint64_t s = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (s >= a.sections) return;
   const std::uint64_t to = (s + 1) * a.steps / a.sections;
@@ -347,7 +399,9 @@ __global__ void pack_kernel(PackArgs a, const SplitAt* splits, AliasRow* rows) {
 // l and h (items and units) into shared memory, coalesced: lights [i0, i1)
 // and heavies [j0, min(j1 + 1, |h|)), at most `per_warp` items. The steps are
 // pack_kernel's, reading shared memory.
-__global__ void pack_shared_kernel(PackArgs a, const SplitAt* __restrict__ splits, AliasRow* rows, std::uint32_t per_warp) {
+__global__ void pack_shared_kernel(PackArgs base, const Scale* scale, const SplitAt* __restrict__ splits, AliasRow* rows,
+                                   std::uint32_t per_warp) {
+  const PackArgs a = with_scale(base, scale);
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   const std::uint64_t s0 = (static_cast<std::uint64_t>(blockIdx.x) * (blockDim.x >> 5) + warp) * 32;
@@ -356,9 +410,9 @@ __global__ void pack_shared_kernel(PackArgs a, const SplitAt* __restrict__ split
   const SplitAt first = splits[s0], last = splits[s_end];
   const std::uint64_t i0 = first.i, j0 = first.j;
   const std::uint64_t nl = last.i - i0, j1 = min(static_cast<std::uint64_t>(last.j + 1), a.heavies), nh = j1 > j0 ? j1 - j0 : 0;
-  unsigned char* base = smem + static_cast<std::size_t>(warp) * per_warp * 12;
-  auto* units = reinterpret_cast<std::uint64_t*>(base);                     // 8-byte aligned
-  auto* items = reinterpret_cast<std::uint32_t*>(base + static_cast<std::size_t>(per_warp) * 8);
+  unsigned char* mine = smem + static_cast<std::size_t>(warp) * per_warp * 12;
+  auto* units = reinterpret_cast<std::uint64_t*>(mine);                     // 8-byte aligned
+  auto* items = reinterpret_cast<std::uint32_t*>(mine + static_cast<std::size_t>(per_warp) * 8);
   for (std::uint64_t t = lane; t < nl; t += 32) {
     items[t] = a.lists.light[i0 + t];
     units[t] = a.lists.light_units[i0 + t];
@@ -444,11 +498,6 @@ std::string bad_weight_message(std::size_t i, T x) {
   return "weight " + std::to_string(i) + " is negative";
 }
 
-int bit_width(u128 x) {
-  const auto hi = static_cast<unsigned long long>(x >> 64), lo = static_cast<unsigned long long>(x);
-  return hi != 0 ? 128 - __builtin_clzll(hi) : lo != 0 ? 64 - __builtin_clzll(lo) : 0;
-}
-
 // A device buffer that grows and is reused.
 struct Buffer {
   void* p = nullptr;
@@ -487,7 +536,7 @@ struct Layout {
       at += (bytes + 255) / 256 * 256;
       return here;
     };
-    reduced = take(sizeof(Reduced));
+    reduced = take(sizeof(Scale));
     counts = take(2 * sizeof(unsigned long long));
     light = take(n * 4);
     heavy = take(n * 4);
@@ -532,66 +581,47 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
   const std::size_t sections = sections_for(n, config);
   const Layout at(n, sections);
   auto* base = static_cast<char*>(scratch_->device.get(at.total));
-  auto* reduced = reinterpret_cast<Reduced*>(base + at.reduced);
+  auto* scale = reinterpret_cast<Scale*>(base + at.reduced);
   const int grid = grid_for(n, kThreads);
 
-  // The weights' check, their largest, S', U.
-  Reduced init{n, 0, 0, 0, 0};
-  WARPSIM_CUDA(cudaMemcpyAsync(reduced, &init, sizeof init, cudaMemcpyHostToDevice, stream));
-  check_and_max<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, reduced);
+  // The weights' check and their largest, e', S', e, U, 1 / U: on the device.
+  Scale init{};
+  init.first_bad = n;
+  WARPSIM_CUDA(cudaMemcpyAsync(scale, &init, sizeof init, cudaMemcpyHostToDevice, stream));
+  check_and_max<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, scale);
   WARPSIM_CUDA(cudaGetLastError());
-  Reduced host{};
-  WARPSIM_CUDA(cudaMemcpyAsync(&host, reduced, sizeof host, cudaMemcpyDeviceToHost, stream));
-  WARPSIM_CUDA(cudaStreamSynchronize(stream));
-  if (host.first_bad < n) {
-    T x{};
-    WARPSIM_CUDA(cudaMemcpy(&x, weights + host.first_bad, sizeof x, cudaMemcpyDeviceToHost));
-    throw std::invalid_argument(bad_weight_message(static_cast<std::size_t>(host.first_bad), x));
-  }
-  typename Bits<T>::type max_bits = static_cast<typename Bits<T>::type>(host.max_bits);
-  T largest;
-  std::memcpy(&largest, &max_bits, sizeof largest);
-  if (largest == 0) throw std::invalid_argument("every weight is 0: there is no distribution");
-  const int fine = std::ilogb(static_cast<double>(largest)) - 63;
-  fine_sum<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, fine, reduced);
+  find_fine<T><<<1, 1, 0, stream>>>(scale, n);
   WARPSIM_CUDA(cudaGetLastError());
-  WARPSIM_CUDA(cudaMemcpyAsync(&host, reduced, sizeof host, cudaMemcpyDeviceToHost, stream));
-  WARPSIM_CUDA(cudaStreamSynchronize(stream));
-  const u128 fine_total = static_cast<u128>(host.fine_lo) + (static_cast<u128>(host.fine_hi) << 32);
-  const int exponent = fine + bit_width(fine_total) - (kUnitBits - 1);
-  const int shift = exponent - fine;
-  total_units<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, fine, shift, reduced);
+  fine_sum<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, scale);
   WARPSIM_CUDA(cudaGetLastError());
-  WARPSIM_CUDA(cudaMemcpyAsync(&host, reduced, sizeof host, cudaMemcpyDeviceToHost, stream));
-  WARPSIM_CUDA(cudaStreamSynchronize(stream));
-  const std::uint64_t cap = host.total;
-  if (cap == 0 || cap >= (std::uint64_t{1} << kUnitBits)) throw std::logic_error("alias table: the units' total left its range");
+  find_shift<<<1, 1, 0, stream>>>(scale);
+  WARPSIM_CUDA(cudaGetLastError());
+  total_units<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, scale);
+  WARPSIM_CUDA(cudaGetLastError());
+  find_recip<<<1, 1, 0, stream>>>(scale);
+  WARPSIM_CUDA(cudaGetLastError());
 
-  // The partition: lists, masses and prefix sums.
+  // The partition: lists, units and prefix sums.
   Lists lists{reinterpret_cast<std::uint32_t*>(base + at.light),    reinterpret_cast<std::uint32_t*>(base + at.heavy),
               reinterpret_cast<std::uint64_t*>(base + at.light_units), reinterpret_cast<std::uint64_t*>(base + at.heavy_units),
               reinterpret_cast<std::uint64_t*>(base + at.light_prefix), reinterpret_cast<std::uint64_t*>(base + at.heavy_prefix),
-              n, cap, reinterpret_cast<unsigned long long*>(base + at.counts)};
+              n, 0, scale->counts};
   WARPSIM_CUDA(cudaMemsetAsync(lists.light_prefix, 0, 8, stream));
   WARPSIM_CUDA(cudaMemsetAsync(lists.heavy_prefix, 0, 8, stream));
-  const Item<T> item{weights, fine, shift, n, cap};
   auto* tiles = reinterpret_cast<PrefixItem*>(base + at.tiles);
   const auto tile_count = static_cast<unsigned>((n + kTile - 1) / kTile);
-  tile_totals<T><<<tile_count, kScanThreads, 0, stream>>>(item, tiles);
+  tile_totals<T><<<tile_count, kScanThreads, 0, stream>>>(weights, n, scale, tiles);
   WARPSIM_CUDA(cudaGetLastError());
   scan_tiles<<<1, 512, 0, stream>>>(tiles, tile_count);
   WARPSIM_CUDA(cudaGetLastError());
-  tile_scatter<T><<<tile_count, kScanThreads, 0, stream>>>(item, lists, tiles);
+  tile_scatter<T><<<tile_count, kScanThreads, 0, stream>>>(weights, n, scale, lists, tiles);
   WARPSIM_CUDA(cudaGetLastError());
-  unsigned long long counts[2];
-  WARPSIM_CUDA(cudaMemcpyAsync(counts, lists.counts, sizeof counts, cudaMemcpyDeviceToHost, stream));
-  WARPSIM_CUDA(cudaStreamSynchronize(stream));
 
-  // Split and pack.
-  const PackArgs args{lists, counts[0], counts[1], n, sections, cap, (static_cast<u128>(1) << 126) / cap};
+  // Split and pack (the lengths, U and 1 / U read from the scale).
+  const PackArgs args{lists, 0, 0, n, sections, 0, 0};
   auto* splits = reinterpret_cast<SplitAt*>(base + at.splits);
   const int threads = config.threads_per_block;
-  split_kernel<<<static_cast<unsigned>((sections + 1 + threads - 1) / threads), threads, 0, stream>>>(args, splits);
+  split_kernel<<<static_cast<unsigned>((sections + 1 + threads - 1) / threads), threads, 0, stream>>>(args, scale, splits);
   WARPSIM_CUDA(cudaGetLastError());
   // The pack: from shared memory where a warp's range fits, else from global memory.
   const std::size_t per_section = (n + sections - 1) / sections;
@@ -603,18 +633,29 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
     WARPSIM_CUDA(cudaFuncSetAttribute(pack_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     const std::size_t warps = (sections + 31) / 32;
     const auto blocks = static_cast<unsigned>((warps + static_cast<std::size_t>(warps_per_block) - 1) / static_cast<std::size_t>(warps_per_block));
-    pack_shared_kernel<<<blocks, 32 * warps_per_block, smem, stream>>>(args, splits, rows, static_cast<std::uint32_t>(per_warp));
+    pack_shared_kernel<<<blocks, 32 * warps_per_block, smem, stream>>>(args, scale, splits, rows, static_cast<std::uint32_t>(per_warp));
   } else {
-    pack_kernel<<<static_cast<unsigned>((sections + threads - 1) / threads), threads, 0, stream>>>(args, splits, rows);
+    pack_kernel<<<static_cast<unsigned>((sections + threads - 1) / threads), threads, 0, stream>>>(args, scale, splits, rows);
   }
   WARPSIM_CUDA(cudaGetLastError());
+
+  // One round trip: the scale, and with it whether the weights were good.
+  Scale host{};
+  WARPSIM_CUDA(cudaMemcpyAsync(&host, scale, sizeof host, cudaMemcpyDeviceToHost, stream));
   WARPSIM_CUDA(cudaStreamSynchronize(stream));
+  if (host.first_bad < n) {
+    T x{};
+    WARPSIM_CUDA(cudaMemcpy(&x, weights + host.first_bad, sizeof x, cudaMemcpyDeviceToHost));
+    throw std::invalid_argument(bad_weight_message(static_cast<std::size_t>(host.first_bad), x));
+  }
+  if (host.max_bits == 0) throw std::invalid_argument("every weight is 0: there is no distribution");
+  if (host.total == 0 || host.total >= (std::uint64_t{1} << kUnitBits)) throw std::logic_error("alias table: the units' total left its range");
   AliasTableInfo info;
   info.n = n;
-  info.exponent = exponent;
-  info.capacity = cap;
-  info.lights = counts[0];
-  info.heavies = counts[1];
+  info.exponent = host.exponent;
+  info.capacity = host.total;
+  info.lights = host.counts[0];
+  info.heavies = host.counts[1];
   info.sections = sections;
   return info;
 }

@@ -88,6 +88,19 @@ TEST(GpuAlias, BuildEqualsTheOracleOnEveryFamily) {
   }
 }
 
+// -0 is a weight of 0 (the check passes it): its sign bit must not make it
+// the largest weight.
+TEST(GpuAlias, NegativeZeroIsAWeightOfZero) {
+  WARPSIM_REQUIRE_GPU();
+  for (const auto& w : {std::vector<float>{-0.0f, 1, 2, -0.0f}, std::vector<float>{3, -0.0f}}) {
+    const auto u = oracle::alias::to_units<float>(w);
+    gpu::AliasTableInfo info;
+    const auto got = gpu_table(w, {}, &info);
+    EXPECT_EQ(info.exponent, u.exponent);
+    EXPECT_EQ(got.keep, oracle::alias::sweep(u).keep);
+  }
+}
+
 // Sizes users have: 10^6 items, uniform and a shuffled power law.
 TEST(GpuAlias, BuildEqualsTheOracleAtAMillionItems) {
   WARPSIM_REQUIRE_GPU();
