@@ -62,6 +62,8 @@ DeviceBuild build(const std::vector<double>& weights, bool fp32) {
     return b;
   } catch (const gpu::CudaError& e) {
     throw UsageError(std::string("--device: ") + e.what());
+  } catch (const std::invalid_argument& e) {  // e.g. more than the device holds, with the bytes needed
+    throw UsageError(std::string("--device: ") + e.what());
   }
 }
 

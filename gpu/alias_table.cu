@@ -580,6 +580,15 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
   }
   const std::size_t sections = sections_for(n, config);
   const Layout at(n, sections);
+  if (at.total > scratch_->device.bytes) {  // refuse, saying how much, what the device cannot hold
+    std::size_t free_bytes = 0, total_bytes = 0;
+    WARPSIM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (at.total - scratch_->device.bytes > free_bytes) {
+      throw std::invalid_argument("an alias table of " + std::to_string(n) + " items needs " + std::to_string(at.total) +
+                                  " bytes of device memory besides its weights and rows (" + std::to_string(at.total / n) +
+                                  " an item); the device has " + std::to_string(free_bytes) + " free");
+    }
+  }
   auto* base = static_cast<char*>(scratch_->device.get(at.total));
   auto* scale = reinterpret_cast<Scale*>(base + at.reduced);
   const int grid = grid_for(n, kThreads);

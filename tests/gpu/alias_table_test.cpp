@@ -213,4 +213,24 @@ TEST(GpuAlias, BadWeightsAreRefusedWithTheOraclesMessage) {
   EXPECT_THROW(builder.build(nullptr, 0, nullptr), std::invalid_argument);
 }
 
+// A table the device cannot hold is refused before anything runs, with the
+// bytes it needs (2^32 - 1 items: about 60 bytes of scratch an item).
+TEST(GpuAlias, ATableBeyondDeviceMemoryIsRefusedWithWhatItNeeds) {
+  WARPSIM_REQUIRE_GPU();
+  std::size_t free_bytes = 0, total_bytes = 0;
+  WARPSIM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::size_t n = gpu::kAliasMaxItems;
+  if (gpu::AliasTableBuilder<float>::scratch_bytes(n) <= free_bytes) GTEST_SKIP() << "this device holds even that: " << free_bytes << " bytes free";
+  DeviceArray<float> one(std::vector<float>{1});
+  gpu::AliasTableBuilder<float> builder;
+  try {
+    builder.build(one.p, n, nullptr);
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("needs " + std::to_string(gpu::AliasTableBuilder<float>::scratch_bytes(n)) + " bytes"), std::string::npos) << what;
+    EXPECT_NE(what.find("free"), std::string::npos) << what;
+  }
+}
+
 }  // namespace
