@@ -21,6 +21,8 @@
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
+#include <cub/warp/warp_reduce.cuh>
+#include <cub/warp/warp_scan.cuh>
 
 #include <algorithm>
 #include <cmath>
@@ -272,27 +274,46 @@ __global__ void __launch_bounds__(512) scan_tiles(PrefixItem* tiles, std::size_t
   }
 }
 
-// Step k of a tile: its threads' items k W' .. k W' + W' - 1 (W' the block),
-// one block scan a step, so each step's stores are coalesced on each list.
+// A tile's rescan: warp q of the block takes the tile's q-th eighth, 16
+// chunks of 32 consecutive items. It sums its items first (a warp
+// reduction), the warps' sums meet in shared memory once, and then each
+// warp scans its chunks in order with warp scans (shuffles, no block
+// barrier), carrying its running prefix, each chunk's stores coalesced on
+// each list.
+constexpr int kTileWarps = kScanThreads / 32;
+constexpr std::size_t kPerWarp = kTile / kTileWarps;
+
 template <class T>
 __global__ void __launch_bounds__(kScanThreads, 4) tile_scatter(const T* w, std::uint64_t n, const Scale* scale, Lists lists,
                                                                 const PrefixItem* tiles) {
+  using WarpReduce = cub::WarpReduce<PrefixItem>;
+  using WarpScan = cub::WarpScan<PrefixItem>;
+  __shared__ typename WarpReduce::TempStorage reduce_tmp[kTileWarps];
+  __shared__ typename WarpScan::TempStorage scan_tmp[kTileWarps];
+  __shared__ PrefixItem warp_sums[kTileWarps];
   const Item<T> item{w, scale->fine, scale->shift, n, scale->total};
   lists.cap = scale->total;
-  using Scan = cub::BlockScan<PrefixItem, kScanThreads, cub::BLOCK_SCAN_WARP_SCANS>;
-  __shared__ typename Scan::TempStorage tmp;
-  const std::uint64_t first = blockIdx.x * kTile;
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  const std::uint64_t first = blockIdx.x * kTile + warp * kPerWarp;
+  PrefixItem sum{};
+  for (std::size_t k = 0; k < kPerWarp; k += 32) {
+    const std::uint64_t i = first + k + lane;
+    if (i < n) sum = PrefixSum{}(sum, item(i));
+  }
+  const PrefixItem warp_total = WarpReduce(reduce_tmp[warp]).Reduce(sum, PrefixSum{});
+  if (lane == 0) warp_sums[warp] = warp_total;
+  __syncthreads();
   PrefixItem carry = tiles[blockIdx.x];
-  for (int k = 0; k < kPerThread; ++k) {
-    const std::uint64_t i = first + static_cast<std::uint64_t>(k) * kScanThreads + threadIdx.x;
-    const bool in = i < item.n;
+  for (unsigned q = 0; q < warp; ++q) carry = PrefixSum{}(carry, warp_sums[q]);
+  for (std::size_t k = 0; k < kPerWarp; k += 32) {
+    const std::uint64_t i = first + k + lane;
+    const bool in = i < n;
     const std::uint64_t u = in ? item.units(i) : 0;
-    const u128 m = static_cast<u128>(item.n) * u;
+    const u128 m = static_cast<u128>(n) * u;
     PrefixItem x{};
     if (in) x = m > item.cap ? PrefixItem{1, 0, u} : PrefixItem{0, u, 0};
     PrefixItem incl, all;
-    Scan(tmp).InclusiveScan(x, incl, PrefixSum{}, all);
-    __syncthreads();
+    WarpScan(scan_tmp[warp]).InclusiveScan(x, incl, PrefixSum{}, all);
     if (in) place(item, lists, i, u, m, PrefixSum{}(carry, incl));
     carry = PrefixSum{}(carry, all);
   }
