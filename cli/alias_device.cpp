@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "cli/errors.hpp"
+#include "cli/validate/device.hpp"
 #include "gpu/alias_table.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device.hpp"
@@ -13,32 +14,17 @@ namespace warpsim::cli::alias_device {
 namespace {
 
 template <class T>
-struct DeviceVector {
-  T* p = nullptr;
-  explicit DeviceVector(std::size_t n) {
-    const cudaError_t e = cudaMalloc(&p, std::max<std::size_t>(n, 1) * sizeof(T));
-    if (e != cudaSuccess) {
-      cudaGetLastError();
-      throw UsageError("--device: cannot allocate " + std::to_string(n * sizeof(T)) + " bytes on the device: " + cudaGetErrorString(e));
-    }
-  }
-  ~DeviceVector() { cudaFree(p); }
-  DeviceVector(const DeviceVector&) = delete;
-  DeviceVector& operator=(const DeviceVector&) = delete;
-};
-
-template <class T>
 DeviceBuild build_as(const std::vector<double>& weights) {
   const std::vector<T> w(weights.begin(), weights.end());  // exact: the values are already of precision T
-  DeviceVector<T> dw(w.size());
-  DeviceVector<gpu::AliasRow> rows(w.size());
-  WARPSIM_CUDA(cudaMemcpy(dw.p, w.data(), w.size() * sizeof(T), cudaMemcpyHostToDevice));
+  validate::device::Buffer dw(w.size() * sizeof(T), "--device: the weights");
+  validate::device::Buffer rows(w.size() * sizeof(gpu::AliasRow), "--device: the table");
+  dw.upload(w.data(), dw.bytes());
   gpu::AliasTableBuilder<T> builder;
   const auto start = std::chrono::steady_clock::now();
-  const auto info = builder.build(dw.p, w.size(), rows.p);
+  const auto info = builder.build(static_cast<const T*>(dw.get()), w.size(), static_cast<gpu::AliasRow*>(rows.get()));
   const auto stop = std::chrono::steady_clock::now();
   std::vector<gpu::AliasRow> got(w.size());
-  WARPSIM_CUDA(cudaMemcpy(got.data(), rows.p, got.size() * sizeof(gpu::AliasRow), cudaMemcpyDeviceToHost));
+  rows.download(got.data(), rows.bytes());
   DeviceBuild out;
   out.exponent = info.exponent;
   out.capacity = info.capacity;

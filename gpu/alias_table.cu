@@ -20,6 +20,7 @@
 #include "gpu/alias_table.hpp"
 
 #include <cub/block/block_reduce.cuh>
+#include <cuda/functional>
 #include <cub/block/block_scan.cuh>
 #include <cub/warp/warp_reduce.cuh>
 #include <cub/warp/warp_scan.cuh>
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/launch.hpp"
 #include "rng/philox_uniform.hpp"
 
 namespace warpsim::gpu {
@@ -59,13 +61,6 @@ template <class T>
 __host__ __device__ inline std::uint64_t fine_units(T w, int fine_exponent) {
   return static_cast<std::uint64_t>(floor(ldexp(static_cast<double>(w), -fine_exponent)));
 }
-
-struct MinOp {
-  __device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const { return a < b ? a : b; }
-};
-struct MaxOp {
-  __device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const { return a < b ? b : a; }
-};
 
 // The build's scalars, found and kept on the device so that the phases run
 // back to back on the stream with no round trip to the host: the reductions'
@@ -96,9 +91,9 @@ __global__ void check_and_max(const T* __restrict__ w, std::size_t n, Scale* out
       best = max(best, static_cast<unsigned long long>(b));
     }
   }
-  const unsigned long long block_bad = Reduce(tmp).Reduce(bad, MinOp{});
+  const unsigned long long block_bad = Reduce(tmp).Reduce(bad, cuda::minimum<>{});
   __syncthreads();
-  const unsigned long long block_best = Reduce(tmp).Reduce(best, MaxOp{});
+  const unsigned long long block_best = Reduce(tmp).Reduce(best, cuda::maximum<>{});
   if (threadIdx.x == 0) {
     atomicMin(&out->first_bad, block_bad);
     atomicMax(&out->max_bits, block_best);
@@ -505,9 +500,7 @@ __global__ void sample_counts_kernel(SampleArgs a, unsigned long long* __restric
 }
 
 int grid_for(std::size_t items, int threads) {
-  int device = 0, sms = 0;
-  WARPSIM_CUDA(cudaGetDevice(&device));
-  WARPSIM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const auto sms = multiprocessors();
   const std::size_t blocks = (items + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
   return static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(blocks, static_cast<std::size_t>(sms) * 8)));
 }
@@ -518,29 +511,6 @@ std::string bad_weight_message(std::size_t i, T x) {
   if (std::isinf(x)) return "weight " + std::to_string(i) + " is infinite";
   return "weight " + std::to_string(i) + " is negative";
 }
-
-// A device buffer that grows and is reused.
-struct Buffer {
-  void* p = nullptr;
-  std::size_t bytes = 0;
-  void* get(std::size_t want) {
-    if (want > bytes) {
-      if (p) WARPSIM_CUDA(cudaFree(p));
-      p = nullptr;
-      bytes = 0;
-      const cudaError_t e = cudaMalloc(&p, want);
-      if (e != cudaSuccess) {
-        cudaGetLastError();
-        throw CudaError(e, "alias table scratch: cudaMalloc of " + std::to_string(want) + " bytes failed: " + cudaGetErrorString(e));
-      }
-      bytes = want;
-    }
-    return p;
-  }
-  ~Buffer() {
-    if (p) cudaFree(p);
-  }
-};
 
 std::size_t sections_for(std::size_t n, const AliasBuildConfig& c) {
   const std::size_t s = c.sections != 0 ? c.sections : std::max<std::size_t>(1, n / 64);
@@ -575,7 +545,7 @@ struct Layout {
 
 template <class T>
 struct AliasTableBuilder<T>::Scratch {
-  Buffer device;
+  DeviceScratch<unsigned char> device;
 };
 
 template <class T>
@@ -601,16 +571,17 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
   }
   const std::size_t sections = sections_for(n, config);
   const Layout at(n, sections);
-  if (at.total > scratch_->device.bytes) {  // refuse, saying how much, what the device cannot hold
+  const std::size_t held = scratch_->device.size();
+  if (at.total > held) {  // refuse, saying how much, what the device cannot hold
     std::size_t free_bytes = 0, total_bytes = 0;
     WARPSIM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-    if (at.total - scratch_->device.bytes > free_bytes) {
+    if (at.total - held > free_bytes) {
       throw std::invalid_argument("an alias table of " + std::to_string(n) + " items needs " + std::to_string(at.total) +
                                   " bytes of device memory besides its weights and rows (" + std::to_string(at.total / n) +
                                   " an item); the device has " + std::to_string(free_bytes) + " free");
     }
   }
-  auto* base = static_cast<char*>(scratch_->device.get(at.total));
+  auto* base = reinterpret_cast<char*>(scratch_->device.ensure(at.total));
   auto* scale = reinterpret_cast<Scale*>(base + at.reduced);
   const int grid = grid_for(n, kThreads);
 

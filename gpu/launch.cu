@@ -58,5 +58,6 @@ T* DeviceScratch<T>::ensure(std::size_t elements) {
 template class DeviceScratch<float>;
 template class DeviceScratch<double>;
 template class DeviceScratch<int>;
+template class DeviceScratch<unsigned char>;
 
 }  // namespace warpsim::gpu

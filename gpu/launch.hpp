@@ -31,6 +31,8 @@ class DeviceScratch {
 
   // At least `elements` elements (contents undefined).
   T* ensure(std::size_t elements);
+  // How many it holds now (0 before the first ensure).
+  std::size_t size() const { return elements_; }
 
  private:
   T* p_ = nullptr;
