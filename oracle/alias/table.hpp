@@ -78,16 +78,6 @@ inline std::string check_table(const Table& t, const Units& u) {
   return "";
 }
 
-// floor(a b / 2^128): with a uniform on [0, 2^128), uniform on [0, b) within
-// a relative bias of b / 2^128 (< 2^-34 for every table: b = N U < 2^94).
-inline u128 mul_high(u128 a, u128 b) {
-  const u128 mask = ~std::uint64_t{0};
-  const u128 a_lo = a & mask, a_hi = a >> 64, b_lo = b & mask, b_hi = b >> 64;
-  const u128 lo_lo = a_lo * b_lo, lo_hi = a_lo * b_hi, hi_lo = a_hi * b_lo, hi_hi = a_hi * b_hi;
-  const u128 middle = (lo_lo >> 64) + (lo_hi & mask) + (hi_lo & mask);
-  return hi_hi + (lo_hi >> 64) + (hi_lo >> 64) + (middle >> 64);
-}
-
 // Row k's threshold, and back.
 inline std::uint64_t threshold(std::uint64_t keep, std::uint64_t capacity) {
   if (keep >= capacity) return ~std::uint64_t{0};

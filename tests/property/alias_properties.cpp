@@ -163,13 +163,6 @@ TEST(AliasTable, PsaPlusPacksMostUniformItemsGreedily) {
   std::cout << "PSA+ with groups of 1024, 10^5 uniform weights: " << st.greedy_rows << " rows packed greedily, " << st.left << " left to PSA\n";
 }
 
-TEST(AliasTable, MulHighIsTheTop128BitsOfTheProduct) {
-  const u128 one = 1;
-  EXPECT_TRUE(mul_high(~u128{0}, one << 64) == (one << 64) - 1);
-  EXPECT_TRUE(mul_high(one << 127, 6) == 3);
-  EXPECT_TRUE(mul_high(u128{12345}, u128{67890}) == 0);
-}
-
 // Sectioned sampling: the sections' shares sum to n, every section's rows
 // stay within it, and the draws follow the table's law (chi-square at a
 // fixed seed; alpha 1e-3) -- the binomial splits make the section counts a
@@ -634,63 +627,6 @@ TEST(AliasTable, SplitOnTheWarpModelAndWhatItReads) {
   std::cout << "split of 2^16 items in 1024 sections on the model: uniform " << cu.global_sectors << " sectors (" << cu.loop_iterations
             << " loop iterations), power law " << cp.global_sectors << " sectors (" << cp.loop_iterations << "): " << ratio << "x\n";
   EXPECT_GT(ratio, 1.0);
-}
-
-// PSA on the warp model, split and pack: a lane a section, the table
-// downloaded from the model's memory equals psa()'s for any number of
-// sections (and so the sweep's); the pack's 16-byte row stores of unrelated
-// rows are counted (their 2x cost in sectors: PackRowStoresOnTheModelsCounters).
-template <class T>
-void psa_on_the_model_equals_the_host(const std::vector<T>& w, std::size_t sections, warpsim::sim::Counters* counters = nullptr) {
-  const auto u = to_units<T>(w);
-  const std::size_t n = w.size();
-  sections = std::max<std::size_t>(1, std::min(sections, n));
-  const auto p = partition(u);
-  warpsim::sim::GlobalMemory mem;
-  const auto sums = upload_prefix_sums(mem, p);
-  const auto lists = upload_lists(mem, p);
-  const auto rows = mem.allocate<TableRow>(n);
-  std::vector<TableRow> init(n);
-  for (std::size_t k = 0; k < n; ++k) init[k] = TableRow{u.total, static_cast<std::uint32_t>(k), 0};
-  mem.upload<TableRow>(rows, init);
-  warpsim::sim::Warp warp({.width = 32});
-  for (std::size_t first = 0; first < sections; first += 32) {
-    std::vector<std::size_t> ks, ends;
-    for (std::size_t q = first; q < std::min(sections, first + 32); ++q) {
-      ks.push_back(q * n / sections);
-      ends.push_back((q + 1) * n / sections);
-    }
-    const auto splits = split_on_warp(warp, mem, sums, ks);
-    pack_on_warp(warp, mem, lists, sums, u.total, splits, ends, rows);
-  }
-  const auto got = mem.download(rows);
-  const auto want = psa(u, sections);
-  for (std::size_t k = 0; k < n; ++k) {
-    RC_ASSERT(got[k].keep == want.keep[k]);
-    RC_ASSERT(got[k].alias == want.alias[k]);
-  }
-  if (counters) *counters = warp.counters();
-}
-
-RC_GTEST_PROP(AliasTable, PsaOnTheWarpModelIsPsaFp32, ()) {
-  const auto family = *warpsim::properties::gen_family();
-  const int n = *rc::gen::inRange(1, 300);
-  psa_on_the_model_equals_the_host(*warpsim::properties::gen_weights<float>(family, n), *rc::gen::inRange<std::size_t>(1, 80));
-}
-
-RC_GTEST_PROP(AliasTable, PsaOnTheWarpModelIsPsaFp64, ()) {
-  const auto family = *warpsim::properties::gen_family();
-  const int n = *rc::gen::inRange(1, 300);
-  psa_on_the_model_equals_the_host(*warpsim::properties::gen_weights<double>(family, n), *rc::gen::inRange<std::size_t>(1, 80));
-}
-
-TEST(AliasTable, PsaOnTheModelCountsItsTraffic) {
-  const auto w = warpsim::test::uniform_weights(1 << 14, 3);
-  warpsim::sim::Counters c;
-  psa_on_the_model_equals_the_host(w, 256, &c);
-  std::cout << "PSA on the model, 2^14 uniform weights, 256 sections: " << c.global_requests << " requests, " << c.global_sectors
-            << " sectors, " << c.stores() << " store instructions\n";
-  EXPECT_GT(c.global_sectors, 0u);
 }
 
 }  // namespace
