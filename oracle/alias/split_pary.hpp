@@ -42,9 +42,11 @@ struct ParyStats {
 };
 
 // The splits of ks (nondecreasing, at most warps.size() x W of them) by the
-// group of `warps`, which share `smem` (2 words a warp).
+// group of `warps`, which share `smem` (2 words a warp). `as_printed`: phase 1
+// goes on while the range shrinks at all (errata E15), not while it halves.
 inline std::vector<Split> split_pary_on_group(std::vector<sim::Warp>& warps, sim::SharedMemory& smem, const sim::GlobalMemory& mem,
-                                              const DevicePrefixSums& d, const std::vector<std::size_t>& ks, ParyStats* stats = nullptr) {
+                                              const DevicePrefixSums& d, const std::vector<std::size_t>& ks, ParyStats* stats = nullptr,
+                                              bool as_printed = false) {
   using sim::LaneMask;
   using sim::Op;
   using sim::PerLane;
@@ -127,7 +129,9 @@ inline std::vector<Split> split_pary_on_group(std::vector<sim::Warp>& warps, sim
           return r.mask[l] == 0 ? r.nb[l] : pivot(l, static_cast<std::uint64_t>((g - 1 - y) * w + std::countr_zero(r.mask[l]))) - 1;
         }, "b' <- s_n - 1, n the lowest above");
       }
-      warp.compute(Op::Compare, r.reduced, [&](int l) { return 2 * (r.nb[l] - r.na[l]) <= r.b[l] - r.a[l]; }, "halved <- b' - a' <= (b - a) / 2");
+      warp.compute(Op::Compare, r.reduced, [&](int l) {
+        return as_printed ? r.nb[l] - r.na[l] < r.b[l] - r.a[l] : 2 * (r.nb[l] - r.na[l]) <= r.b[l] - r.a[l];
+      }, as_printed ? "reduced <- b' - a' < b - a" : "halved <- b' - a' <= (b - a) / 2");
       warp.mov(r.a, PerLane<std::uint64_t>(r.na));
       warp.mov(r.b, PerLane<std::uint64_t>(r.nb));
       warp.syncwarp(warp.lanes());  // __syncthreads() before the ballots are written again
