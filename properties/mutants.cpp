@@ -192,12 +192,13 @@ Sampler host_mutant(Mutation m) {
   std::string name = "warp-per-row";
   for (const auto& info : mutants())
     if (info.mutation == m) name += "/" + info.name;
-  Sampler s{name, "warp-per-row", "host (sim/)", Determinism::Replayable, /*adds_in_order=*/true,
-            [m](const Matrix<float>& x, std::uint64_t seed) { return draw_warp_per_row<float>(m, x, seed); },
-            [m](const Matrix<double>& x, std::uint64_t seed) { return draw_warp_per_row<double>(m, x, seed); },
-            {}};
-  s.unavailable = [] { return std::string(); };
-  return s;
+  return Sampler{.name = name,
+                 .algorithm = "warp-per-row",
+                 .where = "host (sim/)",
+                 .determinism = Determinism::Replayable,
+                 .adds_in_order = true,
+                 .f32 = [m](const Matrix<float>& x, std::uint64_t seed) { return draw_warp_per_row<float>(m, x, seed); },
+                 .f64 = [m](const Matrix<double>& x, std::uint64_t seed) { return draw_warp_per_row<double>(m, x, seed); }};
 }
 
 }  // namespace warpsim::properties

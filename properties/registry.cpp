@@ -1,8 +1,12 @@
 #include "properties/registry.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <memory>
 #include <stdexcept>
 
+#include "oracle/alias/psa_warp.hpp"
+#include "oracle/alias/sample_warp.hpp"
 #include "oracle/draw_matrix.hpp"
 #include "properties/detail/gpu_entries.hpp"
 
@@ -28,9 +32,61 @@ Algorithm row(std::string name, std::string listing, oracle::Algorithm algorithm
   a.listing = std::move(listing);
   a.determinism = Determinism::Replayable;
   a.oracle_algorithm = algorithm;
-  a.oracle = Sampler{name, name, "oracle (sim/)", Determinism::Replayable, adds_in_order, oracle_draw<float>(algorithm),
-                     oracle_draw<double>(algorithm), {}};
-  a.oracle.unavailable = [] { return std::string(); };
+  a.oracle = Sampler{.name = name,
+                     .algorithm = name,
+                     .where = "oracle (sim/)",
+                     .determinism = Determinism::Replayable,
+                     .adds_in_order = adds_in_order,
+                     .f32 = oracle_draw<float>(algorithm),
+                     .f64 = oracle_draw<double>(algorithm)};
+  return a;
+}
+
+// The oracle entry of an alias table: built by PSA (or PSA+) on the warp
+// model, drawn on the model a warp at a time (oracle/alias/sample_warp.hpp).
+// The last table built is kept, so many draws from one distribution build once.
+template <class T>
+ManyDraw<T> oracle_alias(std::size_t psa_plus_group) {
+  struct Last {
+    std::vector<T> weights;
+    oracle::alias::Table table;
+  };
+  auto last = std::make_shared<Last>();
+  return [psa_plus_group, last](std::span<const T> w, std::uint64_t seed, std::uint64_t first, std::uint64_t count) {
+    namespace alias = oracle::alias;
+    if (last->weights.size() != w.size() || !std::equal(w.begin(), w.end(), last->weights.begin()) || last->table.size() == 0) {
+      alias::ModelConfig c;
+      c.psa_plus_group = psa_plus_group;
+      last->table = alias::psa_on_model(alias::to_units(w), c).table;
+      last->weights.assign(w.begin(), w.end());
+    }
+    sim::GlobalMemory mem;
+    const auto t = alias::upload_table(mem, last->table);
+    sim::Warp warp({.width = 32});
+    std::vector<std::uint32_t> out;
+    out.reserve(static_cast<std::size_t>(count));
+    for (std::uint64_t d = first; d < first + count; d += 32) {
+      const auto lanes = alias::sample_warp(warp, mem, t, seed, d);
+      out.insert(out.end(), lanes.begin(), lanes.begin() + static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(32, first + count - d)));
+    }
+    return out;
+  };
+}
+
+Algorithm alias_row(std::string name, std::string listing, std::size_t psa_plus_group) {
+  Algorithm a;
+  a.name = name;
+  a.listing = std::move(listing);
+  a.determinism = Determinism::Mapped;
+  a.alias_psa_plus_group = psa_plus_group;
+  a.oracle = Sampler{.name = name,
+                     .algorithm = name,
+                     .where = "oracle (sim/)",
+                     .determinism = Determinism::Mapped,
+                     .many32 = oracle_alias<float>(psa_plus_group),
+                     .many64 = oracle_alias<double>(psa_plus_group)};
+  a.oracle.f32 = matrix_of(a.oracle.many32);
+  a.oracle.f64 = matrix_of(a.oracle.many64);
   return a;
 }
 
@@ -46,6 +102,11 @@ std::vector<Algorithm> make_registry() {
           oracle::Algorithm::ButterflyStandard, false),
       row("butterfly-addsub", "seed 000, Alg. 7-10 and Sec. 6: the add-subtract variant, [a d; a+b c+d]",
           oracle::Algorithm::ButterflyAddSub, false),
+      alias_row("alias-psa", "seed 001, Ch. 3 and Alg. 3.1-3.2: an alias table by PSA (partition, split, pack), sampled a draw a lane", 0),
+      alias_row("alias-psa-plus",
+                "seed 001, Sec. 3.3 and 4.6: an alias table by PSA+ (greedy packing in groups of " + std::to_string(kAliasPsaPlusGroup) +
+                    " items, then PSA), sampled a draw a lane",
+                kAliasPsaPlusGroup),
   };
   detail::add_gpu_entries(rows);
   return rows;

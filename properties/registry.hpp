@@ -5,6 +5,11 @@
 // and gpu/ share nothing but rng/. Adding an algorithm is one row in
 // registry.cpp (and one in gpu_entries.cpp if it has a kernel).
 //
+// Two kinds of row: the matrix samplers of seed 000 (oracle_algorithm says
+// which of oracle/draw_matrix.hpp's), and the table samplers of seed 001
+// (alias tables: Sampler::many draws from one distribution's table, and the
+// matrix form gives each row its own table).
+//
 // Usage:
 //   for (const auto& a : properties::registry())
 //     for (const auto& s : properties::samplers_of(a)) check(s);
@@ -24,10 +29,19 @@ struct Algorithm {
   std::string name;     // "butterfly-addsub"
   std::string listing;  // "seed 000, Alg. 7-10, add-subtract variant (Sec. 6)"
   Determinism determinism = Determinism::Replayable;
-  oracle::Algorithm oracle_algorithm;  // for workloads that call the oracle directly (LDA)
+  // Matrix samplers: the oracle's algorithm, for workloads that call the
+  // oracle directly (LDA). Empty for table samplers.
+  std::optional<oracle::Algorithm> oracle_algorithm;
+  bool table() const { return !oracle_algorithm.has_value(); }
+  // Table samplers: PSA+'s group of items (0: PSA). The oracle and the kernel
+  // take it from here.
+  std::size_t alias_psa_plus_group = 0;
   Sampler oracle;
   std::optional<Sampler> gpu;  // where warpsim was built with CUDA and the algorithm has a kernel
 };
+
+// PSA+'s greedy group in the registry's alias-psa-plus: a block's items.
+inline constexpr std::size_t kAliasPsaPlusGroup = 1024;
 
 const std::vector<Algorithm>& registry();
 

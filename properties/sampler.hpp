@@ -8,6 +8,15 @@
 // draw by draw against the scalar definition; otherwise only its law is
 // specified, and it is checked in law.
 //
+// A table sampler (an alias table, seed 001) builds once from one
+// distribution and then draws many times; `many` draws first .. first +
+// count - 1 from the table of its weights. It is a matrix sampler too: row r
+// of a matrix gets its own table and that table's draw r. Its indices are
+// fixed by the weights and rng/ (Determinism::Mapped), through its own
+// mapping of the Philox bits (oracle/alias/table.hpp), not the scalar
+// definition's: its entries must equal each other draw by draw, and the
+// scalar definition only in law.
+//
 // Usage:
 //   properties::Sampler s = properties::registry().front().oracle;
 //   properties::Matrix<float> m{2, 3, {1, 2, 3, 0, 0, 1}};
@@ -37,11 +46,18 @@ struct Matrix {
 
 enum class Determinism {
   Replayable,  // indices fixed by (weights, seed) through rng/'s mapping: checked draw by draw
+  Mapped,      // fixed by (weights, seed) through the algorithm's own mapping of rng/'s bits: entries
+               // checked against each other draw by draw, against the scalar definition in law
   InLaw,       // only the distribution is specified: checked by stats/ tests
 };
 
 template <class T>
 using MatrixDraw = std::function<std::vector<int>(const Matrix<T>&, std::uint64_t seed)>;
+
+// Draws first .. first + count - 1 of `seed` from one distribution's table.
+template <class T>
+using ManyDraw = std::function<std::vector<std::uint32_t>(std::span<const T> weights, std::uint64_t seed, std::uint64_t first,
+                                                          std::uint64_t count)>;
 
 struct Sampler {
   std::string name;       // unique: "<algorithm>" on the oracle, "<algorithm>@gpu" on the GPU
@@ -52,8 +68,11 @@ struct Sampler {
   // algorithms): then it equals the scalar definition on any weights, not
   // only within the rounding bound.
   bool adds_in_order = false;
-  MatrixDraw<float> f32;
-  MatrixDraw<double> f64;
+  MatrixDraw<float> f32 = {};
+  MatrixDraw<double> f64 = {};
+  // Table samplers only (empty for matrix samplers): many draws from one table.
+  ManyDraw<float> many32 = {};
+  ManyDraw<double> many64 = {};
   // Empty if the sampler can run in this process; otherwise why not ("no
   // CUDA device: ..."). Tests skip with this reason; they never pass.
   std::function<std::string()> unavailable = [] { return std::string(); };
@@ -66,6 +85,28 @@ struct Sampler {
     if (!f) throw std::logic_error(name + ": no " + (sizeof(T) == 4 ? "fp32" : "fp64") + " entry");
     return f(m, seed);
   }
+
+  bool draws_many() const { return static_cast<bool>(many32) || static_cast<bool>(many64); }
+
+  template <class T>
+  std::vector<std::uint32_t> many(std::span<const T> weights, std::uint64_t seed, std::uint64_t first, std::uint64_t count) const {
+    const auto& f = [&]() -> const ManyDraw<T>& {
+      if constexpr (sizeof(T) == 4) return many32; else return many64;
+    }();
+    if (!f) throw std::logic_error(name + ": not a table sampler, or no " + std::string(sizeof(T) == 4 ? "fp32" : "fp64") + " entry");
+    return f(weights, seed, first, count);
+  }
 };
+
+// The matrix form of a table sampler: row r builds its own table and makes
+// that table's draw r.
+template <class T>
+MatrixDraw<T> matrix_of(ManyDraw<T> many) {
+  return [many](const Matrix<T>& m, std::uint64_t seed) {
+    std::vector<int> idx(static_cast<std::size_t>(m.rows));
+    for (int r = 0; r < m.rows; ++r) idx[static_cast<std::size_t>(r)] = static_cast<int>(many(m.row(r), seed, static_cast<std::uint64_t>(r), 1).at(0));
+    return idx;
+  };
+}
 
 }  // namespace warpsim::properties

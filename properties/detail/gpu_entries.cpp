@@ -5,10 +5,12 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <memory>
 #include <string>
 
+#include "gpu/alias_table.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device.hpp"
 #include "gpu/launch.hpp"  // DeviceScratch
@@ -36,6 +38,38 @@ MatrixDraw<T> gpu_draw(gpu::MatrixAlgorithm algorithm) {
   };
 }
 
+// An alias table's GPU entry: the weights copied over, the table built by
+// gpu::AliasTableBuilder (kept for the next call with the same weights), the
+// draws by gpu::alias_sample and copied back.
+template <class T>
+ManyDraw<T> gpu_alias(std::size_t psa_plus_group) {
+  struct State {
+    gpu::AliasTableBuilder<T> builder;
+    gpu::DeviceScratch<unsigned char> weights, rows, out;
+    gpu::AliasTableInfo info;
+    std::vector<T> last;
+  };
+  auto st = std::make_shared<State>();
+  return [psa_plus_group, st](std::span<const T> w, std::uint64_t seed, std::uint64_t first, std::uint64_t count) {
+    if (psa_plus_group != 0) throw std::logic_error("PSA+ has no kernel yet");
+    auto* rows = reinterpret_cast<gpu::AliasRow*>(st->rows.ensure(std::max<std::size_t>(1, w.size()) * sizeof(gpu::AliasRow)));
+    if (st->last.size() != w.size() || !std::equal(w.begin(), w.end(), st->last.begin()) || st->info.n == 0) {
+      st->last.clear();
+      T* dw = reinterpret_cast<T*>(st->weights.ensure(std::max<std::size_t>(1, w.size()) * sizeof(T)));
+      if (!w.empty()) WARPSIM_CUDA(cudaMemcpy(dw, w.data(), w.size() * sizeof(T), cudaMemcpyHostToDevice));
+      st->info = {};
+      st->info = st->builder.build(dw, w.size(), rows);
+      st->last.assign(w.begin(), w.end());
+    }
+    std::vector<std::uint32_t> idx(static_cast<std::size_t>(count));
+    if (count == 0) return idx;
+    auto* out = reinterpret_cast<std::uint32_t*>(st->out.ensure(static_cast<std::size_t>(count) * sizeof(std::uint32_t)));
+    gpu::alias_sample(rows, st->info, seed, first, count, out);
+    WARPSIM_CUDA(cudaMemcpy(idx.data(), out, idx.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    return idx;
+  };
+}
+
 // Asked once: the reason stays with the answer.
 std::string device_unavailable() {
   static const std::string why = [] {
@@ -49,9 +83,20 @@ std::string device_unavailable() {
 
 void add_gpu_entries(std::vector<Algorithm>& rows) {
   for (auto& a : rows) {
+    if (a.table()) {
+      if (a.alias_psa_plus_group != 0) continue;  // PSA+ has no kernel yet
+      Sampler s{.name = a.name + "@gpu", .algorithm = a.name, .where = "GPU", .determinism = a.determinism,
+                .many32 = gpu_alias<float>(0), .many64 = gpu_alias<double>(0)};
+      s.f32 = matrix_of(s.many32);
+      s.f64 = matrix_of(s.many64);
+      s.unavailable = device_unavailable;
+      a.gpu = std::move(s);
+      continue;
+    }
     for (const auto& [name, kernel] : matrix_kernels()) {
       if (name != a.name) continue;
-      Sampler s{a.name + "@gpu", a.name, "GPU", a.determinism, a.oracle.adds_in_order, gpu_draw<float>(kernel), gpu_draw<double>(kernel), {}};
+      Sampler s{.name = a.name + "@gpu", .algorithm = a.name, .where = "GPU", .determinism = a.determinism,
+                .adds_in_order = a.oracle.adds_in_order, .f32 = gpu_draw<float>(kernel), .f64 = gpu_draw<double>(kernel)};
       s.unavailable = device_unavailable;
       a.gpu = std::move(s);
     }

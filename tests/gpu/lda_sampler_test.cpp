@@ -33,7 +33,7 @@ void check(const oracle::LdaCorpus& corpus, int k, std::uint64_t seed, const gpu
     WARPSIM_CUDA(cudaDeviceSynchronize());
     std::vector<int> got(corpus.words.size());
     WARPSIM_CUDA(cudaMemcpy(got.data(), z.p, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
-    const auto want = oracle::lda_draw<T>(corpus, model, seed, properties::find_algorithm(properties::name_of(algo)).oracle_algorithm);
+    const auto want = oracle::lda_draw<T>(corpus, model, seed, *properties::find_algorithm(properties::name_of(algo)).oracle_algorithm);
     int bad = 0;
     for (std::size_t t = 0; t < got.size(); ++t) {
       if (got[t] != want[t] && ++bad <= 3) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "properties/properties.hpp"
+#include "tests/alias_test_weights.hpp"
 
 using namespace warpsim;
 
@@ -54,6 +55,19 @@ TEST_P(GpuEntry, NeverDrawsAZeroWeightWhenTheTotalIsSubnormal) {
 TEST_P(GpuEntry, HitsEveryBoundaryTheScalarDefinitionHits) {
   const auto r = properties::check_sampler(*algorithm().gpu, kOptions, properties::WeightFamily::NearTies);
   EXPECT_TRUE(r.ok) << r.text;
+}
+
+// Table samplers: many draws from one large table, from an arbitrary first
+// draw, equal to the oracle entry's (the model) draw for draw.
+TEST_P(GpuEntry, ManyDrawsFromOneTableEqualItsOracle) {
+  const auto& a = algorithm();
+  if (!a.table()) GTEST_SKIP() << a.name << " is a matrix sampler (no table)";
+  for (const auto& w : {test::shuffled_power_law<double>(100000), test::uniform_weights<double>(70001, 3)}) {
+    const auto want = a.oracle.many<double>(w, 5, (std::uint64_t{1} << 40) + 17, 4096);
+    EXPECT_EQ(a.gpu->many<double>(w, 5, (std::uint64_t{1} << 40) + 17, 4096), want);
+    const std::vector<float> wf(w.begin(), w.end());
+    EXPECT_EQ(a.gpu->many<float>(wf, 6, 0, 4096), a.oracle.many<float>(wf, 6, 0, 4096));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, GpuEntry, testing::ValuesIn(with_kernels()),

@@ -6,7 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "oracle/alias/psa_plus.hpp"
+#include "oracle/alias/sample_warp.hpp"
 #include "properties/properties.hpp"
+#include "tests/alias_test_weights.hpp"
 
 using namespace warpsim;
 
@@ -50,17 +53,81 @@ TEST_P(OracleEntry, DrawsInLaw) {
 INSTANTIATE_TEST_SUITE_P(Registry, OracleEntry, testing::ValuesIn(names()),
                          [](const testing::TestParamInfo<std::string>& p) { return properties::identifier(p.param); });
 
+std::vector<std::string> table_names() {
+  std::vector<std::string> n;
+  for (const auto& a : properties::registry())
+    if (a.table()) n.push_back(a.name);
+  return n;
+}
+
+class TableEntry : public testing::TestWithParam<std::string> {};
+
+// The model's table and draws (the oracle entry) against the host's
+// construction (psa / psa_plus) and the draw's definition (alias::draw):
+// many draws from one table, from any first draw, and the matrix form's row r
+// as draw r of its own row's table.
+TEST_P(TableEntry, DrawsAreTheHostTablesDraws) {
+  namespace alias = oracle::alias;
+  const auto& a = properties::find_algorithm(GetParam());
+  for (const auto& w : {test::shuffled_power_law<double>(3000, 7), test::uniform_weights<double>(2500, 5), std::vector<double>{0, 2.5, 0, 1}}) {
+    const auto u = alias::to_units<double>(w);
+    const auto host = a.alias_psa_plus_group ? alias::psa_plus(u, a.alias_psa_plus_group, std::max<std::size_t>(1, w.size() / 64), {}, nullptr,
+                                                               nullptr, 32)
+                                             : alias::psa(u, std::max<std::size_t>(1, w.size() / 64));
+    ASSERT_EQ(alias::check_table(host, u), "");
+    const std::uint64_t first = 1000003, seed = 20261122;
+    const auto got = a.oracle.many<double>(w, seed, first, 200);
+    ASSERT_EQ(got.size(), 200u);
+    for (std::uint64_t d = 0; d < got.size(); ++d) EXPECT_EQ(got[d], alias::draw(host, seed, first + d)) << a.name << " draw " << first + d;
+  }
+  const properties::Matrix<float> m{3, 4, {1, 0, 0, 3, 0, 0, 5, 0, 2, 2, 2, 2}};
+  const auto idx = a.oracle.draw(m, 9);
+  for (int r = 0; r < 3; ++r) {
+    const auto u = alias::to_units<float>(m.row(r));
+    EXPECT_EQ(idx[static_cast<std::size_t>(r)], static_cast<int>(alias::draw(alias::psa(u, 1), 9, static_cast<std::uint64_t>(r)))) << r;
+  }
+}
+
+TEST_P(TableEntry, ManyDrawsFromOneTableAreInLaw) {
+  // 200,000 draws of the validate law's 64 weights through the table path.
+  const auto& s = properties::find_algorithm(GetParam()).oracle;
+  std::vector<double> w(64);
+  for (int i = 0; i < 64; ++i) w[static_cast<std::size_t>((i * 37 + 11) % 64)] = 1.0 / (1 + i);
+  w[5] = w[40] = 0;
+  const std::uint64_t n = 200000;
+  const auto idx = s.many<double>(w, 77, 0, n);
+  std::vector<double> counts(64, 0.0), p(64);
+  double total = 0;
+  for (double x : w) total += x;
+  for (int i = 0; i < 64; ++i) p[static_cast<std::size_t>(i)] = w[static_cast<std::size_t>(i)] / total;
+  for (auto i : idx) {
+    ASSERT_LT(i, 64u);
+    ASSERT_NE(w[i], 0.0) << "drew an item of weight 0";
+    counts[i] += 1;
+  }
+  stats::GofOptions g;
+  g.alpha = 1e-3;
+  const auto r = stats::chi_square_test(counts, p, g);
+  EXPECT_FALSE(r.reject) << "p = " << r.p_value;
+  EXPECT_LT(*r.detectable.total_variation, 0.01) << "200,000 draws rule out a total-variation bias of 0.01 with power 0.9";
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, TableEntry, testing::ValuesIn(table_names()),
+                         [](const testing::TestParamInfo<std::string>& p) { return properties::identifier(p.param); });
+
 TEST(Registry, ListsEachAlgorithmOnceWithItsListing) {
   std::set<std::string> seen;
   for (const auto& a : properties::registry()) {
     EXPECT_TRUE(seen.insert(a.name).second) << a.name;
-    EXPECT_NE(a.listing.find("seed 000"), std::string::npos) << a.name;
+    EXPECT_NE(a.listing.find(a.table() ? "seed 001" : "seed 000"), std::string::npos) << a.name;
+    EXPECT_EQ(a.table(), a.oracle.draws_many()) << a.name << ": table samplers, and only they, draw many from one table";
+    EXPECT_EQ(a.determinism, a.table() ? properties::Determinism::Mapped : properties::Determinism::Replayable) << a.name;
     EXPECT_EQ(a.oracle.algorithm, a.name);
     if (a.gpu) {
       EXPECT_EQ(a.gpu->algorithm, a.name);
     }
   }
-  EXPECT_GE(seen.size(), 6u);
+  EXPECT_GE(seen.size(), 8u);
   EXPECT_THROW(properties::find_algorithm("no-such"), std::invalid_argument);
 }
 
