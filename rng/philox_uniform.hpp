@@ -3,6 +3,7 @@
 //
 //   (seed, stream, draw) -> Philox4x32-10 (Random123), key = seed,
 //                           counter = {stream low 32 bits, stream high 32 bits, draw, 0}
+//                           (the fourth word is not 0 only for rng/binomial.hpp's own uniforms)
 //   float:  u = (x0 >> 8) * 2^-24                       -- 24 bits, u in [0, 1 - 2^-24]
 //   double: u = (((x0 << 32) | x1) >> 11) * 2^-53       -- 53 bits, u in [0, 1 - 2^-53]
 //   128 bits (alias tables): hi = (x0 << 32) | x1, lo = (x2 << 32) | x3
@@ -25,9 +26,10 @@
 
 namespace warpsim::rng {
 
-WARPSIM_HOST_DEVICE inline r123::Philox4x32::ctr_type philox_bits(std::uint64_t seed, std::uint64_t stream, std::uint32_t draw) {
+WARPSIM_HOST_DEVICE inline r123::Philox4x32::ctr_type philox_bits(std::uint64_t seed, std::uint64_t stream, std::uint32_t draw,
+                                                                   std::uint32_t word3 = 0) {
   r123::Philox4x32 philox;
-  const r123::Philox4x32::ctr_type ctr = {{static_cast<std::uint32_t>(stream), static_cast<std::uint32_t>(stream >> 32), draw, 0u}};
+  const r123::Philox4x32::ctr_type ctr = {{static_cast<std::uint32_t>(stream), static_cast<std::uint32_t>(stream >> 32), draw, word3}};
   const r123::Philox4x32::key_type key = {{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}};
   return philox(ctr, key);
 }
