@@ -1,27 +1,36 @@
 // Sectioned sampling (seed 001, Sec. 3.4.2-3.4.4 and 4.7.3): n draws from a
 // table split into sections of at most S rows, each group drawing its share
 // from its own section (cache- or shared-memory-resident) without talking to
-// the others. The shares come from a recursion: the whole table is one
-// section, split in half (the left half takes floor(rows / 2) rows), and the
-// n draws are divided as a binomial Binomial(n, left rows / rows) -- rows are
-// drawn uniformly, so this is exactly the multinomial of n draws over the
-// sections. The thesis draws a rounded normal deviate there instead (errata
-// E13); this oracle draws the binomial itself, by inversion of its CDF
-// (Boost.Math's quantile, rounding up: the smallest k with CDF(k) >= u), with
-// node t of the recursion (t = 1 the root, 2t and 2t + 1 its halves) using
-// u = rng::uniform<double>(seed, t, 0). Within a section, output draw d takes
-// the 128 bits of rng/'s Philox block (seed, stream = 2^63 + d, 0): a row of
-// the section from the high word, the row's threshold against the low one
-// (table.hpp, sample_bits). Draws come out grouped by section, not in i.i.d.
-// order.
+// the others.
+//
+// The sections: the leaves of a complete binary tree of depth D, the least
+// d with ceil(N / 2^d) <= S (so 2^D sections, all at one depth, which lets a
+// GPU thread walk from the root to its own section). Node i at depth d holds
+// rows [floor(i N / 2^d), floor((i + 1) N / 2^d)); its left child ends at
+// floor((2 i + 1) N / 2^(d + 1)). Node (d, i) has the id 2^d + i.
+//
+// The shares: the root holds the n draws; a node with c draws sends
+// Binomial(c, left rows / rows) of them to its left child and the rest to
+// its right. Rows are drawn uniformly, so this is exactly the multinomial of
+// n draws over the sections (the thesis draws a rounded normal deviate
+// instead, errata E13). The binomial is rng::section_split: node id's
+// uniforms in the batch's Philox streams (rng/binomial.hpp, the same code on
+// the host and the device).
+//
+// The draws: a batch is n draws numbered first .. first + n - 1; output draw
+// first + i takes the 128 bits of rng/'s Philox block (seed, stream 2^63 +
+// first + i, 0): a row of its section from the high word, the row's threshold
+// against the low one (table.hpp, sample_bits). Draws come out grouped by
+// section, not in i.i.d. order.
 #pragma once
 
-#include <boost/math/distributions/binomial.hpp>
-
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "oracle/alias/table.hpp"
+#include "rng/binomial.hpp"
 #include "rng/philox_uniform.hpp"
 
 namespace warpsim::oracle::alias {
@@ -31,48 +40,53 @@ struct Section {
   std::uint64_t draws = 0;
 };
 
-// The binomial split of node t: Binomial(n, p) by inversion.
-inline std::uint64_t binomial_split(std::uint64_t n, double p, std::uint64_t seed, std::uint64_t node) {
-  if (n == 0 || p <= 0) return 0;
-  if (p >= 1) return n;
-  using namespace boost::math::policies;
-  using Binomial = boost::math::binomial_distribution<double, policy<discrete_quantile<integer_round_up>>>;
-  const double u = rng::uniform<double>(seed, node, 0);
-  if (u == 0) return 0;
-  const double k = boost::math::quantile(Binomial(static_cast<double>(n), p), u);
-  return static_cast<std::uint64_t>(std::min(k, static_cast<double>(n)));
+// The least depth D with ceil(rows / 2^D) <= section_rows. Throws if the
+// node ids would not fit 32 bits (D > 31).
+inline int section_depth(std::size_t rows, std::size_t section_rows) {
+  if (section_rows == 0) throw std::invalid_argument("sections need at least one row");
+  int d = 0;
+  while ((rows + (std::size_t{1} << d) - 1) >> d > section_rows) ++d;
+  if (d > 31) throw std::invalid_argument("sections of " + std::to_string(section_rows) + " rows: more than 2^31 sections");
+  return d;
 }
 
-// The sections of at most `section_rows` rows and their shares of n draws.
-inline std::vector<Section> sections(std::size_t rows, std::size_t section_rows, std::uint64_t n, std::uint64_t seed) {
-  std::vector<Section> out;
-  struct Node {
-    std::size_t first, rows;
-    std::uint64_t draws, id;
-  };
-  std::vector<Node> stack{{0, rows, n, 1}};
-  while (!stack.empty()) {
-    const Node x = stack.back();
-    stack.pop_back();
-    if (x.rows <= section_rows || x.rows < 2) {
-      out.push_back({x.first, x.rows, x.draws});
-      continue;
+// Node (d, i)'s first row: floor(i N / 2^d).
+inline std::size_t node_first_row(std::size_t rows, int d, std::uint64_t i) {
+  return static_cast<std::size_t>((static_cast<u128>(i) * rows) >> d);
+}
+
+// The 2^D sections and their shares of the batch's n draws, in row order.
+inline std::vector<Section> sections(std::size_t rows, std::size_t section_rows, std::uint64_t n, std::uint64_t seed,
+                                     std::uint64_t first = 0) {
+  const int depth = section_depth(rows, section_rows);
+  std::vector<std::uint64_t> draws{n};  // the nodes of depth d, left to right
+  for (int d = 0; d < depth; ++d) {
+    std::vector<std::uint64_t> next(draws.size() * 2);
+    for (std::uint64_t i = 0; i < draws.size(); ++i) {
+      const std::size_t lo = node_first_row(rows, d, i), mid = node_first_row(rows, d + 1, 2 * i + 1), hi = node_first_row(rows, d, i + 1);
+      const auto id = static_cast<std::uint32_t>((std::uint64_t{1} << d) + i);
+      const std::uint64_t left = hi == lo ? 0 : rng::section_split(seed, first, id, draws[i], mid - lo, hi - lo);
+      next[2 * i] = left;
+      next[2 * i + 1] = draws[i] - left;
     }
-    const std::size_t left = x.rows / 2;
-    const std::uint64_t to_left = binomial_split(x.draws, static_cast<double>(left) / static_cast<double>(x.rows), seed, x.id);
-    stack.push_back({x.first + left, x.rows - left, x.draws - to_left, 2 * x.id + 1});
-    stack.push_back({x.first, left, to_left, 2 * x.id});
+    draws = std::move(next);
   }
-  return out;  // in row order (left before right)
+  std::vector<Section> out(draws.size());
+  for (std::uint64_t j = 0; j < draws.size(); ++j) {
+    const std::size_t lo = node_first_row(rows, depth, j);
+    out[j] = {lo, node_first_row(rows, depth, j + 1) - lo, draws[j]};
+  }
+  return out;
 }
 
-// The draws, grouped by section; draw d of the output uses stream 2^63 + d.
-inline std::vector<std::uint32_t> sample_sectioned(const Table& t, std::size_t section_rows, std::uint64_t n, std::uint64_t seed) {
+// A batch of n draws, first .. first + n - 1, grouped by section.
+inline std::vector<std::uint32_t> sample_sectioned(const Table& t, std::size_t section_rows, std::uint64_t n, std::uint64_t seed,
+                                                   std::uint64_t first = 0) {
   std::vector<std::uint32_t> out;
   out.reserve(static_cast<std::size_t>(n));
-  for (const auto& s : sections(t.size(), section_rows, n, seed)) {
+  for (const auto& s : sections(t.size(), section_rows, n, seed, first)) {
     for (std::uint64_t d = 0; d < s.draws; ++d) {
-      const auto x = rng::philox_bits128(seed, (std::uint64_t{1} << 63) + out.size(), 0);
+      const auto x = rng::philox_bits128(seed, (std::uint64_t{1} << 63) + first + out.size(), 0);
       out.push_back(sample_bits(t, x.hi, x.lo, s.first_row, s.rows));  // a row of the section, then its threshold
     }
   }

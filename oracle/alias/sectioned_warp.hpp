@@ -1,10 +1,10 @@
 // Sectioned sampling on the warp model (seed 001, Sec. 3.4.4, shared-memory
 // sectioned sampling): a warp a section. The warp finds its section's share
 // of the n draws and where they go without talking to the other warps: it
-// walks the recursion of sectioned.hpp from the root to its section, drawing
-// each node's binomial split (the same uniform per node, so every warp on the
-// path draws the same split), and adds what went left wherever it turns
-// right. It copies the section's rows (16 bytes each) to shared memory,
+// walks the tree of sectioned.hpp from the root down to its section, D
+// levels, drawing each node's binomial split (the node's own uniforms, so
+// every warp on the path draws the same split), and adds what went left
+// wherever it turns right. It copies the section's rows (16 bytes each) to shared memory,
 // coalesced, and then makes its draws from there, W at a time, storing the
 // indices coalesced. The output equals sample_sectioned(): the same draws,
 // grouped by section.
@@ -18,26 +18,18 @@
 
 namespace warpsim::oracle::alias {
 
-// A section's place in the recursion: its rows and the path to it.
+// A section: its rows.
 struct SectionNode {
   std::size_t first_row = 0, rows = 0;
 };
 
-// The sections of at most `section_rows` rows, in row order (their shares
-// are drawn by the warps).
+// The 2^D sections of sectioned.hpp's tree, in row order.
 inline std::vector<SectionNode> section_nodes(std::size_t rows, std::size_t section_rows) {
-  std::vector<SectionNode> out;
-  std::vector<SectionNode> stack{{0, rows}};
-  while (!stack.empty()) {
-    const auto x = stack.back();
-    stack.pop_back();
-    if (x.rows <= section_rows || x.rows < 2) {
-      out.push_back(x);
-      continue;
-    }
-    const std::size_t left = x.rows / 2;
-    stack.push_back({x.first_row + left, x.rows - left});
-    stack.push_back({x.first_row, left});
+  const int depth = section_depth(rows, section_rows);
+  std::vector<SectionNode> out(std::size_t{1} << depth);
+  for (std::uint64_t j = 0; j < out.size(); ++j) {
+    const std::size_t lo = node_first_row(rows, depth, j);
+    out[j] = {lo, node_first_row(rows, depth, j + 1) - lo};
   }
   return out;
 }
@@ -47,9 +39,10 @@ struct SectionedRun {
   sim::Counters counters;
 };
 
-// n draws from the table at `t` (uploaded), sections of at most section_rows.
+// The batch of n draws first_draw .. first_draw + n - 1 from `table`,
+// sections of at most section_rows rows.
 inline SectionedRun sample_sectioned_on_model(const Table& table, std::size_t section_rows, std::uint64_t n, std::uint64_t seed,
-                                              int width = 32) {
+                                              int width = 32, std::uint64_t first_draw = 0) {
   using sim::Op;
   using sim::PerLane;
   using sim::Reg;
@@ -57,35 +50,44 @@ inline SectionedRun sample_sectioned_on_model(const Table& table, std::size_t se
   const auto dt = upload_table(mem, table);
   const auto out = mem.allocate<std::uint32_t>(std::max<std::uint64_t>(n, 1));
   SectionedRun run;
-  for (const auto& node : section_nodes(table.size(), section_rows)) {
+  const int depth = section_depth(table.size(), section_rows);
+  const auto nodes = section_nodes(table.size(), section_rows);
+  for (std::uint64_t j = 0; j < nodes.size(); ++j) {
+    const auto& node = nodes[j];
     sim::Warp warp({.width = width});
     const auto lanes = static_cast<std::uint64_t>(width);
     // The share and the offset: the path from the root, the same in every lane.
-    Reg<std::uint64_t> draws("draws"), offset("offset"), first("node first"), rows("node rows"), id("node id"), to_left("to left");
+    Reg<std::uint64_t> draws("draws"), offset("offset"), level("d"), i("i"), node_lo("lo"), node_mid("mid"), node_hi("hi"), to_left("to left");
     Reg<bool> descend("above the section");
     warp.mov(draws, PerLane<std::uint64_t>(n));
     warp.mov(offset, PerLane<std::uint64_t>(0));
-    warp.mov(first, PerLane<std::uint64_t>(0));
-    warp.mov(rows, PerLane<std::uint64_t>(table.size()));
-    warp.mov(id, PerLane<std::uint64_t>(1));
+    warp.mov(level, PerLane<std::uint64_t>(0));
     warp.loop_while(
         descend,
+        [&] { warp.compute(Op::Compare, descend, [&](int) { return level[0] < static_cast<std::uint64_t>(depth); }, "d < D"); },
         [&] {
-          warp.compute(Op::Compare, descend, [&](int l) { return rows[l] > section_rows && rows[l] >= 2; }, "rows > S");
-        },
-        [&] {
+          warp.compute(Op::Other, i, [&](int l) { return j >> (static_cast<std::uint64_t>(depth) - level[l]); }, "i <- j >> (D - d)");
+          warp.compute(Op::Other, node_lo, [&](int l) { return static_cast<std::uint64_t>(node_first_row(table.size(), static_cast<int>(level[l]), i[l])); },
+                       "lo <- i N >> d");
+          warp.compute(Op::Other, node_mid, [&](int l) {
+            return static_cast<std::uint64_t>(node_first_row(table.size(), static_cast<int>(level[l]) + 1, 2 * i[l] + 1));
+          }, "mid <- (2 i + 1) N >> (d + 1)");
+          warp.compute(Op::Other, node_hi, [&](int l) {
+            return static_cast<std::uint64_t>(node_first_row(table.size(), static_cast<int>(level[l]), i[l] + 1));
+          }, "hi <- (i + 1) N >> d");
           warp.compute(Op::Other, to_left, [&](int l) {
-            const std::uint64_t left = rows[l] / 2;
-            return binomial_split(draws[l], static_cast<double>(left) / static_cast<double>(rows[l]), seed, id[l]);
-          }, "to left <- Binomial(draws, left rows / rows), node id's uniform");
+            if (node_hi[l] == node_lo[l]) return std::uint64_t{0};
+            const auto id = static_cast<std::uint32_t>((std::uint64_t{1} << level[l]) + i[l]);
+            return rng::section_split(seed, first_draw, id, draws[l], node_mid[l] - node_lo[l], node_hi[l] - node_lo[l]);
+          }, "to left <- Binomial(draws, (mid - lo) / (hi - lo)), node 2^d + i's uniforms");
           Reg<bool> go_left("go left");
-          warp.compute(Op::Compare, go_left, [&](int l) { return node.first_row < first[l] + rows[l] / 2; }, "section in the left half");
+          warp.compute(Op::Compare, go_left, [&](int l) { return ((j >> (static_cast<std::uint64_t>(depth) - level[l] - 1)) & 1) == 0; },
+                       "bit D - d - 1 of j is 0");
           warp.compute(Op::Other, offset, [&](int l) { return go_left[l] ? offset[l] : offset[l] + to_left[l]; }, "offset += to left (right turn)");
-          warp.compute(Op::Other, draws, [&](int l) { return go_left[l] ? to_left[l] : draws[l] - to_left[l]; }, "draws <- the half's");
-          warp.compute(Op::Other, first, [&](int l) { return go_left[l] ? first[l] : first[l] + rows[l] / 2; }, "first <- the half's");
-          warp.compute(Op::Other, rows, [&](int l) { return go_left[l] ? rows[l] / 2 : rows[l] - rows[l] / 2; }, "rows <- the half's");
-          warp.compute(Op::Other, id, [&](int l) { return go_left[l] ? 2 * id[l] : 2 * id[l] + 1; }, "id <- 2 id (+ 1)");
+          warp.compute(Op::Other, draws, [&](int l) { return go_left[l] ? to_left[l] : draws[l] - to_left[l]; }, "draws <- the child's");
+          warp.compute(Op::Other, level, [&](int l) { return level[l] + 1; }, "d <- d + 1");
         });
+    if (node.rows == 0) continue;  // an empty section (S = 1 only) has no draws
     // The section's rows to shared memory, a 16-byte row a lane.
     sim::SharedMemory smem(node.rows * kRowBytes + 64);
     const auto srows = smem.allocate<SampleRow>(node.rows);
@@ -110,8 +112,8 @@ inline SectionedRun sample_sectioned_on_model(const Table& table, std::size_t se
       warp.compute(Op::Other, d, [&](int l) { return offset[l] + base + static_cast<std::uint64_t>(l); }, "d <- offset + base + lane");
       warp.compute(Op::Compare, in, [&](int l) { return base + static_cast<std::uint64_t>(l) < draws[l]; }, "in <- draw < share");
       warp.if_then(in, [&] {
-        warp.compute(Op::Other, hi, [&](int l) { return rng::philox_bits128(seed, (std::uint64_t{1} << 63) + d[l], 0).hi; }, "hi <- philox(2^63 + d).hi");
-        warp.compute(Op::Other, lo, [&](int l) { return rng::philox_bits128(seed, (std::uint64_t{1} << 63) + d[l], 0).lo; }, "lo <- philox(2^63 + d).lo");
+        warp.compute(Op::Other, hi, [&](int l) { return rng::philox_bits128(seed, (std::uint64_t{1} << 63) + first_draw + d[l], 0).hi; }, "hi <- philox(2^63 + first + d).hi");
+        warp.compute(Op::Other, lo, [&](int l) { return rng::philox_bits128(seed, (std::uint64_t{1} << 63) + first_draw + d[l], 0).lo; }, "lo <- philox(2^63 + first + d).lo");
         warp.compute(Op::Other, k, [&](int l) { return static_cast<std::uint64_t>((static_cast<u128>(hi[l]) * node.rows) >> 64); }, "k <- hi rows >> 64");
         warp.compute(Op::Other, addr, [&](int l) { return srows.at(k[l]); }, "addr <- &S[k]");
         warp.load_shared(row, smem, PerLane<std::uint64_t>(addr));

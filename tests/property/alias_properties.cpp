@@ -185,6 +185,10 @@ TEST(AliasTable, SectionedSamplingDrawsTheTablesLaw) {
   }
   EXPECT_EQ(next_row, t.size());
   EXPECT_EQ(total, n);
+  EXPECT_EQ(parts.size(), 16u) << "300 rows in sections of at most 32: depth 4 (ceil(300 / 16) = 19)";
+  // Another batch (its first draw elsewhere) divides its draws otherwise.
+  const auto other = sections(t.size(), 32, n, 5, n);
+  EXPECT_NE(other[0].draws, parts[0].draws);
   const auto draws = sample_sectioned(t, 32, n, 5);
   ASSERT_EQ(draws.size(), n);
   std::vector<double> counts(w.size(), 0), p(w.size());

@@ -257,8 +257,9 @@ RC_GTEST_PROP(AliasWarp, SectionedSamplingOnTheModelIsTheDefinition, ()) {
   const auto section_rows = *rc::gen::element<std::size_t>(1, 2, 3, 7, 64, 1000);
   const auto n = *rc::gen::element<std::uint64_t>(0, 1, 31, 100, 1000);
   const auto seed = *rc::gen::arbitrary<std::uint64_t>();
-  const auto got = sample_sectioned_on_model(t, section_rows, n, seed, *rc::gen::element(4, 32));
-  RC_ASSERT(got.draws == sample_sectioned(t, section_rows, n, seed));
+  const auto first = *rc::gen::element<std::uint64_t>(0, 1, 1000, std::uint64_t{1} << 40);  // the batch's first draw
+  const auto got = sample_sectioned_on_model(t, section_rows, n, seed, *rc::gen::element(4, 32), first);
+  RC_ASSERT(got.draws == sample_sectioned(t, section_rows, n, seed, first));
 }
 
 // What a sectioned draw reads, against the baseline (2^12 rows, 2^16 draws):
