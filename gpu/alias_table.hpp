@@ -89,4 +89,46 @@ void alias_sample(const AliasRow* rows, const AliasTableInfo& table, std::uint64
 void alias_sample_counts(const AliasRow* rows, const AliasTableInfo& table, std::uint64_t seed, std::uint64_t first, std::uint64_t count,
                          unsigned long long* counts, cudaStream_t stream = nullptr);
 
+// Sectioned sampling (seed 001, Sec. 3.4.4): a batch of draws first ..
+// first + count - 1, divided among the 2^D sections of at most
+// section_rows() rows by binomial splits (rng/binomial.hpp), each section's
+// rows copied to shared memory once and its draws made from there. Equal
+// draw for draw to oracle::alias::sample_sectioned (same table, section
+// rows, seed, first, count).
+//
+// The draws come out GROUPED BY SECTION, not in i.i.d. order: their counts
+// per item have the table's law, but position i of the output is not a
+// draw independent of its neighbours' sections. Where the order matters,
+// `shuffled` puts them in a uniformly random order (a stable radix sort on
+// 64-bit Philox keys: far more work than the sampling itself).
+//
+//   AliasSectionedSampler sampler;                // sections of 2,048 rows (32 KB of shared memory)
+//   sampler.sample(d_rows, info, seed, 0, draws, d_out);
+class AliasSectionedSampler {
+ public:
+  // section_rows: 0 for the default, 2,048; at most kAliasMaxSectionRows.
+  explicit AliasSectionedSampler(std::size_t section_rows = 0);
+  ~AliasSectionedSampler();
+  AliasSectionedSampler(const AliasSectionedSampler&) = delete;
+  AliasSectionedSampler& operator=(const AliasSectionedSampler&) = delete;
+
+  std::size_t section_rows() const { return section_rows_; }
+
+  // out: device, count indices. Asynchronous on `stream` (the scratch stays
+  // in use until the stream reaches the end of the call).
+  void sample(const AliasRow* rows, const AliasTableInfo& table, std::uint64_t seed, std::uint64_t first, std::uint64_t count,
+              std::uint32_t* out, bool shuffled = false, cudaStream_t stream = nullptr);
+  // The same draws counted: counts[item] += 1 (n counters).
+  void sample_counts(const AliasRow* rows, const AliasTableInfo& table, std::uint64_t seed, std::uint64_t first, std::uint64_t count,
+                     unsigned long long* counts, cudaStream_t stream = nullptr);
+
+ private:
+  struct Scratch;
+  std::size_t section_rows_;
+  Scratch* scratch_;
+};
+
+// 3,072 rows: 48 KB, a block's shared memory without opting in.
+inline constexpr std::size_t kAliasMaxSectionRows = 3072;
+
 }  // namespace warpsim::gpu

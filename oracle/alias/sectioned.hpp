@@ -21,11 +21,15 @@
 // first + i takes the 128 bits of rng/'s Philox block (seed, stream 2^63 +
 // first + i, 0): a row of its section from the high word, the row's threshold
 // against the low one (table.hpp, sample_bits). Draws come out grouped by
-// section, not in i.i.d. order.
+// section, not in i.i.d. order; `shuffle_batch` puts them in a uniformly
+// random one: output position i gets the key hi of the Philox block (seed,
+// stream 2^62 + first + i, 0), and the draws are stably sorted by key.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -91,6 +95,15 @@ inline std::vector<std::uint32_t> sample_sectioned(const Table& t, std::size_t s
     }
   }
   return out;
+}
+
+// The batch in the random order of its keys (ties, at 2^-64 a pair, keep
+// their positions' order).
+inline void shuffle_batch(std::vector<std::uint32_t>& draws, std::uint64_t seed, std::uint64_t first = 0) {
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(draws.size());
+  for (std::size_t i = 0; i < draws.size(); ++i) keyed[i] = {rng::philox_bits128(seed, (std::uint64_t{1} << 62) + first + i, 0).hi, draws[i]};
+  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (std::size_t i = 0; i < draws.size(); ++i) draws[i] = keyed[i].second;
 }
 
 }  // namespace warpsim::oracle::alias

@@ -15,6 +15,7 @@
 #include "gpu/alias_table.hpp"
 #include "gpu/cuda_check.hpp"
 #include "oracle/alias/sample_warp.hpp"
+#include "oracle/alias/sectioned.hpp"
 #include "oracle/alias/sweep.hpp"
 #include "properties/generators.hpp"
 #include "properties/rc_checks.hpp"
@@ -178,6 +179,80 @@ TEST(GpuAlias, BillionDrawsFollowTheTableChiSquare) {
   // has items of tiny weight).
   ASSERT_TRUE(r.detectable.total_variation.has_value());
   EXPECT_LT(*r.detectable.total_variation, 1e-3);
+  EXPECT_FALSE(r.reject) << "p = " << r.p_value;
+  EXPECT_EQ(std::accumulate(c.begin(), c.end(), 0ull), n);
+}
+
+// Sectioned sampling: every draw equals the oracle's sample_sectioned, for
+// tables from 1 to 3 x 10^5 rows, sections from 1 row to 3,072, batches from
+// 0 to 10^6 draws with any first draw; shuffled, the oracle's shuffle_batch;
+// counted, the histogram of the same draws.
+TEST(GpuAlias, SectionedDrawsEqualTheOracle) {
+  WARPSIM_REQUIRE_GPU();
+  struct Case {
+    std::size_t n, section_rows;
+    std::uint64_t count, first;
+  };
+  for (const Case c : {Case{1, 1, 100, 0}, Case{3, 1, 1000, 5}, Case{1000, 7, 100000, 1 << 20}, Case{5000, 64, 0, 0},
+                       Case{300001, 2048, 1000000, 123456789}, Case{300001, 3072, 999, 0}, Case{65536, 2048, 1 << 19, 0},
+                       Case{100000, 100, 300000, std::uint64_t{1} << 40}}) {
+    const auto w = test::shuffled_power_law<double>(c.n, c.n % 2 == 0 ? 40503 : 7);
+    const auto u = oracle::alias::to_units<double>(w);
+    const auto t = oracle::alias::sweep(u);
+    DeviceArray<double> dw(w);
+    DeviceArray<gpu::AliasRow> rows(w.size());
+    gpu::AliasTableBuilder<double> builder;
+    const auto info = builder.build(dw.p, w.size(), rows.p);
+    gpu::AliasSectionedSampler sampler(c.section_rows);
+    const std::uint64_t seed = 99 + c.n;
+    auto want = oracle::alias::sample_sectioned(t, c.section_rows, c.count, seed, c.first);
+    DeviceArray<std::uint32_t> out(std::max<std::uint64_t>(1, c.count));
+    sampler.sample(rows.p, info, seed, c.first, c.count, out.p);
+    WARPSIM_CUDA(cudaDeviceSynchronize());
+    auto got = out.download();
+    got.resize(c.count);
+    EXPECT_EQ(got, want) << c.n << " rows, sections of " << c.section_rows << ", " << c.count << " draws";
+    DeviceArray<unsigned long long> counts(std::vector<unsigned long long>(w.size(), 0));
+    sampler.sample_counts(rows.p, info, seed, c.first, c.count, counts.p);
+    WARPSIM_CUDA(cudaDeviceSynchronize());
+    std::vector<unsigned long long> want_counts(w.size(), 0);
+    for (auto z : want) ++want_counts[z];
+    EXPECT_EQ(counts.download(), want_counts);
+    sampler.sample(rows.p, info, seed, c.first, c.count, out.p, /*shuffled=*/true);
+    WARPSIM_CUDA(cudaDeviceSynchronize());
+    got = out.download();
+    got.resize(c.count);
+    oracle::alias::shuffle_batch(want, seed, c.first);
+    EXPECT_EQ(got, want) << "shuffled: " << c.n << " rows, sections of " << c.section_rows;
+  }
+  EXPECT_THROW(gpu::AliasSectionedSampler(gpu::kAliasMaxSectionRows + 1), std::invalid_argument);
+}
+
+// 10^9 sectioned draws from 10^6 items in law (chi-square, alpha 1e-6): the
+// binomial splits make the section counts a multinomial.
+TEST(GpuAlias, BillionSectionedDrawsFollowTheTableChiSquare) {
+  WARPSIM_REQUIRE_GPU();
+  const auto w = test::shuffled_power_law<float>(1000000);
+  const auto u = oracle::alias::to_units<float>(w);
+  DeviceArray<float> dw(w);
+  DeviceArray<gpu::AliasRow> rows(w.size());
+  gpu::AliasTableBuilder<float> builder;
+  const auto info = builder.build(dw.p, w.size(), rows.p);
+  DeviceArray<unsigned long long> counts(std::vector<unsigned long long>(w.size(), 0));
+  const std::uint64_t n = 1'000'000'000;
+  gpu::AliasSectionedSampler sampler;
+  sampler.sample_counts(rows.p, info, 8, 0, n, counts.p);
+  WARPSIM_CUDA(cudaDeviceSynchronize());
+  const auto c = counts.download();
+  std::vector<double> observed(c.begin(), c.end()), p(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) p[i] = static_cast<double>(u.units[i]) / static_cast<double>(u.total);
+  stats::GofOptions opt;
+  opt.alpha = 1e-6;
+  const auto r = stats::chi_square_test(observed, p, opt);
+  std::cout << "10^9 sectioned GPU alias draws, 10^6 items: chi-square " << r.statistic << ", p " << r.p_value
+            << "; detected with power 0.9: total variation " << r.detectable.total_variation.value_or(-1) << "\n";
+  ASSERT_TRUE(r.detectable.total_variation.has_value());
+  EXPECT_LT(*r.detectable.total_variation, 0.01);
   EXPECT_FALSE(r.reject) << "p = " << r.p_value;
   EXPECT_EQ(std::accumulate(c.begin(), c.end(), 0ull), n);
 }

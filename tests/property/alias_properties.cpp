@@ -191,6 +191,11 @@ TEST(AliasTable, SectionedSamplingDrawsTheTablesLaw) {
   EXPECT_NE(other[0].draws, parts[0].draws);
   const auto draws = sample_sectioned(t, 32, n, 5);
   ASSERT_EQ(draws.size(), n);
+  // Shuffled: the same draws (a permutation of them), no longer grouped.
+  auto shuffled = draws;
+  shuffle_batch(shuffled, 5);
+  EXPECT_NE(shuffled, draws);
+  EXPECT_TRUE(std::is_permutation(shuffled.begin(), shuffled.end(), draws.begin()));
   std::vector<double> counts(w.size(), 0), p(w.size());
   for (auto d : draws) counts[d] += 1;
   EXPECT_EQ(counts[7], 0);
