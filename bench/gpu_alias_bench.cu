@@ -76,7 +76,10 @@ void construction(std::size_t n, bool power, double bw, int reps) {
   std::fflush(stdout);
 }
 
-void sampling(std::size_t n, std::uint64_t draws, double bw, int reps) {
+// method: "baseline" (a draw a thread, rows from global memory), "sectioned"
+// (sections of 2,048 rows in shared memory; draws grouped by section),
+// "sectioned-shuffled" (the same, then a radix sort into a random order).
+void sampling(std::size_t n, std::uint64_t draws, double bw, int reps, const std::string& method = "baseline") {
   DeviceBuffer<float> w(n);
   DeviceBuffer<gpu::AliasRow> rows(n);
   DeviceBuffer<std::uint32_t> out(draws);
@@ -84,15 +87,21 @@ void sampling(std::size_t n, std::uint64_t draws, double bw, int reps) {
   gpu::AliasTableBuilder<float> builder;
   const auto info = builder.build(w.p, n, rows.p);
   std::uint64_t seed = 1;
-  const double ms = bench::median_ms([&] { gpu::alias_sample(rows.p, info, seed++, 0, draws, out.p); }, reps, 2);
+  gpu::AliasSectionedSampler sectioned;
+  const double ms = bench::median_ms(
+      [&] {
+        if (method == "baseline") gpu::alias_sample(rows.p, info, seed++, 0, draws, out.p);
+        else sectioned.sample(rows.p, info, seed++, 0, draws, out.p, method == "sectioned-shuffled");
+      },
+      reps, 2);
   WARPSIM_CUDA(cudaDeviceSynchronize());
   // At least: every draw's index written (4 bytes); the rows are read once at least.
   const double bytes = static_cast<double>(draws) * 4 + static_cast<double>(n) * 16;
   const double floor_ms = bytes / (bw * 1e6);
   std::printf(
-      "{\"what\": \"sampling\", \"n\": %zu, \"draws\": %llu, \"stored\": true, \"ms\": %.4f, \"gsamples_per_s\": %.1f, "
+      "{\"what\": \"sampling\", \"method\": \"%s\", \"n\": %zu, \"draws\": %llu, \"stored\": true, \"ms\": %.4f, \"gsamples_per_s\": %.1f, "
       "\"floor_ms\": %.4f, \"x_floor\": %.2f, \"bandwidth_gbs\": %.0f}\n",
-      n, static_cast<unsigned long long>(draws), ms, static_cast<double>(draws) / (ms * 1e6), floor_ms, ms / floor_ms, bw);
+      method.c_str(), n, static_cast<unsigned long long>(draws), ms, static_cast<double>(draws) / (ms * 1e6), floor_ms, ms / floor_ms, bw);
   std::fflush(stdout);
 }
 
@@ -135,7 +144,15 @@ int main(int argc, char** argv) {
       }
     }
     const std::uint64_t draws = quick ? 100'000'000 : 1'000'000'000;
-    for (const std::size_t n : sizes) sampling(n, draws, bw, 10);
+    for (const std::size_t n : {std::size_t{100'000}}) {
+      sampling(n, draws, bw, 10);
+      sampling(n, draws, bw, 10, "sectioned");
+    }
+    for (const std::size_t n : sizes) {
+      sampling(n, draws, bw, 10);
+      sampling(n, draws, bw, 10, "sectioned");
+    }
+    sampling(10'000'000, draws, bw, 3, "sectioned-shuffled");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_gpu_alias: %s\n", e.what());
     return 2;

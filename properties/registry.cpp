@@ -7,6 +7,7 @@
 
 #include "oracle/alias/psa_warp.hpp"
 #include "oracle/alias/sample_warp.hpp"
+#include "oracle/alias/sectioned_warp.hpp"
 #include "oracle/draw_matrix.hpp"
 #include "properties/detail/gpu_entries.hpp"
 
@@ -43,16 +44,18 @@ Algorithm row(std::string name, std::string listing, oracle::Algorithm algorithm
 }
 
 // The oracle entry of an alias table: built by PSA (or PSA+) on the warp
-// model, drawn on the model a warp at a time (oracle/alias/sample_warp.hpp).
-// The last table built is kept, so many draws from one distribution build once.
+// model, drawn on the model a warp at a time (oracle/alias/sample_warp.hpp),
+// or by sectioned sampling, a warp a section (sectioned_warp.hpp; a call is
+// one batch). The last table built is kept, so many draws from one
+// distribution build once.
 template <class T>
-ManyDraw<T> oracle_alias(std::size_t psa_plus_group) {
+ManyDraw<T> oracle_alias(std::size_t psa_plus_group, std::size_t section_rows) {
   struct Last {
     std::vector<T> weights;
     oracle::alias::Table table;
   };
   auto last = std::make_shared<Last>();
-  return [psa_plus_group, last](std::span<const T> w, std::uint64_t seed, std::uint64_t first, std::uint64_t count) {
+  return [psa_plus_group, section_rows, last](std::span<const T> w, std::uint64_t seed, std::uint64_t first, std::uint64_t count) {
     namespace alias = oracle::alias;
     if (last->weights.size() != w.size() || !std::equal(w.begin(), w.end(), last->weights.begin()) || last->table.size() == 0) {
       alias::ModelConfig c;
@@ -60,6 +63,7 @@ ManyDraw<T> oracle_alias(std::size_t psa_plus_group) {
       last->table = alias::psa_on_model(alias::to_units(w), c).table;
       last->weights.assign(w.begin(), w.end());
     }
+    if (section_rows != 0) return alias::sample_sectioned_on_model(last->table, section_rows, count, seed, 32, first).draws;
     sim::GlobalMemory mem;
     const auto t = alias::upload_table(mem, last->table);
     sim::Warp warp({.width = 32});
@@ -73,18 +77,19 @@ ManyDraw<T> oracle_alias(std::size_t psa_plus_group) {
   };
 }
 
-Algorithm alias_row(std::string name, std::string listing, std::size_t psa_plus_group) {
+Algorithm alias_row(std::string name, std::string listing, std::size_t psa_plus_group, std::size_t section_rows = 0) {
   Algorithm a;
   a.name = name;
   a.listing = std::move(listing);
   a.determinism = Determinism::Mapped;
   a.alias_psa_plus_group = psa_plus_group;
+  a.alias_section_rows = section_rows;
   a.oracle = Sampler{.name = name,
                      .algorithm = name,
                      .where = "oracle (sim/)",
                      .determinism = Determinism::Mapped,
-                     .many32 = oracle_alias<float>(psa_plus_group),
-                     .many64 = oracle_alias<double>(psa_plus_group)};
+                     .many32 = oracle_alias<float>(psa_plus_group, section_rows),
+                     .many64 = oracle_alias<double>(psa_plus_group, section_rows)};
   a.oracle.f32 = matrix_of(a.oracle.many32);
   a.oracle.f64 = matrix_of(a.oracle.many64);
   return a;
@@ -107,6 +112,10 @@ std::vector<Algorithm> make_registry() {
                 "seed 001, Sec. 3.3 and 4.6: an alias table by PSA+ (greedy packing in groups of " + std::to_string(kAliasPsaPlusGroup) +
                     " items, then PSA), sampled a draw a lane",
                 kAliasPsaPlusGroup),
+      alias_row("alias-psa-sectioned",
+                "seed 001, Sec. 3.4.4: an alias table by PSA, sampled by sections of " + std::to_string(kAliasSectionRows) +
+                    " rows in shared memory, their shares by binomial splits (draws grouped by section)",
+                0, kAliasSectionRows),
   };
   detail::add_gpu_entries(rows);
   return rows;

@@ -36,12 +36,17 @@ struct Algorithm {
   // Table samplers: PSA+'s group of items (0: PSA). The oracle and the kernel
   // take it from here.
   std::size_t alias_psa_plus_group = 0;
+  // Table samplers: sectioned sampling's section rows (0: a draw a lane).
+  std::size_t alias_section_rows = 0;
   Sampler oracle;
   std::optional<Sampler> gpu;  // where warpsim was built with CUDA and the algorithm has a kernel
 };
 
 // PSA+'s greedy group in the registry's alias-psa-plus: a block's items.
 inline constexpr std::size_t kAliasPsaPlusGroup = 1024;
+// alias-psa-sectioned's sections: 16 rows, so that the small tables of the
+// generated inputs are split too (the GPU's default is 2,048).
+inline constexpr std::size_t kAliasSectionRows = 16;
 
 const std::vector<Algorithm>& registry();
 

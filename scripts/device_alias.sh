@@ -17,13 +17,13 @@ if [[ -d .thesis-src ]]; then
   (BUILD_ONLY=1 JOBS=12 bash bench/thesis_baseline/build_and_run.sh .thesis-src "$thesis_bin" > "$logs/thesis_build.log" 2>&1) &
   build_pid=$!
 fi
-./.device-out/gpu_tests --gtest_filter='GpuAlias*' > "$logs/gpu_tests.log" 2>&1
+./.device-out/gpu_tests --gtest_filter='GpuAlias*:Registry/GpuEntry.*alias*' > "$logs/gpu_tests.log" 2>&1
 echo "gpu_tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$logs/gpu_tests.log" | tr '\n' ' ')"
-grep -E "10\^9 GPU alias" "$logs/gpu_tests.log"
+grep -E "10\^9 (sectioned )?GPU alias" "$logs/gpu_tests.log"
 for tool in memcheck racecheck synccheck; do
-  compute-sanitizer --tool $tool ./.device-out/gpu_tests \
-    --gtest_filter='GpuAlias.BuildEqualsTheOracleOnEveryFamily:GpuAlias.DrawsEqualTheOracle:GpuAlias.BadWeights*' --gtest_brief=1 \
-    > "$logs/$tool.log" 2>&1
+  timeout 240 compute-sanitizer --tool $tool ./.device-out/gpu_tests \
+    --gtest_filter='GpuAlias.BuildEqualsTheOracleOnEveryFamily:GpuAlias.DrawsEqualTheOracle:GpuAlias.SectionedDrawsEqualTheOracle:GpuAlias.BadWeights*' \
+    --gtest_brief=1 > "$logs/$tool.log" 2>&1
   echo "$tool: $(tail -1 "$logs/$tool.log")"
 done
 ./.device-out/bench_gpu_alias > "$logs/bench_gpu_alias.jsonl" 2>&1

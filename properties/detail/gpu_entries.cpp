@@ -40,17 +40,20 @@ MatrixDraw<T> gpu_draw(gpu::MatrixAlgorithm algorithm) {
 
 // An alias table's GPU entry: the weights copied over, the table built by
 // gpu::AliasTableBuilder (kept for the next call with the same weights), the
-// draws by gpu::alias_sample and copied back.
+// draws by gpu::alias_sample (or AliasSectionedSampler, a call a batch) and
+// copied back.
 template <class T>
-ManyDraw<T> gpu_alias(std::size_t psa_plus_group) {
+ManyDraw<T> gpu_alias(std::size_t psa_plus_group, std::size_t section_rows) {
   struct State {
+    explicit State(std::size_t s) : sectioned(s) {}
     gpu::AliasTableBuilder<T> builder;
+    gpu::AliasSectionedSampler sectioned;
     gpu::DeviceScratch<unsigned char> weights, rows, out;
     gpu::AliasTableInfo info;
     std::vector<T> last;
   };
-  auto st = std::make_shared<State>();
-  return [psa_plus_group, st](std::span<const T> w, std::uint64_t seed, std::uint64_t first, std::uint64_t count) {
+  auto st = std::make_shared<State>(section_rows);
+  return [psa_plus_group, section_rows, st](std::span<const T> w, std::uint64_t seed, std::uint64_t first, std::uint64_t count) {
     if (psa_plus_group != 0) throw std::logic_error("PSA+ has no kernel yet");
     auto* rows = reinterpret_cast<gpu::AliasRow*>(st->rows.ensure(std::max<std::size_t>(1, w.size()) * sizeof(gpu::AliasRow)));
     if (st->last.size() != w.size() || !std::equal(w.begin(), w.end(), st->last.begin()) || st->info.n == 0) {
@@ -64,7 +67,8 @@ ManyDraw<T> gpu_alias(std::size_t psa_plus_group) {
     std::vector<std::uint32_t> idx(static_cast<std::size_t>(count));
     if (count == 0) return idx;
     auto* out = reinterpret_cast<std::uint32_t*>(st->out.ensure(static_cast<std::size_t>(count) * sizeof(std::uint32_t)));
-    gpu::alias_sample(rows, st->info, seed, first, count, out);
+    if (section_rows != 0) st->sectioned.sample(rows, st->info, seed, first, count, out);
+    else gpu::alias_sample(rows, st->info, seed, first, count, out);
     WARPSIM_CUDA(cudaMemcpy(idx.data(), out, idx.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
     return idx;
   };
@@ -86,7 +90,7 @@ void add_gpu_entries(std::vector<Algorithm>& rows) {
     if (a.table()) {
       if (a.alias_psa_plus_group != 0) continue;  // PSA+ has no kernel yet
       Sampler s{.name = a.name + "@gpu", .algorithm = a.name, .where = "GPU", .determinism = a.determinism,
-                .many32 = gpu_alias<float>(0), .many64 = gpu_alias<double>(0)};
+                .many32 = gpu_alias<float>(0, a.alias_section_rows), .many64 = gpu_alias<double>(0, a.alias_section_rows)};
       s.f32 = matrix_of(s.many32);
       s.f64 = matrix_of(s.many64);
       s.unavailable = device_unavailable;

@@ -8,6 +8,7 @@
 
 #include "oracle/alias/psa_plus.hpp"
 #include "oracle/alias/sample_warp.hpp"
+#include "oracle/alias/sectioned.hpp"
 #include "properties/properties.hpp"
 #include "tests/alias_test_weights.hpp"
 
@@ -78,13 +79,19 @@ TEST_P(TableEntry, DrawsAreTheHostTablesDraws) {
     const std::uint64_t first = 1000003, seed = 20261122;
     const auto got = a.oracle.many<double>(w, seed, first, 200);
     ASSERT_EQ(got.size(), 200u);
+    if (a.alias_section_rows != 0) {
+      EXPECT_EQ(got, alias::sample_sectioned(host, a.alias_section_rows, 200, seed, first)) << a.name;
+      continue;
+    }
     for (std::uint64_t d = 0; d < got.size(); ++d) EXPECT_EQ(got[d], alias::draw(host, seed, first + d)) << a.name << " draw " << first + d;
   }
   const properties::Matrix<float> m{3, 4, {1, 0, 0, 3, 0, 0, 5, 0, 2, 2, 2, 2}};
   const auto idx = a.oracle.draw(m, 9);
   for (int r = 0; r < 3; ++r) {
-    const auto u = alias::to_units<float>(m.row(r));
-    EXPECT_EQ(idx[static_cast<std::size_t>(r)], static_cast<int>(alias::draw(alias::psa(u, 1), 9, static_cast<std::uint64_t>(r)))) << r;
+    const auto t = alias::psa(alias::to_units<float>(m.row(r)), 1);
+    const auto want = a.alias_section_rows ? alias::sample_sectioned(t, a.alias_section_rows, 1, 9, static_cast<std::uint64_t>(r)).at(0)
+                                           : alias::draw(t, 9, static_cast<std::uint64_t>(r));
+    EXPECT_EQ(idx[static_cast<std::size_t>(r)], static_cast<int>(want)) << r;
   }
 }
 
