@@ -14,6 +14,13 @@
 //   pack            a thread a section, from its split to the next; every
 //                   row is written once, as one 16-byte store
 //
+// PSA+ (AliasBuildConfig::psa_plus_group = G, psa_plus.hpp with 32 lanes)
+// replaces the partition: a warp a group of G items packs greedily (each
+// lane its share of the group's lights and heavies), the group's leftovers
+// go to its slots with what is left of their masses, a scan over the groups
+// and a warp a group put them on l and h with 128-bit prefix sums, and the
+// split and pack above run on those lists.
+//
 // Sampling: draw d takes rng/'s 128 Philox bits (hi, lo) of (seed, d, 0): row
 // floor(hi N / 2^64), the item if lo < the row's threshold, else the alias
 // (oracle/alias/table.hpp, sample_bits).
@@ -205,7 +212,25 @@ struct Lists {
   // D(i) and E(j) (psa.hpp).
   __device__ u128 deficit(std::uint64_t i) const { return static_cast<u128>(i) * cap - static_cast<u128>(n) * light_prefix[i]; }
   __device__ u128 excess(std::uint64_t j) const { return static_cast<u128>(n) * heavy_prefix[j] - static_cast<u128>(j) * cap; }
+  __device__ u128 light_mass(std::uint64_t i) const { return static_cast<u128>(n) * light_units[i]; }
+  __device__ u128 heavy_mass(std::uint64_t j) const { return static_cast<u128>(n) * heavy_units[j]; }
   unsigned long long* counts;  // [lights, heavies], written by the last item
+};
+
+// PSA+'s leftovers (psa_plus.hpp): items whose masses are what is left of
+// them, so the lists hold the masses and 128-bit prefix sums themselves.
+struct MassLists {
+  std::uint32_t* light;
+  std::uint32_t* heavy;
+  u128* light_masses;
+  u128* heavy_masses;
+  u128* deficits;  // D(0..|l|)
+  u128* excesses;  // E(0..|h|)
+  std::uint64_t cap;
+  __device__ u128 deficit(std::uint64_t i) const { return deficits[i]; }
+  __device__ u128 excess(std::uint64_t j) const { return excesses[j]; }
+  __device__ u128 light_mass(std::uint64_t i) const { return light_masses[i]; }
+  __device__ u128 heavy_mass(std::uint64_t j) const { return heavy_masses[j]; }
 };
 
 // Item i, whose inclusive prefix is p, to its list: a light item's place on l
@@ -320,8 +345,9 @@ struct SplitAt {
   unsigned long long i, j;
 };
 
+template <class L>
 struct PackArgs {
-  Lists lists;
+  L lists;
   std::uint64_t lights, heavies, steps, sections;
   std::uint64_t cap;
   u128 recip;  // floor(2^126 / U)
@@ -329,7 +355,8 @@ struct PackArgs {
 
 // The sweep's state after k steps: the largest i in [max(0, k - |h|), min(k, |l|)]
 // with i == lo or D(i - 1) < E(k - i + 1).
-__device__ SplitAt split_at(const PackArgs& a, std::uint64_t k) {
+template <class L>
+__device__ SplitAt split_at(const PackArgs<L>& a, std::uint64_t k) {
   std::uint64_t lo = k > a.heavies ? k - a.heavies : 0, hi = min(k, a.lights);
   while (lo < hi) {
     const std::uint64_t mid = lo + (hi - lo + 1) / 2;
@@ -342,17 +369,20 @@ __device__ SplitAt split_at(const PackArgs& a, std::uint64_t k) {
 
 // The scalars the host does not know when it launches: the lists' lengths,
 // U and 1 / U.
-__device__ __forceinline__ PackArgs with_scale(PackArgs a, const Scale* s) {
+template <class L>
+__device__ __forceinline__ PackArgs<L> with_scale(PackArgs<L> a, const Scale* s) {
   a.lights = s->counts[0];
   a.heavies = s->counts[1];
+  a.steps = a.lights + a.heavies;  // N for PSA; PSA+'s leftovers
   a.cap = s->total;
   a.recip = s->recip;
   a.lists.cap = s->total;
   return a;
 }
 
-__global__ void split_kernel(PackArgs base, const Scale* scale, SplitAt* splits) {
-  const PackArgs a = with_scale(base, scale);
+template <class L>
+__global__ void split_kernel(PackArgs<L> base, const Scale* scale, SplitAt* splits) {
+  const PackArgs<L> a = with_scale(base, scale);
   const std::uint64_t s = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (s > a.sections) return;
   splits[s] = s == a.sections ? SplitAt{a.lights, a.heavies} : split_at(a, s * a.steps / a.sections);
@@ -381,8 +411,9 @@ __device__ __forceinline__ void store_row(AliasRow* rows, std::uint32_t k, std::
 }
 
 // Section s packs steps k_s .. k_{s+1} - 1 from its split, as psa.hpp's pack().
-__global__ void pack_kernel(PackArgs base, const Scale* scale, const SplitAt* splits, AliasRow* rows) {
-  const PackArgs a = with_scale(base, scale);
+template <class L>
+__global__ void pack_kernel(PackArgs<L> base, const Scale* scale, const SplitAt* splits, AliasRow* rows) {
+  const PackArgs<L> a = with_scale(base, scale);
   const std::uint64_t s = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (s >= a.sections) return;
   const std::uint64_t to = (s + 1) * a.steps / a.sections;
@@ -396,7 +427,7 @@ __global__ void pack_kernel(PackArgs base, const Scale* scale, const SplitAt* sp
       ++i;
     } else if (i < a.lights && w > cap) {  // fill light i from heavy j
       const std::uint32_t l = a.lists.light[i];
-      const u128 m = static_cast<u128>(a.steps) * a.lists.light_units[i];
+      const u128 m = a.lists.light_mass(i);
       store_row(rows, l, static_cast<std::uint64_t>(m), a.lists.heavy[j], a.cap, a.recip);
       w -= cap - m;
       ++i;
@@ -404,7 +435,7 @@ __global__ void pack_kernel(PackArgs base, const Scale* scale, const SplitAt* sp
       const std::uint32_t h = a.lists.heavy[j];
       const bool more = j + 1 < a.heavies;
       store_row(rows, h, static_cast<std::uint64_t>(w), more ? a.lists.heavy[j + 1] : h, a.cap, a.recip);
-      if (more) w = static_cast<u128>(a.steps) * a.lists.heavy_units[j + 1] - (cap - w);
+      if (more) w = a.lists.heavy_mass(j + 1) - (cap - w);
       ++j;
     }
   }
@@ -415,9 +446,9 @@ __global__ void pack_kernel(PackArgs base, const Scale* scale, const SplitAt* sp
 // l and h (items and units) into shared memory, coalesced: lights [i0, i1)
 // and heavies [j0, min(j1 + 1, |h|)), at most `per_warp` items. The steps are
 // pack_kernel's, reading shared memory.
-__global__ void pack_shared_kernel(PackArgs base, const Scale* scale, const SplitAt* __restrict__ splits, AliasRow* rows,
+__global__ void pack_shared_kernel(PackArgs<Lists> base, const Scale* scale, const SplitAt* __restrict__ splits, AliasRow* rows,
                                    std::uint32_t per_warp) {
-  const PackArgs a = with_scale(base, scale);
+  const PackArgs<Lists> a = with_scale(base, scale);
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   const std::uint64_t s0 = (static_cast<std::uint64_t>(blockIdx.x) * (blockDim.x >> 5) + warp) * 32;
@@ -471,6 +502,192 @@ __global__ void pack_shared_kernel(PackArgs base, const Scale* scale, const Spli
 
 // ---- sampling ------------------------------------------------------------------
 
+// ---- PSA+ (psa_plus.hpp): greedy packing in groups, then PSA on what is left ----
+
+// A group's leftovers: how many lights and heavies, and the deficit and
+// excess they bring (the lists' prefix sums at the group's start, once scanned).
+struct GroupTotal {
+  unsigned long long lights = 0, heavies = 0;
+  u128 deficit = 0, excess = 0;
+};
+
+struct GroupSum {
+  __host__ __device__ GroupTotal operator()(const GroupTotal& a, const GroupTotal& b) const {
+    return {a.lights + b.lights, a.heavies + b.heavies, a.deficit + b.deficit, a.excess + b.excess};
+  }
+};
+
+constexpr std::uint32_t kPlusGroupMax = 1024;
+
+// Group g's leftovers, in index order, at slots [g G, g G + count) of these
+// arrays (a group never leaves more than its G items).
+struct Leftovers {
+  std::uint32_t* item;
+  u128* mass;
+  GroupTotal* totals;  // each group's own
+};
+
+// A warp a group of G consecutive items (psa_plus.hpp with T = 32 lanes):
+//   A  the group's units into shared memory, coalesced, and its light and
+//      heavy lists (local indices, index order) by ballots;
+//   B  lane t packs its share (lights [t L / 32, (t + 1) L / 32), heavies
+//      likewise) greedily, writing each row as it goes; the heavy it stops
+//      on keeps what is left of it;
+//   C  the group's unpacked items, in index order, with their masses
+//      (re-classified by what is left), to the group's slots, and the
+//      group's totals.
+template <class T>
+__global__ void __launch_bounds__(32) psa_plus_greedy(const T* __restrict__ w, std::uint64_t n, const Scale* scale, std::uint32_t group,
+                                                      AliasRow* rows, Leftovers out) {
+  __shared__ std::uint64_t units[kPlusGroupMax];
+  __shared__ std::uint16_t light[kPlusGroupMax], heavy[kPlusGroupMax];
+  __shared__ std::uint32_t packed[kPlusGroupMax / 32];  // a bit an item: written by B
+  __shared__ std::uint8_t stopped[kPlusGroupMax];       // 1 + the lane that stopped on it, else 0
+  __shared__ u128 stop_mass[32];
+  const Item<T> item{w, scale->fine, scale->shift, n, scale->total};
+  const std::uint64_t cap = scale->total;
+  const u128 recip = scale->recip;
+  const unsigned lane = threadIdx.x;
+  const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * group;
+  const auto size = static_cast<std::uint32_t>(min(static_cast<std::uint64_t>(group), n - first));
+  // A
+  std::uint32_t nl = 0, nh = 0;
+  const unsigned below = (1u << lane) - 1;
+  for (std::uint32_t base = 0; base < size; base += 32) {
+    const std::uint32_t x = base + lane;
+    const bool in = x < size;
+    const std::uint64_t u = in ? item.units(first + x) : 0;
+    const bool is_heavy = in && static_cast<u128>(n) * u > cap;
+    const unsigned hb = __ballot_sync(0xffffffffu, is_heavy), lb = __ballot_sync(0xffffffffu, in && !is_heavy);
+    if (in) {
+      units[x] = u;
+      stopped[x] = 0;
+      if (is_heavy) heavy[nh + __popc(hb & below)] = static_cast<std::uint16_t>(x);
+      else light[nl + __popc(lb & below)] = static_cast<std::uint16_t>(x);
+    }
+    nh += __popc(hb);
+    nl += __popc(lb);
+  }
+  for (std::uint32_t q = lane; q < kPlusGroupMax / 32; q += 32) packed[q] = 0;
+  __syncwarp();
+  // B
+  auto mass = [&](std::uint32_t x) { return static_cast<u128>(n) * units[x]; };
+  std::uint32_t i = lane * nl / 32, j = lane * nh / 32;
+  const std::uint32_t i_end = (lane + 1) * nl / 32, j_end = (lane + 1) * nh / 32;
+  if (j < j_end) {
+    u128 m = mass(heavy[j]);
+    while (true) {
+      if (m > cap && i < i_end) {
+        const std::uint32_t l = light[i];
+        const u128 ml = mass(l);
+        store_row(rows, static_cast<std::uint32_t>(first + l), static_cast<std::uint64_t>(ml), static_cast<std::uint32_t>(first + heavy[j]), cap, recip);
+        atomicOr(&packed[l >> 5], 1u << (l & 31));
+        m -= cap - ml;
+        ++i;
+      } else if (m <= cap && j + 1 < j_end) {
+        const std::uint32_t h = heavy[j];
+        store_row(rows, static_cast<std::uint32_t>(first + h), static_cast<std::uint64_t>(m), static_cast<std::uint32_t>(first + heavy[j + 1]), cap,
+                  recip);
+        atomicOr(&packed[h >> 5], 1u << (h & 31));
+        m = mass(heavy[j + 1]) - (cap - m);
+        ++j;
+      } else {
+        break;
+      }
+    }
+    stopped[heavy[j]] = static_cast<std::uint8_t>(lane + 1);
+    stop_mass[lane] = m;
+  }
+  __syncwarp();
+  // C
+  GroupTotal total{};
+  std::uint32_t count = 0;
+  for (std::uint32_t base = 0; base < size; base += 32) {
+    const std::uint32_t x = base + lane;
+    const bool left = x < size && !((packed[x >> 5] >> (x & 31)) & 1u);
+    const unsigned lb = __ballot_sync(0xffffffffu, left);
+    if (left) {
+      const u128 m = stopped[x] ? stop_mass[stopped[x] - 1] : mass(x);
+      const std::uint64_t slot = first + count + __popc(lb & below);
+      out.item[slot] = static_cast<std::uint32_t>(first + x);
+      out.mass[slot] = m;
+      if (m > cap) {
+        total.heavies += 1;
+        total.excess += m - cap;
+      } else {
+        total.lights += 1;
+        total.deficit += cap - m;
+      }
+    }
+    count += __popc(lb);
+  }
+  using WarpReduce = cub::WarpReduce<GroupTotal>;
+  __shared__ typename WarpReduce::TempStorage tmp;
+  const GroupTotal sum = WarpReduce(tmp).Reduce(total, GroupSum{});
+  if (lane == 0) out.totals[blockIdx.x] = sum;
+}
+
+// prefix[g] <- the sum of totals[0 .. g - 1]; the lists' lengths to the scale.
+__global__ void __launch_bounds__(512) scan_groups(const GroupTotal* totals, GroupTotal* prefix, std::size_t count, Scale* scale) {
+  using Scan = cub::BlockScan<GroupTotal, 512>;
+  __shared__ typename Scan::TempStorage tmp;
+  GroupTotal carry{};
+  for (std::size_t base = 0; base < count; base += 512) {
+    const std::size_t t = base + threadIdx.x;
+    const GroupTotal x = t < count ? totals[t] : GroupTotal{};
+    GroupTotal before, all;
+    Scan(tmp).ExclusiveScan(x, before, GroupTotal{}, GroupSum{}, all);
+    __syncthreads();
+    if (t < count) prefix[t] = GroupSum{}(carry, before);
+    carry = GroupSum{}(carry, all);
+  }
+  if (threadIdx.x == 0) {
+    scale->counts[0] = carry.lights;
+    scale->counts[1] = carry.heavies;
+  }
+}
+
+// A warp a group: its leftovers onto l and h at the group's offsets, in
+// order, with their masses and the prefix sums D and E (warp scans).
+__global__ void __launch_bounds__(32) psa_plus_scatter(Leftovers in, const GroupTotal* prefix, std::uint32_t group, std::uint64_t n,
+                                                       const Scale* scale, MassLists lists) {
+  using WarpScan = cub::WarpScan<GroupTotal>;
+  __shared__ typename WarpScan::TempStorage tmp;
+  const std::uint64_t cap = scale->total;
+  const unsigned lane = threadIdx.x;
+  const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * group;
+  const GroupTotal own = in.totals[blockIdx.x];
+  const std::uint64_t count = own.lights + own.heavies;
+  GroupTotal carry = prefix[blockIdx.x];
+  if (blockIdx.x == 0 && lane == 0) {
+    lists.deficits[0] = 0;
+    lists.excesses[0] = 0;
+  }
+  for (std::uint64_t base = 0; base < count; base += 32) {
+    const std::uint64_t x = base + lane;
+    const bool here = x < count;
+    const u128 m = here ? in.mass[first + x] : 0;
+    GroupTotal v{};
+    if (here) v = m > cap ? GroupTotal{0, 1, 0, m - cap} : GroupTotal{1, 0, cap - m, 0};
+    GroupTotal incl, all;
+    WarpScan(tmp).InclusiveScan(v, incl, GroupSum{}, all);
+    if (here) {
+      const GroupTotal at = GroupSum{}(carry, incl);
+      if (m > cap) {
+        lists.heavy[at.heavies - 1] = in.item[first + x];
+        lists.heavy_masses[at.heavies - 1] = m;
+        lists.excesses[at.heavies] = at.excess;
+      } else {
+        lists.light[at.lights - 1] = in.item[first + x];
+        lists.light_masses[at.lights - 1] = m;
+        lists.deficits[at.lights] = at.deficit;
+      }
+    }
+    carry = GroupSum{}(carry, all);
+  }
+  (void)n;
+}
+
 struct SampleArgs {
   const AliasRow* rows;
   std::uint64_t n;
@@ -517,10 +734,14 @@ std::size_t sections_for(std::size_t n, const AliasBuildConfig& c) {
   return std::min(std::max<std::size_t>(s, 1), n);
 }
 
-// Where each scratch array lies in one allocation.
+// Where each scratch array lies in one allocation: PSA's unit lists, or
+// PSA+'s leftovers and mass lists.
 struct Layout {
-  std::size_t reduced, counts, light, heavy, light_units, heavy_units, light_prefix, heavy_prefix, splits, tiles, total;
-  Layout(std::size_t n, std::size_t sections) {
+  std::size_t reduced = 0, counts = 0, light = 0, heavy = 0, light_units = 0, heavy_units = 0, light_prefix = 0, heavy_prefix = 0, splits = 0,
+              tiles = 0;
+  std::size_t left_item = 0, left_mass = 0, group_totals = 0, group_prefix = 0, light_mass = 0, heavy_mass = 0, deficits = 0, excesses = 0;
+  std::size_t total = 0;
+  Layout(std::size_t n, std::size_t sections, std::size_t group) {
     std::size_t at = 0;
     auto take = [&](std::size_t bytes) {
       const std::size_t here = at;
@@ -531,12 +752,24 @@ struct Layout {
     counts = take(2 * sizeof(unsigned long long));
     light = take(n * 4);
     heavy = take(n * 4);
-    light_units = take(n * 8);
-    heavy_units = take(n * 8);
-    light_prefix = take((n + 1) * 8);
-    heavy_prefix = take((n + 1) * 8);
     splits = take((sections + 1) * sizeof(SplitAt));
-    tiles = take(((n + kTile - 1) / kTile) * sizeof(PrefixItem));
+    if (group == 0) {
+      light_units = take(n * 8);
+      heavy_units = take(n * 8);
+      light_prefix = take((n + 1) * 8);
+      heavy_prefix = take((n + 1) * 8);
+      tiles = take(((n + kTile - 1) / kTile) * sizeof(PrefixItem));
+    } else {
+      const std::size_t groups = (n + group - 1) / group;
+      left_item = take(n * 4);
+      left_mass = take(n * 16);
+      group_totals = take(groups * sizeof(GroupTotal));
+      group_prefix = take(groups * sizeof(GroupTotal));
+      light_mass = take(n * 16);
+      heavy_mass = take(n * 16);
+      deficits = take((n + 1) * 16);
+      excesses = take((n + 1) * 16);
+    }
     total = at;
   }
 };
@@ -558,7 +791,7 @@ AliasTableBuilder<T>::~AliasTableBuilder() {
 
 template <class T>
 std::size_t AliasTableBuilder<T>::scratch_bytes(std::size_t n, const AliasBuildConfig& config) {
-  return Layout(n, sections_for(n, config)).total;
+  return Layout(n, sections_for(n, config), config.psa_plus_group).total;
 }
 
 template <class T>
@@ -569,8 +802,12 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
   if (config.threads_per_block < 32 || config.threads_per_block > 1024 || config.threads_per_block % 32 != 0) {
     throw std::invalid_argument("threads_per_block must be a multiple of 32 in [32, 1024]");
   }
+  if (config.psa_plus_group > kPlusGroupMax) {
+    throw std::invalid_argument("PSA+ groups of at most " + std::to_string(kPlusGroupMax) + " items (" + std::to_string(config.psa_plus_group) +
+                                " asked)");
+  }
   const std::size_t sections = sections_for(n, config);
-  const Layout at(n, sections);
+  const Layout at(n, sections, config.psa_plus_group);
   const std::size_t held = scratch_->device.size();
   if (at.total > held) {  // refuse, saying how much, what the device cannot hold
     std::size_t free_bytes = 0, total_bytes = 0;
@@ -602,43 +839,71 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
   find_recip<<<1, 1, 0, stream>>>(scale);
   WARPSIM_CUDA(cudaGetLastError());
 
-  // The partition: lists, units and prefix sums.
-  Lists lists{reinterpret_cast<std::uint32_t*>(base + at.light),    reinterpret_cast<std::uint32_t*>(base + at.heavy),
-              reinterpret_cast<std::uint64_t*>(base + at.light_units), reinterpret_cast<std::uint64_t*>(base + at.heavy_units),
-              reinterpret_cast<std::uint64_t*>(base + at.light_prefix), reinterpret_cast<std::uint64_t*>(base + at.heavy_prefix),
-              n, 0, scale->counts};
-  WARPSIM_CUDA(cudaMemsetAsync(lists.light_prefix, 0, 8, stream));
-  WARPSIM_CUDA(cudaMemsetAsync(lists.heavy_prefix, 0, 8, stream));
-  auto* tiles = reinterpret_cast<PrefixItem*>(base + at.tiles);
-  const auto tile_count = static_cast<unsigned>((n + kTile - 1) / kTile);
-  tile_totals<T><<<tile_count, kScanThreads, 0, stream>>>(weights, n, scale, tiles);
-  WARPSIM_CUDA(cudaGetLastError());
-  scan_tiles<<<1, 512, 0, stream>>>(tiles, tile_count);
-  WARPSIM_CUDA(cudaGetLastError());
-  tile_scatter<T><<<tile_count, kScanThreads, 0, stream>>>(weights, n, scale, lists, tiles);
-  WARPSIM_CUDA(cudaGetLastError());
-
-  // Split and pack (the lengths, U and 1 / U read from the scale).
-  const PackArgs args{lists, 0, 0, n, sections, 0, 0};
   auto* splits = reinterpret_cast<SplitAt*>(base + at.splits);
   const int threads = config.threads_per_block;
-  split_kernel<<<static_cast<unsigned>((sections + 1 + threads - 1) / threads), threads, 0, stream>>>(args, scale, splits);
-  WARPSIM_CUDA(cudaGetLastError());
-  // The pack: from shared memory where a warp's range fits, else from global memory.
-  const std::size_t per_section = (n + sections - 1) / sections;
-  const std::size_t per_warp = (32 * per_section + 2 + 1) / 2 * 2;  // even: the units stay 8-byte aligned
-  constexpr std::size_t kSharedMax = 200 * 1024;
-  const int warps_per_block = static_cast<int>(std::min<std::size_t>(4, kSharedMax / (per_warp * 12)));
-  if (config.shared_pack && warps_per_block >= 1) {
-    const std::size_t smem = static_cast<std::size_t>(warps_per_block) * per_warp * 12;
-    WARPSIM_CUDA(cudaFuncSetAttribute(pack_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-    const std::size_t warps = (sections + 31) / 32;
-    const auto blocks = static_cast<unsigned>((warps + static_cast<std::size_t>(warps_per_block) - 1) / static_cast<std::size_t>(warps_per_block));
-    pack_shared_kernel<<<blocks, 32 * warps_per_block, smem, stream>>>(args, scale, splits, rows, static_cast<std::uint32_t>(per_warp));
+  const auto split_blocks = static_cast<unsigned>((sections + 1 + threads - 1) / threads);
+  const auto pack_blocks = static_cast<unsigned>((sections + threads - 1) / threads);
+  if (config.psa_plus_group > 0) {
+    // PSA+: the greedy stage a warp a group, its leftovers scanned and
+    // scattered onto l and h with their masses, then PSA's split and pack.
+    const auto group = static_cast<std::uint32_t>(config.psa_plus_group);
+    const std::size_t groups = (n + group - 1) / group;
+    Leftovers left{reinterpret_cast<std::uint32_t*>(base + at.left_item), reinterpret_cast<u128*>(base + at.left_mass),
+                   reinterpret_cast<GroupTotal*>(base + at.group_totals)};
+    auto* prefix = reinterpret_cast<GroupTotal*>(base + at.group_prefix);
+    MassLists lists{reinterpret_cast<std::uint32_t*>(base + at.light), reinterpret_cast<std::uint32_t*>(base + at.heavy),
+                    reinterpret_cast<u128*>(base + at.light_mass),     reinterpret_cast<u128*>(base + at.heavy_mass),
+                    reinterpret_cast<u128*>(base + at.deficits),       reinterpret_cast<u128*>(base + at.excesses),
+                    0};
+    psa_plus_greedy<T><<<static_cast<unsigned>(groups), 32, 0, stream>>>(weights, n, scale, group, rows, left);
+    WARPSIM_CUDA(cudaGetLastError());
+    scan_groups<<<1, 512, 0, stream>>>(left.totals, prefix, groups, scale);
+    WARPSIM_CUDA(cudaGetLastError());
+    psa_plus_scatter<<<static_cast<unsigned>(groups), 32, 0, stream>>>(left, prefix, group, n, scale, lists);
+    WARPSIM_CUDA(cudaGetLastError());
+    const PackArgs<MassLists> args{lists, 0, 0, 0, sections, 0, 0};
+    split_kernel<<<split_blocks, threads, 0, stream>>>(args, scale, splits);
+    WARPSIM_CUDA(cudaGetLastError());
+    pack_kernel<<<pack_blocks, threads, 0, stream>>>(args, scale, splits, rows);
+    WARPSIM_CUDA(cudaGetLastError());
   } else {
-    pack_kernel<<<static_cast<unsigned>((sections + threads - 1) / threads), threads, 0, stream>>>(args, scale, splits, rows);
+    // The partition: lists, units and prefix sums.
+    Lists lists{reinterpret_cast<std::uint32_t*>(base + at.light),    reinterpret_cast<std::uint32_t*>(base + at.heavy),
+                reinterpret_cast<std::uint64_t*>(base + at.light_units), reinterpret_cast<std::uint64_t*>(base + at.heavy_units),
+                reinterpret_cast<std::uint64_t*>(base + at.light_prefix), reinterpret_cast<std::uint64_t*>(base + at.heavy_prefix),
+                n, 0, scale->counts};
+    WARPSIM_CUDA(cudaMemsetAsync(lists.light_prefix, 0, 8, stream));
+    WARPSIM_CUDA(cudaMemsetAsync(lists.heavy_prefix, 0, 8, stream));
+    auto* tiles = reinterpret_cast<PrefixItem*>(base + at.tiles);
+    const auto tile_count = static_cast<unsigned>((n + kTile - 1) / kTile);
+    tile_totals<T><<<tile_count, kScanThreads, 0, stream>>>(weights, n, scale, tiles);
+    WARPSIM_CUDA(cudaGetLastError());
+    scan_tiles<<<1, 512, 0, stream>>>(tiles, tile_count);
+    WARPSIM_CUDA(cudaGetLastError());
+    tile_scatter<T><<<tile_count, kScanThreads, 0, stream>>>(weights, n, scale, lists, tiles);
+    WARPSIM_CUDA(cudaGetLastError());
+
+    // Split and pack (the lengths, U and 1 / U read from the scale).
+    const PackArgs<Lists> args{lists, 0, 0, n, sections, 0, 0};
+    split_kernel<<<split_blocks, threads, 0, stream>>>(args, scale, splits);
+    WARPSIM_CUDA(cudaGetLastError());
+    // The pack: from shared memory where a warp's range fits, else from global memory.
+    const std::size_t per_section = (n + sections - 1) / sections;
+    const std::size_t per_warp = (32 * per_section + 2 + 1) / 2 * 2;  // even: the units stay 8-byte aligned
+    constexpr std::size_t kSharedMax = 200 * 1024;
+    const int warps_per_block = static_cast<int>(std::min<std::size_t>(4, kSharedMax / (per_warp * 12)));
+    if (config.shared_pack && warps_per_block >= 1) {
+      const std::size_t smem = static_cast<std::size_t>(warps_per_block) * per_warp * 12;
+      WARPSIM_CUDA(cudaFuncSetAttribute(pack_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+      const std::size_t warps = (sections + 31) / 32;
+      const auto blocks = static_cast<unsigned>((warps + static_cast<std::size_t>(warps_per_block) - 1) / static_cast<std::size_t>(warps_per_block));
+      pack_shared_kernel<<<blocks, 32 * warps_per_block, smem, stream>>>(args, scale, splits, rows, static_cast<std::uint32_t>(per_warp));
+    } else {
+      pack_kernel<<<pack_blocks, threads, 0, stream>>>(args, scale, splits, rows);
+    }
+    WARPSIM_CUDA(cudaGetLastError());
+
   }
-  WARPSIM_CUDA(cudaGetLastError());
 
   // One round trip: the scale, and with it whether the weights were good.
   Scale host{};

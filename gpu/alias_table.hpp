@@ -37,7 +37,7 @@ struct AliasTableInfo {
   std::size_t n = 0;
   int exponent = 0;            // the unit is 2^exponent of the weights
   std::uint64_t capacity = 0;  // U: every row's total, in units
-  std::size_t lights = 0, heavies = 0;
+  std::size_t lights = 0, heavies = 0;  // the lists PSA split and packed (PSA+: what the groups left)
   std::size_t sections = 0;    // PSA's sections (threads of the split and the pack)
 };
 
@@ -49,6 +49,11 @@ struct AliasBuildConfig {
   // sections' range copied there first) where that range fits, else from
   // global memory; false: always from global memory.
   bool shared_pack = true;
+  // PSA+ (Sec. 3.3, 4.6): greedy packing in groups of this many items (at
+  // most 1,024; a warp a group, each lane an equal share), then PSA on what
+  // is left; 0: PSA. The table is oracle::alias::psa_plus(u, G, ..., 32)'s:
+  // it depends on G, and on nothing else here.
+  std::size_t psa_plus_group = 0;
 };
 
 // The largest N: indices are 32-bit.

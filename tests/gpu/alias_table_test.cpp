@@ -14,6 +14,7 @@
 #include "device_array.hpp"
 #include "gpu/alias_table.hpp"
 #include "gpu/cuda_check.hpp"
+#include "oracle/alias/psa_plus.hpp"
 #include "oracle/alias/sample_warp.hpp"
 #include "oracle/alias/sectioned.hpp"
 #include "oracle/alias/sweep.hpp"
@@ -87,6 +88,61 @@ TEST(GpuAlias, BuildEqualsTheOracleOnEveryFamily) {
     });
     EXPECT_TRUE(result);
   }
+}
+
+// PSA+: the table equals psa_plus(u, G, sections, {}, ..., 32 lanes) for
+// every family, group size (1 to 1,024) and launch configuration.
+template <class T>
+void psa_plus_equals_the_oracle(const std::vector<T>& w, gpu::AliasBuildConfig config, std::size_t group) {
+  const auto u = oracle::alias::to_units<T>(w);
+  const auto want = oracle::alias::psa_plus(u, group, 7, {}, nullptr, nullptr, 32);
+  config.psa_plus_group = group;
+  gpu::AliasTableInfo info;
+  std::vector<std::uint64_t> thresholds;
+  const auto got = gpu_table(w, config, &info, &thresholds);
+  RC_ASSERT(got.capacity == u.total);
+  for (std::size_t k = 0; k < w.size(); ++k) {
+    RC_ASSERT(thresholds[k] == oracle::alias::threshold(want.keep[k], u.total));
+    RC_ASSERT(got.alias[k] == oracle::alias::sampled_alias(want, k));
+  }
+}
+
+TEST(GpuAlias, PsaPlusEqualsTheOracleOnEveryFamily) {
+  WARPSIM_REQUIRE_GPU();
+  for (const bool fp64 : {false, true}) {
+    const auto result = rc::check(fp64 ? "fp64" : "fp32", [fp64] {
+      const auto family = *properties::gen_family();
+      const int n = *rc::gen::inRange(1, 5000);
+      auto config = *gen_config();
+      const auto group = *rc::gen::element<std::size_t>(1, 2, 31, 32, 33, 100, 512, 1024);
+      if (fp64) psa_plus_equals_the_oracle(*properties::gen_weights<double>(family, n), config, group);
+      else psa_plus_equals_the_oracle(*properties::gen_weights<float>(family, n), config, group);
+    });
+    EXPECT_TRUE(result);
+  }
+}
+
+TEST(GpuAlias, PsaPlusEqualsTheOracleAtAMillionItems) {
+  WARPSIM_REQUIRE_GPU();
+  const std::size_t n = 1'000'000;
+  for (const auto& w : {test::uniform_weights<float>(n, 5), test::shuffled_power_law<float>(n, 7919)}) {
+    const auto u = oracle::alias::to_units<float>(w);
+    const auto want = oracle::alias::psa_plus(u, 1024, 1, {}, nullptr, nullptr, 32);
+    gpu::AliasBuildConfig config;
+    config.psa_plus_group = 1024;
+    gpu::AliasTableInfo info;
+    const auto got = gpu_table(w, config, &info);
+    EXPECT_EQ(got.keep, want.keep);
+    bool same = true;
+    for (std::size_t k = 0; k < n && same; ++k) same = got.alias[k] == oracle::alias::sampled_alias(want, k);
+    EXPECT_TRUE(same);
+    std::cout << "PSA+ (groups of 1,024), 10^6 items: " << n - info.lights - info.heavies << " rows packed greedily, " << info.lights + info.heavies
+              << " left to PSA\n";
+  }
+  gpu::AliasBuildConfig too_big;
+  too_big.psa_plus_group = 1025;
+  const std::vector<float> w(10, 1.0f);
+  EXPECT_THROW(gpu_table(w, too_big), std::invalid_argument);
 }
 
 // -0 is a weight of 0 (the check passes it): its sign bit must not make it
