@@ -57,7 +57,7 @@ void fill(T* w, std::size_t n, bool power) {
 std::size_t g_items_per_section = 0;  // 0: the builder's default
 
 template <class T>
-void construction(std::size_t n, bool power, double bw, int reps) {
+void construction(std::size_t n, bool power, double bw, int reps, std::size_t psa_plus_group = 0) {
   DeviceBuffer<T> w(n);
   DeviceBuffer<gpu::AliasRow> rows(n);
   fill(w.p, n, power);
@@ -65,13 +65,14 @@ void construction(std::size_t n, bool power, double bw, int reps) {
   gpu::AliasTableInfo info;
   gpu::AliasBuildConfig config;
   if (g_items_per_section > 0) config.sections = std::max<std::size_t>(1, n / g_items_per_section);
+  config.psa_plus_group = psa_plus_group;
   const double ms = bench::median_ms([&] { info = builder.build(w.p, n, rows.p, config); }, reps, 2);
   const double bytes = static_cast<double>(n) * (sizeof(T) + sizeof(gpu::AliasRow));  // read the weights, write the rows
   const double floor_ms = bytes / (bw * 1e6);
   std::printf(
-      "{\"what\": \"construction\", \"dtype\": \"%s\", \"n\": %zu, \"weights\": \"%s\", \"ms\": %.4f, \"floor_ms\": %.4f, "
-      "\"x_floor\": %.2f, \"lights\": %zu, \"heavies\": %zu, \"sections\": %zu, \"bandwidth_gbs\": %.0f}\n",
-      sizeof(T) == 4 ? "f32" : "f64", n, power ? "power law 1, shuffled" : "uniform", ms, floor_ms, ms / floor_ms, info.lights,
+      "{\"what\": \"construction\", \"method\": \"%s\", \"dtype\": \"%s\", \"n\": %zu, \"weights\": \"%s\", \"ms\": %.4f, "
+      "\"floor_ms\": %.4f, \"x_floor\": %.2f, \"lights\": %zu, \"heavies\": %zu, \"sections\": %zu, \"bandwidth_gbs\": %.0f}\n",
+      psa_plus_group ? "psa+" : "psa", sizeof(T) == 4 ? "f32" : "f64", n, power ? "power law 1, shuffled" : "uniform", ms, floor_ms, ms / floor_ms, info.lights,
       info.heavies, info.sections, bw);
   std::fflush(stdout);
 }
@@ -141,6 +142,7 @@ int main(int argc, char** argv) {
       for (const bool power : {true, false}) {
         construction<float>(n, power, bw, 10);
         construction<double>(n, power, bw, 10);
+        construction<float>(n, power, bw, 10, 1024);  // PSA+, groups of 1,024 items
       }
     }
     const std::uint64_t draws = quick ? 100'000'000 : 1'000'000'000;

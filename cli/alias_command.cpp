@@ -38,7 +38,7 @@ CLI::App* add_alias_command(CLI::App& app, AliasOptions& o) {
               "(partition, split, pack) cost: instructions, global requests, 32-byte sectors loaded and stored, shared "
               "requests and bank conflicts. At most 2^22 weights");
   a->add_flag("--device", o.device,
-              "psa: build the table with the GPU kernels too (the first CUDA device), require it to be the host's, and say "
+              "psa and psa+: build the table with the GPU kernels too (the first CUDA device), require it to be the host's, and say "
               "how long the build took. Exit 2 where no device can be used");
   a->add_option("--split", o.split, "--counters: the split, binary | pary (partial p-ary, Alg. 3.1)")
       ->check(CLI::IsMember({"binary", "pary"}))
@@ -57,7 +57,9 @@ int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& input
   if (o.group && o.method != "psa+") throw UsageError("--group applies to psa+");
   if (o.lanes && o.method != "psa+") throw UsageError("--lanes applies to psa+");
   if (o.counters && !psa_like) throw UsageError("--counters applies to psa and psa+ (the constructions the model runs)");
-  if (o.device && o.method != "psa") throw UsageError("--device builds with the GPU kernels, which run psa (method psa)");
+  if (o.device && !psa_like) throw UsageError("--device builds with the GPU kernels, which run psa and psa+");
+  if (o.device && o.method == "psa+" && o.lanes.value_or(32) != 32) throw UsageError("--device runs psa+ a warp a group: --lanes 32");
+  if (o.device && o.method == "psa+" && o.group.value_or(0) > 1024) throw UsageError("--device runs psa+ with groups of at most 1,024 items");
   const bool model_options = o.split != "pary" || o.pack != "chunked";
   if (model_options && !o.counters) throw UsageError("--split and --pack choose how the model builds the table: add --counters");
   const auto w = validate::read_weights(inputs, o.weights, o.dtype);
@@ -114,12 +116,12 @@ int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& input
   }
   alias_device::DeviceBuild on_device;
   if (o.device) {
-    on_device = alias_device::build(w.values, w.fp32);
+    on_device = alias_device::build(w.values, w.fp32, o.method == "psa+" ? group : 0);
     bool same = on_device.exponent == t.exponent && on_device.capacity == t.capacity;
     for (std::size_t k = 0; k < n && same; ++k) {
       same = keep_of_threshold(on_device.threshold[k], t.capacity) == t.keep[k] && on_device.alias[k] == sampled_alias(t, k);
     }
-    if (!same) throw std::logic_error("the device's psa table differs from the host's");
+    if (!same) throw std::logic_error("the device's " + o.method + " table differs from the host's");
   }
   const char* phases[] = {"partition", "split", "pack"};
   auto phase = [&](int k) -> const sim::Counters& {

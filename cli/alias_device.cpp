@@ -14,14 +14,16 @@ namespace warpsim::cli::alias_device {
 namespace {
 
 template <class T>
-DeviceBuild build_as(const std::vector<double>& weights) {
+DeviceBuild build_as(const std::vector<double>& weights, std::size_t psa_plus_group) {
   const std::vector<T> w(weights.begin(), weights.end());  // exact: the values are already of precision T
   validate::device::Buffer dw(w.size() * sizeof(T), "--device: the weights");
   validate::device::Buffer rows(w.size() * sizeof(gpu::AliasRow), "--device: the table");
   dw.upload(w.data(), dw.bytes());
   gpu::AliasTableBuilder<T> builder;
   const auto start = std::chrono::steady_clock::now();
-  const auto info = builder.build(static_cast<const T*>(dw.get()), w.size(), static_cast<gpu::AliasRow*>(rows.get()));
+  gpu::AliasBuildConfig config;
+  config.psa_plus_group = psa_plus_group;
+  const auto info = builder.build(static_cast<const T*>(dw.get()), w.size(), static_cast<gpu::AliasRow*>(rows.get()), config);
   const auto stop = std::chrono::steady_clock::now();
   std::vector<gpu::AliasRow> got(w.size());
   rows.download(got.data(), rows.bytes());
@@ -38,12 +40,12 @@ DeviceBuild build_as(const std::vector<double>& weights) {
 
 }  // namespace
 
-DeviceBuild build(const std::vector<double>& weights, bool fp32) {
+DeviceBuild build(const std::vector<double>& weights, bool fp32, std::size_t psa_plus_group) {
   std::string why;
   const auto device = gpu::first_device(&why);
   if (!device) throw UsageError("--device: no usable CUDA device: " + why);
   try {
-    DeviceBuild b = fp32 ? build_as<float>(weights) : build_as<double>(weights);
+    DeviceBuild b = fp32 ? build_as<float>(weights, psa_plus_group) : build_as<double>(weights, psa_plus_group);
     b.device = device->name;
     return b;
   } catch (const gpu::CudaError& e) {

@@ -4,6 +4,7 @@
 // (UsageError: exit 2).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,7 +21,8 @@ struct DeviceBuild {
 };
 
 // Builds PSA's table of `weights` (already rounded to their precision) in
-// fp32 or fp64 on the first CUDA device.
-DeviceBuild build(const std::vector<double>& weights, bool fp32);
+// fp32 or fp64 on the first CUDA device; PSA+'s with greedy groups of
+// psa_plus_group items (32 lanes a group) where that is not 0.
+DeviceBuild build(const std::vector<double>& weights, bool fp32, std::size_t psa_plus_group = 0);
 
 }  // namespace warpsim::cli::alias_device

@@ -4,7 +4,7 @@
 
 namespace warpsim::cli::alias_device {
 
-DeviceBuild build(const std::vector<double>&, bool) {
+DeviceBuild build(const std::vector<double>&, bool, std::size_t) {
   throw UsageError("--device: this warpsim was built without CUDA (no nvcc at configure time)");
 }
 

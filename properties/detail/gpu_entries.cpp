@@ -54,14 +54,15 @@ ManyDraw<T> gpu_alias(std::size_t psa_plus_group, std::size_t section_rows) {
   };
   auto st = std::make_shared<State>(section_rows);
   return [psa_plus_group, section_rows, st](std::span<const T> w, std::uint64_t seed, std::uint64_t first, std::uint64_t count) {
-    if (psa_plus_group != 0) throw std::logic_error("PSA+ has no kernel yet");
     auto* rows = reinterpret_cast<gpu::AliasRow*>(st->rows.ensure(std::max<std::size_t>(1, w.size()) * sizeof(gpu::AliasRow)));
     if (st->last.size() != w.size() || !std::equal(w.begin(), w.end(), st->last.begin()) || st->info.n == 0) {
       st->last.clear();
       T* dw = reinterpret_cast<T*>(st->weights.ensure(std::max<std::size_t>(1, w.size()) * sizeof(T)));
       if (!w.empty()) WARPSIM_CUDA(cudaMemcpy(dw, w.data(), w.size() * sizeof(T), cudaMemcpyHostToDevice));
       st->info = {};
-      st->info = st->builder.build(dw, w.size(), rows);
+      gpu::AliasBuildConfig config;
+      config.psa_plus_group = psa_plus_group;
+      st->info = st->builder.build(dw, w.size(), rows, config);
       st->last.assign(w.begin(), w.end());
     }
     std::vector<std::uint32_t> idx(static_cast<std::size_t>(count));
@@ -88,9 +89,9 @@ std::string device_unavailable() {
 void add_gpu_entries(std::vector<Algorithm>& rows) {
   for (auto& a : rows) {
     if (a.table()) {
-      if (a.alias_psa_plus_group != 0) continue;  // PSA+ has no kernel yet
       Sampler s{.name = a.name + "@gpu", .algorithm = a.name, .where = "GPU", .determinism = a.determinism,
-                .many32 = gpu_alias<float>(0, a.alias_section_rows), .many64 = gpu_alias<double>(0, a.alias_section_rows)};
+                .many32 = gpu_alias<float>(a.alias_psa_plus_group, a.alias_section_rows),
+                .many64 = gpu_alias<double>(a.alias_psa_plus_group, a.alias_section_rows)};
       s.f32 = matrix_of(s.many32);
       s.f64 = matrix_of(s.many64);
       s.unavailable = device_unavailable;

@@ -105,16 +105,19 @@ TEST(AliasCommand, DeviceBuildsTheHostsTableOrSaysWhyNot) {
   std::string text;
   for (int i = 0; i < 5000; ++i) text += std::to_string(1 + (i * 7919) % 1000) + "\n";
   in.files["w"] = text;
-  std::ostringstream out, err;
-  const int rc = warpsim::cli::run_cli({"alias", "build", "--weights", "w", "--method", "psa", "--device", "--format", "json"}, out, err, in);
-  if (rc == 0) {
-    const auto j = nlohmann::json::parse(out.str());
-    EXPECT_EQ(j.at("device").at("table"), "equal to the host's");
-    EXPECT_FALSE(j.at("device").at("name").get<std::string>().empty());
-  } else {
-    EXPECT_EQ(rc, 2);
-    EXPECT_NE(err.str().find("--device: "), std::string::npos) << err.str();
-    EXPECT_TRUE(err.str().find("without CUDA") != std::string::npos || err.str().find("no usable CUDA device") != std::string::npos) << err.str();
+  for (const char* method : {"psa", "psa+"}) {
+    std::ostringstream out, err;
+    const int rc = warpsim::cli::run_cli({"alias", "build", "--weights", "w", "--method", method, "--device", "--format", "json"}, out, err, in);
+    if (rc == 0) {
+      const auto j = nlohmann::json::parse(out.str());
+      EXPECT_EQ(j.at("device").at("table"), "equal to the host's") << method;
+      EXPECT_FALSE(j.at("device").at("name").get<std::string>().empty());
+    } else {
+      EXPECT_EQ(rc, 2);
+      EXPECT_NE(err.str().find("--device: "), std::string::npos) << err.str();
+      EXPECT_TRUE(err.str().find("without CUDA") != std::string::npos || err.str().find("no usable CUDA device") != std::string::npos)
+          << err.str();
+    }
   }
 }
 
