@@ -13,6 +13,9 @@
 //   same_indices        two samplers (a kernel and its oracle) agree bit for bit
 //   in_law              (any) the draws of one law pass a chi-square test,
 //                       with the bias a pass rules out (stats/)
+//   table_implies_weights  (table builders) an alias table's implied
+//                       distribution is the weights', within its format's
+//                       resolution, and gives nothing to a weight of 0
 //
 // Usage:
 //   auto idx = sampler.draw(m, seed);
@@ -22,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
@@ -43,6 +47,12 @@ struct Verdict {
 };
 
 namespace detail {
+
+inline std::string number(long double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6Lg", x);
+  return buf;
+}
 
 inline std::string where(int row, int index) { return "row " + std::to_string(row) + " drew index " + std::to_string(index); }
 
@@ -217,6 +227,64 @@ Verdict scalar_definition(const Matrix<T>& m, std::uint64_t seed, const std::vec
     }
   }
   return Verdict::pass("scalar_definition");
+}
+
+// An alias table against the weights it was built from: every keep in
+// [0, 1], every alias in [0, k); item i's implied probability
+//   q_i = (keep_i + sum over rows r aliased to i of (1 - keep_r)) / k
+// (long double) against p_i = w_i / W, within
+//   (1 + a_i) 4 r max(1/k, p_i),
+// a_i the rows that give it mass and r the table's resolution: each of the
+// 1 + a_i keeps that make up q_i is stored (and was computed) to about r of
+// the larger of a row (1/k) and the item's own mass; and an item of weight 0
+// gets exactly nothing (keep 0, and 1 in every row aliased to it).
+template <class T>
+Verdict table_implies_weights(std::span<const T> w, const AliasTableImage& t, int row = -1) {
+  const char* name = "table_implies_weights";
+  const std::size_t k = w.size();
+  const std::string at = row >= 0 ? "row " + std::to_string(row) + ": " : "";
+  if (t.keep.size() != k || t.alias.size() != k) {
+    return Verdict::fail(name, row, at + "the table has " + std::to_string(t.keep.size()) + " keeps and " + std::to_string(t.alias.size()) +
+                                        " aliases for " + std::to_string(k) + " weights");
+  }
+  std::vector<long double> q(k, 0.0L);
+  std::vector<std::size_t> givers(k, 0);
+  for (std::size_t r = 0; r < k; ++r) {
+    const long double keep = t.keep[r];
+    if (!(keep >= 0 && keep <= 1)) return Verdict::fail(name, row, at + "row " + std::to_string(r) + " keeps " + detail::number(keep) + ", outside [0, 1]");
+    if (t.alias[r] < 0 || static_cast<std::size_t>(t.alias[r]) >= k) {
+      if (keep < 1) return Verdict::fail(name, row, at + "row " + std::to_string(r) + "'s alias " + std::to_string(t.alias[r]) + " is outside [0, " + std::to_string(k) + ")");
+      continue;  // a full row never uses its alias
+    }
+    q[r] += keep;
+    if (keep < 1) {
+      q[static_cast<std::size_t>(t.alias[r])] += 1 - keep;
+      ++givers[static_cast<std::size_t>(t.alias[r])];
+    }
+  }
+  long double total = 0;
+  for (T x : w) total += x;
+  std::size_t worst = k;
+  long double worst_excess = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    const long double p = static_cast<long double>(w[i]) / total, qi = q[i] / static_cast<long double>(k);
+    if (w[i] == T(0) && qi != 0) {
+      return Verdict::fail(name, row, at + "item " + std::to_string(i) + " has weight 0 and probability " + detail::number(qi) + " in the table");
+    }
+    const long double tolerance = (1 + static_cast<long double>(givers[i])) * 4 * t.resolution * std::max(1.0L / static_cast<long double>(k), p);
+    const long double excess = std::fabs(qi - p) - tolerance;
+    if (excess > worst_excess) {
+      worst_excess = excess;
+      worst = i;
+    }
+  }
+  if (worst < k) {
+    const long double p = static_cast<long double>(w[worst]) / total, qi = q[worst] / static_cast<long double>(k);
+    return Verdict::fail(name, row, at + "item " + std::to_string(worst) + " has probability " + detail::number(qi) + " in the table and " +
+                                        detail::number(p) + " by its weight (off by " + detail::number(std::fabs(qi - p)) + ", tolerance " +
+                                        detail::number(std::fabs(qi - p) - worst_excess) + ")");
+  }
+  return Verdict::pass(name);
 }
 
 }  // namespace warpsim::properties

@@ -228,7 +228,7 @@ void run_property(Report& report, const std::string& name, const char* dtype, co
     // A sampler that throws (the model's undefined behaviour, a CUDA error);
     // or one whose failing input passed when run again: nondeterministic.
     report.property = failure.description.find("no exceptions thrown") != std::string::npos ? "nondeterministic" : "exception";
-    for (const char* p : {"in_range", "zero_never_drawn", "single_nonzero", "same_seed", "scalar_definition", "same_indices"}) {
+    for (const char* p : {"in_range", "zero_never_drawn", "single_nonzero", "same_seed", "scalar_definition", "same_indices", "table_implies_weights"}) {
       if (failure.description.find(std::string(p) + ": ") != std::string::npos) {
         report.property = p;
         break;
@@ -264,6 +264,31 @@ inline Report check_sampler(const Sampler& s, const CheckOptions& o = {}, std::o
   ShrinkBudget budget32(o.shrink_seconds), budget64(o.shrink_seconds);
   if (o.fp32) detail::run_property(report, s.name, "fp32", o, [&] { replayable_properties<float>(s, o, budget32, only); });
   if (o.fp64) detail::run_property(report, s.name, "fp64", o, [&] { replayable_properties<double>(s, o, budget64, only); });
+  if (!report.ok) report.failing = budget32.last ? budget32.last : budget64.last;
+  return report;
+}
+
+// A table builder's tables: every row of every generated input, as one
+// distribution, built and checked by table_implies_weights; a failure
+// shrinks to a small matrix whose failing row is the counterexample.
+inline Report check_table_builder(const Sampler& s, const CheckOptions& o = {}, std::optional<WeightFamily> only = {}) {
+  Report report;
+  ShrinkBudget budget32(o.shrink_seconds), budget64(o.shrink_seconds);
+  auto property = [&](auto zero, ShrinkBudget& budget) {
+    using T = decltype(zero);
+    const auto& build = [&]() -> const TableBuild<T>& {
+      if constexpr (sizeof(T) == 4) return s.table32; else return s.table64;
+    }();
+    const auto in = generate_input<T>(o, only);
+    within_budget(budget, in, [&] {
+      for (int r = 0; r < in.m.rows; ++r) {
+        const auto row = in.m.row(r);
+        require(table_implies_weights<T>(row, build(row), r), in);
+      }
+    });
+  };
+  if (o.fp32 && s.table32) detail::run_property(report, s.name + " tables", "fp32", o, [&] { property(0.0f, budget32); });
+  if (o.fp64 && s.table64) detail::run_property(report, s.name + " tables", "fp64", o, [&] { property(0.0, budget64); });
   if (!report.ok) report.failing = budget32.last ? budget32.last : budget64.last;
   return report;
 }

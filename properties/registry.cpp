@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 
@@ -77,6 +78,25 @@ ManyDraw<T> oracle_alias(std::size_t psa_plus_group, std::size_t section_rows) {
   };
 }
 
+// The oracle's table as a table builder's image: keep_r / U (long double,
+// rounded once); its resolution is the units' bound, k 2^-60.
+template <class T>
+TableBuild<T> oracle_alias_table(std::size_t psa_plus_group) {
+  return [psa_plus_group](std::span<const T> w) {
+    namespace alias = oracle::alias;
+    alias::ModelConfig c;
+    c.psa_plus_group = psa_plus_group;
+    const auto t = alias::psa_on_model(alias::to_units(w), c).table;
+    AliasTableImage image;
+    image.resolution = std::ldexp(static_cast<long double>(w.size()), -60);  // the units' bound (oracle/alias/units.hpp)
+    for (std::size_t r = 0; r < t.size(); ++r) {
+      image.keep.push_back(static_cast<long double>(t.keep[r]) / static_cast<long double>(t.capacity));
+      image.alias.push_back(t.alias[r]);
+    }
+    return image;
+  };
+}
+
 Algorithm alias_row(std::string name, std::string listing, std::size_t psa_plus_group, std::size_t section_rows = 0) {
   Algorithm a;
   a.name = name;
@@ -89,7 +109,9 @@ Algorithm alias_row(std::string name, std::string listing, std::size_t psa_plus_
                      .where = "oracle (sim/)",
                      .determinism = Determinism::Mapped,
                      .many32 = oracle_alias<float>(psa_plus_group, section_rows),
-                     .many64 = oracle_alias<double>(psa_plus_group, section_rows)};
+                     .many64 = oracle_alias<double>(psa_plus_group, section_rows),
+                     .table32 = oracle_alias_table<float>(psa_plus_group),
+                     .table64 = oracle_alias_table<double>(psa_plus_group)};
   a.oracle.f32 = matrix_of(a.oracle.many32);
   a.oracle.f64 = matrix_of(a.oracle.many64);
   return a;

@@ -54,6 +54,22 @@ enum class Determinism {
 template <class T>
 using MatrixDraw = std::function<std::vector<int>(const Matrix<T>&, std::uint64_t seed)>;
 
+// An alias table as a builder writes it (seed 001, Sec. 2.4): row r keeps
+// item r with probability keep[r] and gives the rest to item alias[r]; each
+// row comes up with probability 1/k. `resolution` is the relative precision
+// of the builder's keeps (2^-24 for fp32 probabilities, 2^-53 for fp64,
+// 2^-64 for 64-bit thresholds; warpsim's exact tables: k 2^-60, their units'
+// bound), which sets the tolerance of the check (checks.hpp,
+// table_implies_weights).
+struct AliasTableImage {
+  std::vector<long double> keep;
+  std::vector<std::int64_t> alias;
+  long double resolution = 0;
+};
+
+template <class T>
+using TableBuild = std::function<AliasTableImage(std::span<const T> weights)>;
+
 // Draws first .. first + count - 1 of `seed` from one distribution's table.
 template <class T>
 using ManyDraw = std::function<std::vector<std::uint32_t>(std::span<const T> weights, std::uint64_t seed, std::uint64_t first,
@@ -73,6 +89,10 @@ struct Sampler {
   // Table samplers only (empty for matrix samplers): many draws from one table.
   ManyDraw<float> many32 = {};
   ManyDraw<double> many64 = {};
+  // Table builders (empty where the sampler has none): the table of one
+  // distribution, checked against its weights.
+  TableBuild<float> table32 = {};
+  TableBuild<double> table64 = {};
   // Empty if the sampler can run in this process; otherwise why not ("no
   // CUDA device: ..."). Tests skip with this reason; they never pass.
   std::function<std::string()> unavailable = [] { return std::string(); };
@@ -87,6 +107,7 @@ struct Sampler {
   }
 
   bool draws_many() const { return static_cast<bool>(many32) || static_cast<bool>(many64); }
+  bool builds_tables() const { return static_cast<bool>(table32) || static_cast<bool>(table64); }
 
   template <class T>
   std::vector<std::uint32_t> many(std::span<const T> weights, std::uint64_t seed, std::uint64_t first, std::uint64_t count) const {

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <memory>
 #include <string>
@@ -75,6 +76,31 @@ ManyDraw<T> gpu_alias(std::size_t psa_plus_group, std::size_t section_rows) {
   };
 }
 
+// The GPU's table as a table builder's image: keep_r = threshold_r / 2^64,
+// exactly what sampling uses; its resolution is the units' bound, k 2^-60.
+template <class T>
+TableBuild<T> gpu_alias_table(std::size_t psa_plus_group) {
+  auto builder = std::make_shared<gpu::AliasTableBuilder<T>>();
+  return [psa_plus_group, builder](std::span<const T> w) {
+    gpu::DeviceScratch<unsigned char> dw_bytes, rows_bytes;
+    T* dw = reinterpret_cast<T*>(dw_bytes.ensure(std::max<std::size_t>(1, w.size()) * sizeof(T)));
+    auto* rows = reinterpret_cast<gpu::AliasRow*>(rows_bytes.ensure(std::max<std::size_t>(1, w.size()) * sizeof(gpu::AliasRow)));
+    if (!w.empty()) WARPSIM_CUDA(cudaMemcpy(dw, w.data(), w.size() * sizeof(T), cudaMemcpyHostToDevice));
+    gpu::AliasBuildConfig config;
+    config.psa_plus_group = psa_plus_group;
+    builder->build(dw, w.size(), rows, config);
+    std::vector<gpu::AliasRow> host(w.size());
+    WARPSIM_CUDA(cudaMemcpy(host.data(), rows, host.size() * sizeof(gpu::AliasRow), cudaMemcpyDeviceToHost));
+    AliasTableImage image;
+    image.resolution = std::ldexp(static_cast<long double>(w.size()), -60);  // the units' bound (oracle/alias/units.hpp)
+    for (const auto& r : host) {
+      image.keep.push_back(std::ldexp(static_cast<long double>(r.threshold), -64));
+      image.alias.push_back(r.alias);
+    }
+    return image;
+  };
+}
+
 // Asked once: the reason stays with the answer.
 std::string device_unavailable() {
   static const std::string why = [] {
@@ -91,7 +117,9 @@ void add_gpu_entries(std::vector<Algorithm>& rows) {
     if (a.table()) {
       Sampler s{.name = a.name + "@gpu", .algorithm = a.name, .where = "GPU", .determinism = a.determinism,
                 .many32 = gpu_alias<float>(a.alias_psa_plus_group, a.alias_section_rows),
-                .many64 = gpu_alias<double>(a.alias_psa_plus_group, a.alias_section_rows)};
+                .many64 = gpu_alias<double>(a.alias_psa_plus_group, a.alias_section_rows),
+                .table32 = gpu_alias_table<float>(a.alias_psa_plus_group),
+                .table64 = gpu_alias_table<double>(a.alias_psa_plus_group)};
       s.f32 = matrix_of(s.many32);
       s.f64 = matrix_of(s.many64);
       s.unavailable = device_unavailable;

@@ -70,6 +70,13 @@ TEST_P(GpuEntry, ManyDrawsFromOneTableEqualItsOracle) {
   }
 }
 
+TEST_P(GpuEntry, TablesImplyTheirWeights) {
+  const auto& a = algorithm();
+  if (!a.table()) GTEST_SKIP() << a.name << " is a matrix sampler (no table)";
+  const auto r = properties::check_table_builder(*a.gpu, kOptions);
+  EXPECT_TRUE(r.ok) << r.text;
+}
+
 INSTANTIATE_TEST_SUITE_P(Registry, GpuEntry, testing::ValuesIn(with_kernels()),
                          [](const testing::TestParamInfo<std::string>& p) { return properties::identifier(p.param); });
 

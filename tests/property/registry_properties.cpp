@@ -119,6 +119,13 @@ TEST_P(TableEntry, ManyDrawsFromOneTableAreInLaw) {
   EXPECT_LT(*r.detectable.total_variation, 0.01) << "200,000 draws rule out a total-variation bias of 0.01 with power 0.9";
 }
 
+TEST_P(TableEntry, TablesImplyTheirWeights) {
+  const auto& a = properties::find_algorithm(GetParam());
+  ASSERT_TRUE(a.oracle.builds_tables());
+  const auto r = properties::check_table_builder(a.oracle, {.tests = 30});
+  EXPECT_TRUE(r.ok) << r.text;
+}
+
 INSTANTIATE_TEST_SUITE_P(Registry, TableEntry, testing::ValuesIn(table_names()),
                          [](const testing::TestParamInfo<std::string>& p) { return properties::identifier(p.param); });
 
@@ -144,6 +151,31 @@ TEST(Properties, SumsExactIsExactlyTheCommonScaleRule) {
   EXPECT_FALSE(properties::sums_exact<float>(std::vector<float>{1, 0x1p-30f}));
   EXPECT_TRUE(properties::sums_exact<float>(std::vector<float>{0x1p-149f, 0x1p-148f}));  // subnormal sums are exact
   EXPECT_FALSE(properties::sums_exact<float>(std::vector<float>{0x1p24f, 1}));
+}
+
+TEST(Properties, TableImpliesWeightsCatchesEachWayATableGoesWrong) {
+  const std::vector<double> w{1, 0, 3};  // k = 3: scaled 0.75, 0, 2.25
+  properties::AliasTableImage right{{0.75L, 0.0L, 1.0L}, {2, 2, 2}, std::ldexp(1.0L, -64)};
+  EXPECT_TRUE(properties::table_implies_weights<double>(w, right).ok);
+  auto off = right;
+  off.keep[0] = 0.75L + 1e-6L;  // item 0 over by 1e-6 / 3, far beyond 2^-64
+  EXPECT_FALSE(properties::table_implies_weights<double>(w, off).ok);
+  auto coarse = off;
+  coarse.resolution = std::ldexp(1.0L, -19);  // the same error is within a coarser format's resolution
+  EXPECT_TRUE(properties::table_implies_weights<double>(w, coarse).ok);
+  auto zero = right;
+  zero.keep[1] = 0.5L;  // item 1 (weight 0) keeps half its row
+  zero.keep[2] = 1.0L;
+  EXPECT_NE(properties::table_implies_weights<double>(w, zero).detail.find("weight 0"), std::string::npos);
+  auto range = right;
+  range.alias[0] = 3;
+  EXPECT_FALSE(properties::table_implies_weights<double>(w, range).ok);
+  auto keep = right;
+  keep.keep[0] = 1.5L;
+  EXPECT_FALSE(properties::table_implies_weights<double>(w, keep).ok);
+  auto size = right;
+  size.alias.pop_back();
+  EXPECT_FALSE(properties::table_implies_weights<double>(w, size).ok);
 }
 
 TEST(Properties, EachVerdictCanFail) {
