@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "cli/errors.hpp"
@@ -108,8 +109,8 @@ std::shared_ptr<Plugin> Plugin::load(const std::string& path) {
   }
   if (!p->table_) throw UsageError(quoted + ": " WARPSIM_PLUGIN_ENTRY_SYMBOL "() returned NULL");
   const auto& t = *p->table_;
-  if (t.abi_version != WARPSIM_PLUGIN_ABI_VERSION) {
-    throw UsageError(quoted + " was built for warpsim plugin ABI version " + std::to_string(t.abi_version) + "; this warpsim reads version " +
+  if (t.abi_version != 1 && t.abi_version != WARPSIM_PLUGIN_ABI_VERSION) {
+    throw UsageError(quoted + " was built for warpsim plugin ABI version " + std::to_string(t.abi_version) + "; this warpsim reads versions 1 to " +
                      std::to_string(WARPSIM_PLUGIN_ABI_VERSION) + " (rebuild it against this warpsim's include/warpsim/plugin.h)");
   }
   if (t.sampler_count == 0 || !t.samplers) throw UsageError(quoted + " offers no samplers (sampler_count is 0 or samplers is NULL)");
@@ -130,7 +131,14 @@ std::shared_ptr<Plugin> Plugin::load(const std::string& path) {
     const std::uint32_t known = WARPSIM_DTYPE_BIT(WARPSIM_F32) | WARPSIM_DTYPE_BIT(WARPSIM_F64);
     if (s.dtypes == 0 || (s.dtypes & ~known)) throw UsageError(named + ": dtypes must name fp32, fp64 or both (WARPSIM_DTYPE_BIT)");
     if (!s.draw_rows) throw UsageError(named + " has no draw_rows entry (it is required)");
-    if (s.reserved) throw UsageError(named + ": the reserved field must be NULL in ABI version 1");
+    if (t.abi_version == 1 && s.alias_build) throw UsageError(named + ": the reserved field (alias_build) must be NULL in ABI version 1");
+    if (s.alias_build) {
+      if (s.alias_build->keep_format > WARPSIM_KEEP_U64) {
+        throw UsageError(named + ": alias_build's keep_format is " + std::to_string(s.alias_build->keep_format) +
+                         ", none of WARPSIM_KEEP_F32, WARPSIM_KEEP_F64, WARPSIM_KEEP_U64");
+      }
+      if (!s.alias_build->build) throw UsageError(named + ": alias_build has no build entry");
+    }
     p->samplers_.push_back(&s);
   }
   return p;
@@ -157,6 +165,11 @@ std::string Plugin::describe(const warpsim_sampler& s) {
   d += s.flags & WARPSIM_REPLAYABLE ? ", replayable" : ", checked in law";
   const bool f32 = s.dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F32), f64 = s.dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F64);
   d += f32 && f64 ? ", fp32 and fp64" : f32 ? ", fp32" : ", fp64";
+  if (s.alias_build) {
+    d += s.alias_build->keep_format == WARPSIM_KEEP_F32   ? ", an alias-table builder (fp32 keeps)"
+         : s.alias_build->keep_format == WARPSIM_KEEP_F64 ? ", an alias-table builder (fp64 keeps)"
+                                                          : ", an alias-table builder (64-bit thresholds)";
+  }
   return d;
 }
 
@@ -210,6 +223,62 @@ std::vector<int> Plugin::draw_rows(const warpsim_sampler& s, const properties::M
   return {idx.begin(), idx.end()};
 }
 
+template <class T>
+properties::AliasTableImage Plugin::build_table(const warpsim_sampler& s, std::span<const T> w) {
+  const auto k = static_cast<std::int64_t>(w.size());
+  const auto& b = *s.alias_build;
+  const std::size_t keep_bytes = b.keep_format == WARPSIM_KEEP_F32 ? 4 : 8;
+  std::vector<unsigned char> keep(w.size() * keep_bytes, 0);
+  std::vector<std::int32_t> alias(w.size(), -1);
+  const std::string call = "plugin '" + printable(path_, 200) + "', sampler '" + s.name + "', alias_build";
+  int rc = 0;
+  if (s.memory == WARPSIM_HOST_MEMORY) {
+    CallGuard guard(call);
+    rc = b.build(s.context, w.data(), dtype_of<T>(), k, keep.data(), alias.data());
+  } else {
+    if (const auto why = device::unavailable(); !why.empty()) fail(s, "alias_build", "it takes device memory, and " + why);
+    device::Buffer dw(w.size() * sizeof(T), call + ": the weights"), dkeep(keep.size(), call + ": keep"),
+        dalias(alias.size() * sizeof(std::int32_t), call + ": alias");
+    dw.upload(w.data(), dw.bytes());
+    dkeep.upload(keep.data(), dkeep.bytes());
+    dalias.upload(alias.data(), dalias.bytes());
+    {
+      CallGuard guard(call);
+      rc = b.build(s.context, dw.get(), dtype_of<T>(), k, dkeep.get(), static_cast<std::int32_t*>(dalias.get()));
+    }
+    if (const auto e = device::synchronize_error(); !e.empty()) fail(s, "alias_build", "its launch left " + e);
+    dkeep.download(keep.data(), dkeep.bytes());
+    dalias.download(alias.data(), dalias.bytes());
+  }
+  if (rc != WARPSIM_OK) {
+    const char* msg = table_->last_error ? table_->last_error() : nullptr;
+    const std::string text = msg ? printable(msg, 300) : std::string("no last_error message");
+    if (rc == WARPSIM_FAULT) throw std::runtime_error("the builder reported a fault (WARPSIM_FAULT): " + text);
+    fail(s, "alias_build", "returned " + std::to_string(rc) + ": " + text);
+  }
+  properties::AliasTableImage image;
+  image.alias.assign(alias.begin(), alias.end());
+  image.keep.resize(w.size());
+  for (std::size_t r = 0; r < w.size(); ++r) {
+    if (b.keep_format == WARPSIM_KEEP_F32) {
+      float x;
+      std::memcpy(&x, keep.data() + 4 * r, 4);
+      image.keep[r] = x;
+    } else if (b.keep_format == WARPSIM_KEEP_F64) {
+      double x;
+      std::memcpy(&x, keep.data() + 8 * r, 8);
+      image.keep[r] = x;
+    } else {
+      std::uint64_t x;
+      std::memcpy(&x, keep.data() + 8 * r, 8);
+      image.keep[r] = std::ldexp(static_cast<long double>(x), -64);
+    }
+  }
+  image.resolution = b.keep_format == WARPSIM_KEEP_F32 ? std::ldexp(1.0L, -24) : b.keep_format == WARPSIM_KEEP_F64 ? std::ldexp(1.0L, -53)
+                                                                                                                      : std::ldexp(1.0L, -64);
+  return image;
+}
+
 properties::Sampler Plugin::as_sampler(const warpsim_sampler& s) {
   properties::Sampler out;
   out.name = s.name;
@@ -231,6 +300,22 @@ properties::Sampler Plugin::as_sampler(const warpsim_sampler& s) {
   };
   if (s.dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F32)) out.f32 = wrap(0.0f);
   if (s.dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F64)) out.f64 = wrap(0.0);
+  if (s.alias_build) {
+    auto tables = [this, &s](auto zero) {
+      using T = decltype(zero);
+      return properties::TableBuild<T>([this, &s](std::span<const T> w) {
+        if (!error_.empty()) throw std::runtime_error(error_);
+        try {
+          return build_table<T>(s, w);
+        } catch (const UsageError& e) {
+          error_ = e.what();
+          throw;
+        }
+      });
+    };
+    if (s.dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F32)) out.table32 = tables(0.0f);
+    if (s.dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F64)) out.table64 = tables(0.0);
+  }
   if (s.memory == WARPSIM_DEVICE_MEMORY) out.unavailable = [] { return device::unavailable(); };
   return out;
 }

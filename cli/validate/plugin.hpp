@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,8 @@ class Plugin {
   Plugin() = default;
   template <class T>
   std::vector<int> draw_rows(const warpsim_sampler& s, const properties::Matrix<T>& m, std::uint64_t seed);
+  template <class T>
+  properties::AliasTableImage build_table(const warpsim_sampler& s, std::span<const T> weights);
   [[noreturn]] void fail(const warpsim_sampler& s, const std::string& entry, const std::string& why);
   std::string path_;
   void* handle_ = nullptr;

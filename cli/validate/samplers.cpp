@@ -187,7 +187,15 @@ Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, cons
       using T = decltype(zero);
       properties::Matrix<T> m{static_cast<int>(w.rows), static_cast<int>(w.cols), {}};
       m.weights.assign(w.values.begin(), w.values.end());
-      const auto verdicts = properties::all_properties(s.sampler, m, o.seed);
+      auto verdicts = properties::all_properties(s.sampler, m, o.seed);
+      const auto& build = [&]() -> const properties::TableBuild<T>& {
+        if constexpr (sizeof(T) == 4) return s.sampler.table32; else return s.sampler.table64;
+      }();
+      if (build) {  // a table builder: each row's table against its weights
+        properties::Verdict v = properties::Verdict::pass("table_implies_weights");
+        for (int r = 0; r < m.rows && v.ok; ++r) v = properties::table_implies_weights<T>(m.row(r), build(m.row(r)), r);
+        verdicts.push_back(v);
+      }
       plugin_error();
       for (const auto& v : verdicts) {
         report.checks.push_back({v.property, of(v), v.ok ? "on the " + std::to_string(w.rows) + " x " + std::to_string(w.cols) + " weights in " +
@@ -222,21 +230,8 @@ Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, cons
   co.max_cols = o.max_cols;
   co.seed = o.seed;
   co.shrink_seconds = o.shrink_seconds;
-  for (const bool fp32 : {true, false}) {
-    if (fp32 ? !f32 : !f64) continue;
-    co.fp32 = fp32;
-    co.fp64 = !fp32;
-    const char* dtype = fp32 ? "fp32" : "fp64";
-    progress.start(std::string("property tests (") + dtype + ")", std::nullopt);
-    const auto r = properties::check_sampler(s.sampler, co);
-    progress.finish();
-    plugin_error();
-    report.checks.push_back({std::string("properties (") + dtype + ")", r.ok ? Outcome::Pass : Outcome::Fail,
-                             r.ok ? std::to_string(o.tests) + " generated inputs of every weight family, M up to " + std::to_string(o.max_rows) +
-                                        ", K up to " + std::to_string(o.max_cols) + ": in_range, zero_never_drawn, single_nonzero, " +
-                                        "scalar_definition, same_seed" + replayable
-                                  : r.property + " fails; shrunk counterexample below",
-                             std::nullopt});
+  // The first failure's shrunk input: saved, with the commands that replay it.
+  auto record = [&](const properties::Report& r) {
     if (!r.ok && !report.counterexample && r.failing) {
       Counterexample c;
       c.property = r.property;
@@ -257,6 +252,41 @@ Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, cons
       }
       report.counterexample = std::move(c);
     }
+  };
+  for (const bool fp32 : {true, false}) {
+    if (fp32 ? !f32 : !f64) continue;
+    co.fp32 = fp32;
+    co.fp64 = !fp32;
+    const char* dtype = fp32 ? "fp32" : "fp64";
+    progress.start(std::string("property tests (") + dtype + ")", std::nullopt);
+    const auto r = properties::check_sampler(s.sampler, co);
+    progress.finish();
+    plugin_error();
+    report.checks.push_back({std::string("properties (") + dtype + ")", r.ok ? Outcome::Pass : Outcome::Fail,
+                             r.ok ? std::to_string(o.tests) + " generated inputs of every weight family, M up to " + std::to_string(o.max_rows) +
+                                        ", K up to " + std::to_string(o.max_cols) + ": in_range, zero_never_drawn, single_nonzero, " +
+                                        "scalar_definition, same_seed" + replayable
+                                  : r.property + " fails; shrunk counterexample below",
+                             std::nullopt});
+    record(r);
+  }
+  // 1b. A table builder's tables against their weights.
+  for (const bool fp32 : {true, false}) {
+    if (fp32 ? !s.sampler.table32 : !s.sampler.table64) continue;
+    co.fp32 = fp32;
+    co.fp64 = !fp32;
+    const char* dtype = fp32 ? "fp32" : "fp64";
+    progress.start(std::string("alias tables (") + dtype + ")", std::nullopt);
+    const auto r = properties::check_table_builder(s.sampler, co);
+    progress.finish();
+    plugin_error();
+    report.checks.push_back({std::string("table_implies_weights (") + dtype + ")", r.ok ? Outcome::Pass : Outcome::Fail,
+                             r.ok ? "the alias table of every row of " + std::to_string(o.tests) +
+                                        " generated inputs implies its weights' distribution within the format's resolution, "
+                                        "and gives nothing to a weight of 0"
+                                  : r.property + " fails; shrunk counterexample below",
+                             std::nullopt});
+    record(r);
   }
 
   // 2. The law, in each precision.

@@ -1,5 +1,6 @@
-/* warpsim plugin ABI, version 1: how a shared library offers samplers to
- * `warpsim validate --plugin libmine.so`.
+/* warpsim plugin ABI, version 2: how a shared library offers samplers to
+ * `warpsim validate --plugin libmine.so`. Version 2 adds alias-table
+ * builders (alias_build); this warpsim reads plugins of versions 1 and 2.
  *
  * A plugin exports one C symbol, warpsim_plugin_entry, returning a table of
  * samplers. warpsim checks the table's ABI version before it calls anything
@@ -33,6 +34,21 @@
  * definition (and its rounding bound), not only in law. Others are checked in
  * law only, and must still give the same indices for the same seed.
  *
+ * Alias tables (version 2): a sampler that builds an alias table (seed 001,
+ * Sec. 2.4) may offer its builder (alias_build, else NULL). warpsim hands it
+ * one distribution of k weights at a time and checks the table it writes
+ * before anything samples from it: row r keeps item r with probability
+ * keep[r] and gives the rest to item alias[r], each row coming up with
+ * probability 1/k; keep is stored as the builder says (keep_format: fp32 or
+ * fp64 probabilities, or 64-bit thresholds t meaning t / 2^64). Each item's
+ * implied probability must be its weight's share, within the format's
+ * resolution, and an item of weight 0 must get nothing (docs/validate.md).
+ * The sampler's draws are then checked as any sampler's, in law.
+ *
+ *   static int my_build(void* ctx, const void* w, warpsim_dtype dt, int64_t k, void* keep, int32_t* alias) { ...; return 0; }
+ *   static const warpsim_alias_builder my_builder = {WARPSIM_KEEP_F32, my_build};
+ *   ... {"mine", "alias table", WARPSIM_HOST_MEMORY, 0, WARPSIM_DTYPE_BIT(WARPSIM_F32), my_draw_rows, my_draw_many, &my_builder, NULL}
+ *
  * Return WARPSIM_OK (0) on success. WARPSIM_FAULT: the sampler caught itself
  * doing something undefined (a bounds or race checker fired) -- a failure of
  * the sampler, reported as one (exit 1). Anything else is an error (bad
@@ -48,7 +64,7 @@
 extern "C" {
 #endif
 
-#define WARPSIM_PLUGIN_ABI_VERSION 1u
+#define WARPSIM_PLUGIN_ABI_VERSION 2u
 
 #if defined(_WIN32)
 #define WARPSIM_PLUGIN_EXPORT __declspec(dllexport)
@@ -76,6 +92,22 @@ typedef int (*warpsim_draw_rows_fn)(void* context, const void* weights, warpsim_
 typedef int (*warpsim_draw_many_fn)(void* context, const void* weights, warpsim_dtype dtype, int64_t k, int64_t draws, uint64_t seed,
                                     uint64_t first_draw, int32_t* indices);
 
+/* Version 2: how a table stores each row's keep. */
+typedef enum warpsim_keep_format {
+  WARPSIM_KEEP_F32 = 0, /* float, a probability in [0, 1] */
+  WARPSIM_KEEP_F64 = 1, /* double, a probability in [0, 1] */
+  WARPSIM_KEEP_U64 = 2  /* uint64_t t: keep t / 2^64 (a 64-bit uniform below t keeps the item) */
+} warpsim_keep_format;
+
+/* The alias table of k weights: keep (k values of keep_format) and alias (k
+ * indices) in the sampler's memory. */
+typedef int (*warpsim_build_alias_fn)(void* context, const void* weights, warpsim_dtype dtype, int64_t k, void* keep, int32_t* alias);
+
+typedef struct warpsim_alias_builder {
+  uint32_t keep_format; /* warpsim_keep_format */
+  warpsim_build_alias_fn build;
+} warpsim_alias_builder;
+
 typedef struct warpsim_sampler {
   const char* name;         /* unique within the plugin: [A-Za-z0-9_.-]+ */
   const char* description;  /* one line, or NULL */
@@ -84,7 +116,7 @@ typedef struct warpsim_sampler {
   uint32_t dtypes;          /* WARPSIM_DTYPE_BIT(WARPSIM_F32) | WARPSIM_DTYPE_BIT(WARPSIM_F64) */
   warpsim_draw_rows_fn draw_rows;  /* required */
   warpsim_draw_many_fn draw_many;  /* optional (NULL: warpsim calls draw_rows on copies of the row) */
-  void* reserved;           /* alias-table builds (ABI version 2); NULL in version 1 */
+  const warpsim_alias_builder* alias_build; /* version 2: the sampler's alias-table builder, or NULL (version 1: NULL) */
   void* context;            /* passed back to every call */
 } warpsim_sampler;
 

@@ -15,6 +15,8 @@
 #define OUT_OF_RANGE 7
 #define BAD_NAME 8
 #define NO_DRAW 9
+#define BAD_KEEP_FORMAT 10
+#define ALIAS_IN_V1 11
 
 namespace {
 
@@ -38,11 +40,19 @@ namespace {
 
 const char* error() { return "out of cheese"; }
 
+[[maybe_unused]] int build(void*, const void*, warpsim_dtype, std::int64_t, void*, std::int32_t*) { return WARPSIM_OK; }
+[[maybe_unused]] const warpsim_alias_builder builder = {7, build};  // no such keep format
+[[maybe_unused]] const warpsim_alias_builder good_builder = {WARPSIM_KEEP_F32, build};
+
 const warpsim_sampler samplers[] = {
 #if BROKEN == BAD_NAME
     {"has space", nullptr, WARPSIM_HOST_MEMORY, 0, WARPSIM_DTYPE_BIT(WARPSIM_F32), draw_rows, nullptr, nullptr, nullptr},
 #elif BROKEN == NO_DRAW
     {"broken", nullptr, WARPSIM_HOST_MEMORY, 0, WARPSIM_DTYPE_BIT(WARPSIM_F32), nullptr, nullptr, nullptr, nullptr},
+#elif BROKEN == BAD_KEEP_FORMAT
+    {"broken", nullptr, WARPSIM_HOST_MEMORY, 0, WARPSIM_DTYPE_BIT(WARPSIM_F32), draw_rows, nullptr, &builder, nullptr},
+#elif BROKEN == ALIAS_IN_V1
+    {"broken", nullptr, WARPSIM_HOST_MEMORY, 0, WARPSIM_DTYPE_BIT(WARPSIM_F32), draw_rows, nullptr, &good_builder, nullptr},
 #else
     {"broken", nullptr, WARPSIM_HOST_MEMORY, 0, WARPSIM_DTYPE_BIT(WARPSIM_F32), draw_rows, nullptr, nullptr, nullptr},
 #endif
@@ -52,6 +62,8 @@ const warpsim_sampler samplers[] = {
 const warpsim_plugin plugin = {WARPSIM_PLUGIN_ABI_VERSION + 1, 1, samplers, error};
 #elif BROKEN == NO_SAMPLERS
 const warpsim_plugin plugin = {WARPSIM_PLUGIN_ABI_VERSION, 0, samplers, error};
+#elif BROKEN == ALIAS_IN_V1
+const warpsim_plugin plugin = {1, 1, samplers, error};
 #else
 const warpsim_plugin plugin = {WARPSIM_PLUGIN_ABI_VERSION, 1, samplers, error};
 #endif
