@@ -6,9 +6,11 @@
 //                    (every thread on a path draws the same split), and keeps
 //                    its share and its offset (what went left where it turned right)
 //   sectioned_draws  a block a (section, slice of its share): the section's
-//                    rows to shared memory (16-byte loads, coalesced), then
-//                    draw offset + i from there: row first + floor(hi rows / 2^64),
-//                    the item if lo < its threshold, else the alias; stores coalesced
+//                    rows to shared memory (16-byte loads, coalesced), then a
+//                    thread a pair of draws, one Philox block for both
+//                    (rng/half_block.hpp): row first + index_below(word, rows),
+//                    the item if bits_below(word, its threshold), else the
+//                    alias; stores coalesced
 //   shuffle          (optional) keys = Philox bits of (seed, 2^62 + first + i),
 //                    a stable radix sort of (key, draw) pairs
 #include "gpu/alias_table.hpp"
@@ -23,6 +25,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/launch.hpp"
 #include "rng/binomial.hpp"
+#include "rng/half_block.hpp"
 #include "rng/philox_uniform.hpp"
 
 namespace warpsim::gpu {
@@ -63,6 +66,11 @@ __global__ void section_shares(Tree t, std::uint64_t* __restrict__ share, std::u
 }
 
 // Blocks (x: sections, grid-stride; y: slices of each section's share).
+// Blocks (x: sections, grid-stride; y: slices of each section's share).
+// 38 registers: 6 blocks an SM. (Deciding each draw from its two words
+// inline and handing the rare rest to a no-inline function, with 8-byte
+// stores of pairs, ran no faster: 316 against 319 GS/s at 10^6 rows, the
+// Philox block being most of the work.)
 template <bool kCount>
 __global__ void __launch_bounds__(kThreads) sectioned_draws(const AliasRow* __restrict__ table, Tree t,
                                                             const std::uint64_t* __restrict__ share, const std::uint64_t* __restrict__ offset,
@@ -77,16 +85,24 @@ __global__ void __launch_bounds__(kThreads) sectioned_draws(const AliasRow* __re
     __syncthreads();  // the previous section's draws are done with `rows`
     for (std::uint64_t e = threadIdx.x; e < n; e += blockDim.x) rows[e] = __ldg(reinterpret_cast<const uint4*>(table + lo + e));
     __syncthreads();
-    const std::uint64_t base = offset[j];
-    for (std::uint64_t i = from + threadIdx.x; i < to; i += blockDim.x) {
-      const std::uint64_t d = base + i;  // the batch's output position
-      const rng::Bits128 bits = rng::philox_bits128(t.seed, kDrawStreams + t.first + d, 0);
-      const std::uint64_t k = __umul64hi(bits.hi, n);
-      const uint4 row = rows[k];
-      const std::uint64_t th = row.x | (static_cast<std::uint64_t>(row.y) << 32);
-      const std::uint32_t item = bits.lo < th ? static_cast<std::uint32_t>(lo + k) : row.z;
-      if constexpr (kCount) atomicAdd(counts + item, 1ull);
-      else out[d] = item;
+    // Global draw numbers [g0, g1): a thread a pair p of them (draws 2p and
+    // 2p + 1 share Philox block 2^63 + p, rng/half_block.hpp).
+    const std::uint64_t g0 = t.first + offset[j] + from, g1 = t.first + offset[j] + to;
+    for (std::uint64_t p = (g0 >> 1) + threadIdx.x; p <= ((g1 - 1) >> 1); p += blockDim.x) {
+      const auto block = rng::philox_bits(t.seed, kDrawStreams + p, 0);
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const std::uint64_t g = 2 * p + static_cast<std::uint64_t>(h);
+        if (g < g0 || g >= g1) continue;  // the pair's other draw is another slice's or section's
+        rng::HalfBlock bits(t.seed, kDrawStreams, g, block);
+        const std::uint32_t k = rng::index_below(bits.first(), static_cast<std::uint32_t>(n), bits);
+        const uint4 row = rows[k];
+        const std::uint64_t th = row.x | (static_cast<std::uint64_t>(row.y) << 32);
+        const std::uint32_t item = rng::bits_below(bits.second(), th, bits) ? static_cast<std::uint32_t>(lo + k) : row.z;
+        const std::uint64_t d = g - t.first;  // the batch's output position
+        if constexpr (kCount) atomicAdd(counts + item, 1ull);
+        else out[d] = item;
+      }
     }
   }
 }
@@ -142,9 +158,10 @@ Launch plan(const AliasTableInfo& table, std::size_t section_rows, std::uint64_t
   l.offset = p + sections;
   section_shares<<<static_cast<unsigned>((sections + 127) / 128), 128, 0, stream>>>(l.tree, l.share, l.offset);
   WARPSIM_CUDA(cudaGetLastError());
-  // Enough blocks to fill the GPU: sections, each cut into slices where
-  // there are fewer sections than that.
-  const std::uint64_t want = static_cast<std::uint64_t>(multiprocessors()) * 8;
+  // Blocks for about eight waves at 6 blocks an SM (with 1.4 waves, ncu
+  // counted the partial last one as up to half the time): sections, each
+  // cut into slices where there are fewer sections than that.
+  const std::uint64_t want = static_cast<std::uint64_t>(multiprocessors()) * 6 * 8;
   const std::uint64_t slices = std::min<std::uint64_t>(65535, std::max<std::uint64_t>(1, (want + sections - 1) / sections));
   const std::uint64_t per_section = std::max<std::uint64_t>(1, count / sections);
   l.grid = dim3(static_cast<unsigned>(std::min<std::uint64_t>(sections, 1u << 20)),
@@ -160,6 +177,12 @@ void AliasSectionedSampler::sample(const AliasRow* rows, const AliasTableInfo& t
                                    std::uint64_t count, std::uint32_t* out, bool shuffled, cudaStream_t stream) {
   if (count == 0) return;
   const Launch l = plan(table, section_rows_, seed, first, count, scratch_->shares, stream);
+  static const bool carved = [] {
+    WARPSIM_CUDA(cudaFuncSetAttribute(sectioned_draws<false>, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
+    WARPSIM_CUDA(cudaFuncSetAttribute(sectioned_draws<true>, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
+    return true;
+  }();
+  (void)carved;
   sectioned_draws<false><<<l.grid, kThreads, l.smem, stream>>>(rows, l.tree, l.share, l.offset, out, nullptr);
   WARPSIM_CUDA(cudaGetLastError());
   if (!shuffled) return;

@@ -17,10 +17,13 @@
 // uniforms in the batch's Philox streams (rng/binomial.hpp, the same code on
 // the host and the device).
 //
-// The draws: a batch is n draws numbered first .. first + n - 1; output draw
-// first + i takes the 128 bits of rng/'s Philox block (seed, stream 2^63 +
-// first + i, 0): a row of its section from the high word, the row's threshold
-// against the low one (table.hpp, sample_bits). Draws come out grouped by
+// The draws: a batch is n draws numbered first .. first + n - 1; draw d =
+// first + i takes half a Philox block (rng/half_block.hpp: half d & 1 of
+// block (seed, stream 2^63 + (d >> 1), 0), two 32-bit words): a row of its
+// section, exactly uniform, from the first word (index_below), and the
+// row's 64-bit threshold against the second word and, on a tie, one more
+// (bits_below) -- the law of table.hpp's sample_bits, each row exactly
+// 1 / rows and each coin exactly t / 2^64, at half its Philox cost. Draws come out grouped by
 // section, not in i.i.d. order; `shuffle_batch` puts them in a uniformly
 // random one: output position i gets the key hi of the Philox block (seed,
 // stream 2^62 + first + i, 0), and the draws are stably sorted by key.
@@ -35,6 +38,7 @@
 
 #include "oracle/alias/table.hpp"
 #include "rng/binomial.hpp"
+#include "rng/half_block.hpp"
 #include "rng/philox_uniform.hpp"
 
 namespace warpsim::oracle::alias {
@@ -83,16 +87,22 @@ inline std::vector<Section> sections(std::size_t rows, std::size_t section_rows,
   return out;
 }
 
+inline constexpr std::uint64_t kSectionedDrawStreams = std::uint64_t{1} << 63;
+
+// Draw d from the section of `rows` rows from `first_row`.
+inline std::uint32_t sectioned_draw(const Table& t, std::size_t first_row, std::size_t rows, std::uint64_t seed, std::uint64_t d) {
+  rng::HalfBlock bits(seed, kSectionedDrawStreams, d);
+  const std::size_t k = first_row + rng::index_below(bits.first(), static_cast<std::uint32_t>(rows), bits);
+  return rng::bits_below(bits.second(), threshold(t.keep[k], t.capacity), bits) ? static_cast<std::uint32_t>(k) : sampled_alias(t, k);
+}
+
 // A batch of n draws, first .. first + n - 1, grouped by section.
 inline std::vector<std::uint32_t> sample_sectioned(const Table& t, std::size_t section_rows, std::uint64_t n, std::uint64_t seed,
                                                    std::uint64_t first = 0) {
   std::vector<std::uint32_t> out;
   out.reserve(static_cast<std::size_t>(n));
   for (const auto& s : sections(t.size(), section_rows, n, seed, first)) {
-    for (std::uint64_t d = 0; d < s.draws; ++d) {
-      const auto x = rng::philox_bits128(seed, (std::uint64_t{1} << 63) + first + out.size(), 0);
-      out.push_back(sample_bits(t, x.hi, x.lo, s.first_row, s.rows));  // a row of the section, then its threshold
-    }
+    for (std::uint64_t d = 0; d < s.draws; ++d) out.push_back(sectioned_draw(t, s.first_row, s.rows, seed, first + out.size()));
   }
   return out;
 }

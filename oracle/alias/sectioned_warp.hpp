@@ -5,8 +5,8 @@
 // levels, drawing each node's binomial split (the node's own uniforms, so
 // every warp on the path draws the same split), and adds what went left
 // wherever it turns right. It copies the section's rows (16 bytes each) to shared memory,
-// coalesced, and then makes its draws from there, W at a time, storing the
-// indices coalesced. The output equals sample_sectioned(): the same draws,
+// coalesced, and then makes its draws from there, W at a time (each from
+// half a Philox block, rng/half_block.hpp), storing the indices coalesced. The output equals sample_sectioned(): the same draws,
 // grouped by section.
 #pragma once
 
@@ -107,19 +107,25 @@ inline SectionedRun sample_sectioned_on_model(const Table& table, std::size_t se
     warp.syncwarp(warp.lanes());
     // The draws: lane l makes draw offset + d + l of the output.
     Reg<std::uint32_t> item("item");
-    Reg<std::uint64_t> hi("hi"), lo("lo");
+    // Each lane's half Philox block (rng/half_block.hpp): lane-local state.
+    std::vector<rng::HalfBlock> bits;
     for (std::uint64_t base = 0; base < draws[0]; base += lanes) {  // uniform: every lane holds the share
       warp.compute(Op::Other, d, [&](int l) { return offset[l] + base + static_cast<std::uint64_t>(l); }, "d <- offset + base + lane");
       warp.compute(Op::Compare, in, [&](int l) { return base + static_cast<std::uint64_t>(l) < draws[l]; }, "in <- draw < share");
       warp.if_then(in, [&] {
-        warp.compute(Op::Other, hi, [&](int l) { return rng::philox_bits128(seed, (std::uint64_t{1} << 63) + first_draw + d[l], 0).hi; }, "hi <- philox(2^63 + first + d).hi");
-        warp.compute(Op::Other, lo, [&](int l) { return rng::philox_bits128(seed, (std::uint64_t{1} << 63) + first_draw + d[l], 0).lo; }, "lo <- philox(2^63 + first + d).lo");
-        warp.compute(Op::Other, k, [&](int l) { return static_cast<std::uint64_t>((static_cast<u128>(hi[l]) * node.rows) >> 64); }, "k <- hi rows >> 64");
+        bits.clear();
+        for (int l = 0; l < width; ++l) bits.emplace_back(seed, kSectionedDrawStreams, first_draw + d[l]);
+        warp.compute(Op::Other, k, [&](int l) {
+          return static_cast<std::uint64_t>(rng::index_below(bits[static_cast<std::size_t>(l)].first(), static_cast<std::uint32_t>(node.rows),
+                                                             bits[static_cast<std::size_t>(l)]));
+        }, "k <- index_below(half block of 2^63 + (first + d) / 2, rows)");
         warp.compute(Op::Other, addr, [&](int l) { return srows.at(k[l]); }, "addr <- &S[k]");
         warp.load_shared(row, smem, PerLane<std::uint64_t>(addr));
         warp.compute(Op::Select, item, [&](int l) {
-          return lo[l] < row[l].threshold ? static_cast<std::uint32_t>(node.first_row + k[l]) : row[l].alias;
-        }, "item <- lo < threshold ? first + k : alias");
+          return rng::bits_below(bits[static_cast<std::size_t>(l)].second(), row[l].threshold, bits[static_cast<std::size_t>(l)])
+                     ? static_cast<std::uint32_t>(node.first_row + k[l])
+                     : row[l].alias;
+        }, "item <- bits_below(second word, threshold) ? first + k : alias");
         warp.compute(Op::Other, addr, [&](int l) { return out.at(d[l]); }, "addr <- &out[d]");
         warp.store_global(mem, PerLane<std::uint64_t>(addr), item);
       });
