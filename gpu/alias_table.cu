@@ -779,7 +779,20 @@ struct Layout {
 template <class T>
 struct AliasTableBuilder<T>::Scratch {
   DeviceScratch<unsigned char> device;
+  DeviceScratch<unsigned char> weights;  // host weights, copied over
 };
+
+namespace {
+
+// Whether the device can read p: device or managed memory (or host memory
+// mapped for it); pageable host memory is not.
+bool device_readable(const void* p) {
+  cudaPointerAttributes a{};
+  WARPSIM_CUDA(cudaPointerGetAttributes(&a, p));
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged || (a.type == cudaMemoryTypeHost && a.devicePointer != nullptr);
+}
+
+}  // namespace
 
 template <class T>
 AliasTableBuilder<T>::AliasTableBuilder() : scratch_(new Scratch) {}
@@ -817,6 +830,11 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
                                   " bytes of device memory besides its weights and rows (" + std::to_string(at.total / n) +
                                   " an item); the device has " + std::to_string(free_bytes) + " free");
     }
+  }
+  if (!device_readable(weights)) {  // host weights: to the device first
+    T* copy = reinterpret_cast<T*>(scratch_->weights.ensure(n * sizeof(T)));
+    WARPSIM_CUDA(cudaMemcpyAsync(copy, weights, n * sizeof(T), cudaMemcpyHostToDevice, stream));
+    weights = copy;
   }
   auto* base = reinterpret_cast<char*>(scratch_->device.ensure(at.total));
   auto* scale = reinterpret_cast<Scale*>(base + at.reduced);

@@ -12,7 +12,7 @@
 // order in which the GPU adds does not change the table.
 //
 //   AliasTableBuilder<float> builder;
-//   const AliasTableInfo info = builder.build(d_weights, n, d_rows);   // n rows of AliasRow
+//   const AliasTableInfo info = builder.build(d_weights, n, d_rows);   // n rows of AliasRow (weights on the device or the host)
 //   alias_sample(d_rows, info, seed, 0, draws, d_out);                 // draw d = oracle::alias::draw(t, seed, d)
 //
 // Every CUDA call is checked (gpu/cuda_check.hpp); bad weights throw
@@ -67,8 +67,10 @@ class AliasTableBuilder {
   AliasTableBuilder(const AliasTableBuilder&) = delete;
   AliasTableBuilder& operator=(const AliasTableBuilder&) = delete;
 
-  // weights: device, n of them; rows: device, n rows. Returns when the table
-  // is written (the unit is read back on the way). Throws std::invalid_argument
+  // weights: n of them, in device memory or on the host (pageable or pinned:
+  // copied to the builder's scratch first, on `stream`); rows: device, n
+  // rows. Returns when the table is written (the unit is read back on the
+  // way). Throws std::invalid_argument
   // for n = 0 or n > kAliasMaxItems, a NaN, negative or infinite weight, or
   // all weights 0; CudaError for a CUDA failure (out of memory: with the bytes
   // asked for).

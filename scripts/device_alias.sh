@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # One device call for the alias tables (issue 14): the GPU tests against the
-# oracle, compute-sanitizer (memcheck, racecheck, synccheck), bench_gpu_alias,
+# oracle (and the registry's alias GPU entries, alias build --device),
+# compute-sanitizer (memcheck, racecheck, synccheck), bench_gpu_alias,
 # the PyTorch baselines, and the thesis's own code (built there from
 # .thesis-src, carried; bench/thesis_baseline/) timed after ours, alone on the
-# GPU. Expects .device-out/{gpu_tests,bench_gpu_alias} (carried). Returns
+# GPU. Expects .device-out/{gpu_tests,cli_tests,bench_gpu_alias} (carried). Returns
 # $OUT/alias-logs.tar.gz and $OUT/summary.txt.
 set -uo pipefail
 out=${OUT:-/tmp/out}
@@ -19,10 +20,12 @@ if [[ -d .thesis-src ]]; then
 fi
 ./.device-out/gpu_tests --gtest_filter='GpuAlias*:Registry/GpuEntry.*alias*' > "$logs/gpu_tests.log" 2>&1
 echo "gpu_tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$logs/gpu_tests.log" | tr '\n' ' ')"
-grep -E "10\^9 (sectioned )?GPU alias" "$logs/gpu_tests.log"
+grep -E "10\^9 (sectioned )?GPU alias|PSA\+ \(groups" "$logs/gpu_tests.log"
+./.device-out/cli_tests --gtest_filter='AliasCommand.Device*' > "$logs/cli_tests.log" 2>&1
+echo "cli_tests (alias build --device): $(grep -E '^\[  (PASSED|FAILED)' "$logs/cli_tests.log" | tr '\n' ' ')"
 for tool in memcheck racecheck synccheck; do
-  timeout 240 compute-sanitizer --tool $tool ./.device-out/gpu_tests \
-    --gtest_filter='GpuAlias.BuildEqualsTheOracleOnEveryFamily:GpuAlias.DrawsEqualTheOracle:GpuAlias.SectionedDrawsEqualTheOracle:GpuAlias.BadWeights*' \
+  RC_PARAMS="max_success=15" timeout 150 compute-sanitizer --tool $tool ./.device-out/gpu_tests \
+    --gtest_filter='GpuAlias.BuildEqualsTheOracleOnEveryFamily:GpuAlias.DrawsEqualTheOracle:GpuAlias.SectionedDrawsEqualTheOracle:GpuAlias.PsaPlusEqualsTheOracleOnEveryFamily:GpuAlias.HostWeights*:GpuAlias.BadWeights*' \
     --gtest_brief=1 > "$logs/$tool.log" 2>&1
   echo "$tool: $(tail -1 "$logs/$tool.log")"
 done

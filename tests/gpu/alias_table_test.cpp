@@ -145,6 +145,32 @@ TEST(GpuAlias, PsaPlusEqualsTheOracleAtAMillionItems) {
   EXPECT_THROW(gpu_table(w, too_big), std::invalid_argument);
 }
 
+// Weights on the host (pageable memory) build the same table as on the
+// device; bad host weights are refused with the same message.
+TEST(GpuAlias, HostWeightsBuildTheSameTable) {
+  WARPSIM_REQUIRE_GPU();
+  const auto w = test::shuffled_power_law<float>(100000, 7);
+  DeviceArray<gpu::AliasRow> rows(w.size());
+  gpu::AliasTableBuilder<float> builder;
+  const auto info = builder.build(w.data(), w.size(), rows.p);
+  const auto u = oracle::alias::to_units<float>(w);
+  const auto want = oracle::alias::sweep(u);
+  EXPECT_EQ(info.capacity, u.total);
+  const auto got = rows.download();
+  for (std::size_t k = 0; k < w.size(); ++k) {
+    ASSERT_EQ(got[k].threshold, oracle::alias::threshold(want.keep[k], u.total)) << k;
+    ASSERT_EQ(got[k].alias, oracle::alias::sampled_alias(want, k)) << k;
+  }
+  std::vector<float> bad = w;
+  bad[77] = -1;
+  try {
+    builder.build(bad.data(), bad.size(), rows.p);
+    ADD_FAILURE() << "a negative host weight was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "weight 77 is negative");
+  }
+}
+
 // -0 is a weight of 0 (the check passes it): its sign bit must not make it
 // the largest weight.
 TEST(GpuAlias, NegativeZeroIsAWeightOfZero) {
