@@ -3,23 +3,28 @@
 // (not part of warpsim; GPLv3; carried to the device and built there by
 // build_and_run.sh) and times, as the thesis's evaluation does:
 //   construction: the partial p-ary split and the chunked pack (its fastest
-//     variant), 10^7 and 10^8 items, a shuffled power law of exponent 1 and
-//     uniform weights; median of 10 builds after 2 warm-ups (its Timer: CUDA events)
-//   sampling: its baseline sampler (xorwow, draws not stored), 10^9 draws from
-//     tables of 10^6 / 10^7 / 10^8 items, as its benchmarkSampling reports (GSamples/s).
+//     variant), without and with PSA+ (Variant::setPsaPlusIfSupported), 10^7
+//     and 10^8 items, a shuffled power law of exponent 1 and uniform weights;
+//     median of 10 builds after 2 warm-ups (its Timer: CUDA events)
+//   sampling: its baseline sampler and its sectioned sampler with shared memory
+//     (xorwow, draws not stored; section shares by a rounded normal deviate,
+//     errata E13), 10^9 draws from tables of 10^6 / 10^7 / 10^8 items, as its
+//     benchmarkSampling reports (GSamples/s).
 #include <algorithm>
 #include <cstdio>
 #include <vector>
 
 #include "construction/aliasTable/buildMethod/AliasTableSplitGpu.cuh"
 #include "sampling/aliasTable/SamplerGpuBasic.cuh"
+#include "sampling/aliasTable/SamplerGpuSectionedShared.cuh"
 #include "utils/Timer.cuh"
 
 int main() {
   const WeightDistribution dists[] = {weightDistributionPowerLaw1Shuffled, weightDistributionUniform};
   for (int n : {10000000, 100000000}) {
-    for (WeightDistribution dist : dists) {
+    for (WeightDistribution dist : dists) for (bool plus : {false, true}) {
       Variant variant(splitVariantParySearch, packVariantChunkedShared, false);
+      variant.setPsaPlusIfSupported(plus);
       AliasTableSplitGpu<ArrayOfStructs> table(n, variant, NUMBER_THREADS_AUTO, dist);
       table.preBuild();
       for (int i = 0; i < 2; ++i) table.build();
@@ -33,8 +38,8 @@ int main() {
       }
       table.postBuild();
       std::sort(times.begin(), times.end());
-      std::printf("{\"what\": \"thesis construction\", \"variant\": \"%s\", \"n\": %d, \"weights\": \"%s\", \"ms\": %.4f}\n",
-                  table.name().c_str(), n, dist == weightDistributionUniform ? "uniform" : "power law 1, shuffled", times[5]);
+      std::printf("{\"what\": \"thesis construction\", \"variant\": \"%s\", \"psa_plus\": %s, \"n\": %d, \"weights\": \"%s\", \"ms\": %.4f}\n",
+                  table.name().c_str(), variant.psaPlus ? "true" : "false", n, dist == weightDistributionUniform ? "uniform" : "power law 1, shuffled", times[5]);
       std::fflush(stdout);
     }
   }
@@ -48,6 +53,15 @@ int main() {
     for (int i = 0; i < 5; ++i) rates.push_back(sampler.benchmarkSampling(1000000000));
     std::sort(rates.begin(), rates.end());
     std::printf("{\"what\": \"thesis sampling\", \"n\": %d, \"draws\": 1000000000, \"stored\": false, \"gsamples_per_s\": %.2f}\n", n, rates[2]);
+    std::fflush(stdout);
+    SamplerGpuSectionedShared sectioned(table);
+    sectioned.benchmarkSampling(100000000);  // warm-up
+    rates.clear();
+    for (int i = 0; i < 5; ++i) rates.push_back(sectioned.benchmarkSampling(1000000000));
+    std::sort(rates.begin(), rates.end());
+    std::printf("{\"what\": \"thesis sectioned sampling\", \"sampler\": \"%s\", \"n\": %d, \"draws\": 1000000000, \"stored\": false, "
+                "\"gsamples_per_s\": %.2f}\n",
+                sectioned.name().c_str(), n, rates[2]);
     std::fflush(stdout);
   }
   return 0;
