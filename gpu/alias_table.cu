@@ -278,20 +278,29 @@ __global__ void __launch_bounds__(kScanThreads, 4) tile_totals(const T* w, std::
   if (threadIdx.x == 0) tiles[blockIdx.x] = total;
 }
 
-// tiles[b] <- the sum of tiles[0 .. b - 1] (one block; few tiles).
-__global__ void __launch_bounds__(512) scan_tiles(PrefixItem* tiles, std::size_t count) {
-  using Scan = cub::BlockScan<PrefixItem, 512>;
+// out[b] <- the sum of in[0 .. b - 1] (in place if out = in) by one block of
+// 512 threads, 512 items a step; returns the sum of all. For the few items
+// of a scan over tiles or groups.
+template <class Item, class Sum>
+__device__ Item exclusive_scan_one_block(const Item* in, Item* out, std::size_t count) {
+  using Scan = cub::BlockScan<Item, 512>;
   __shared__ typename Scan::TempStorage tmp;
-  PrefixItem carry{};
+  Item carry{};
   for (std::size_t base = 0; base < count; base += 512) {
     const std::size_t t = base + threadIdx.x;
-    const PrefixItem x = t < count ? tiles[t] : PrefixItem{};
-    PrefixItem before, all;
-    Scan(tmp).ExclusiveScan(x, before, PrefixItem{}, PrefixSum{}, all);
+    const Item x = t < count ? in[t] : Item{};
+    Item before, all;
+    Scan(tmp).ExclusiveScan(x, before, Item{}, Sum{}, all);
     __syncthreads();
-    if (t < count) tiles[t] = PrefixSum{}(carry, before);
-    carry = PrefixSum{}(carry, all);
+    if (t < count) out[t] = Sum{}(carry, before);
+    carry = Sum{}(carry, all);
   }
+  return carry;
+}
+
+// tiles[b] <- the sum of tiles[0 .. b - 1].
+__global__ void __launch_bounds__(512) scan_tiles(PrefixItem* tiles, std::size_t count) {
+  exclusive_scan_one_block<PrefixItem, PrefixSum>(tiles, tiles, count);
 }
 
 // A tile's rescan: warp q of the block takes the tile's q-th eighth, 16
@@ -629,21 +638,10 @@ __global__ void __launch_bounds__(32) psa_plus_greedy(const T* __restrict__ w, s
 
 // prefix[g] <- the sum of totals[0 .. g - 1]; the lists' lengths to the scale.
 __global__ void __launch_bounds__(512) scan_groups(const GroupTotal* totals, GroupTotal* prefix, std::size_t count, Scale* scale) {
-  using Scan = cub::BlockScan<GroupTotal, 512>;
-  __shared__ typename Scan::TempStorage tmp;
-  GroupTotal carry{};
-  for (std::size_t base = 0; base < count; base += 512) {
-    const std::size_t t = base + threadIdx.x;
-    const GroupTotal x = t < count ? totals[t] : GroupTotal{};
-    GroupTotal before, all;
-    Scan(tmp).ExclusiveScan(x, before, GroupTotal{}, GroupSum{}, all);
-    __syncthreads();
-    if (t < count) prefix[t] = GroupSum{}(carry, before);
-    carry = GroupSum{}(carry, all);
-  }
+  const GroupTotal all = exclusive_scan_one_block<GroupTotal, GroupSum>(totals, prefix, count);
   if (threadIdx.x == 0) {
-    scale->counts[0] = carry.lights;
-    scale->counts[1] = carry.heavies;
+    scale->counts[0] = all.lights;
+    scale->counts[1] = all.heavies;
   }
 }
 

@@ -66,6 +66,16 @@ void build_equals_the_oracle(const std::vector<T>& w, const gpu::AliasBuildConfi
   for (std::size_t k = 0; k < w.size(); ++k) RC_ASSERT(got.alias[k] == oracle::alias::sampled_alias(want, k));
 }
 
+// The chi-square of per-item counts against the units' law u_i / U
+// (alpha 1e-6: a false alarm once in a million runs).
+stats::TestResult counts_against_units(const std::vector<unsigned long long>& c, const oracle::alias::Units& u) {
+  std::vector<double> observed(c.begin(), c.end()), p(c.size());
+  for (std::size_t i = 0; i < c.size(); ++i) p[i] = static_cast<double>(u.units[i]) / static_cast<double>(u.total);
+  stats::GofOptions opt;
+  opt.alpha = 1e-6;
+  return stats::chi_square_test(observed, p, opt);
+}
+
 rc::Gen<gpu::AliasBuildConfig> gen_config() {
   return rc::gen::exec([] {
     gpu::AliasBuildConfig c;
@@ -248,11 +258,7 @@ TEST(GpuAlias, BillionDrawsFollowTheTableChiSquare) {
   gpu::alias_sample_counts(rows.p, info, 7, 0, n, counts.p);
   WARPSIM_CUDA(cudaDeviceSynchronize());
   const auto c = counts.download();
-  std::vector<double> observed(c.begin(), c.end()), p(w.size());
-  for (std::size_t i = 0; i < w.size(); ++i) p[i] = static_cast<double>(u.units[i]) / static_cast<double>(u.total);
-  stats::GofOptions opt;
-  opt.alpha = 1e-6;
-  const auto r = stats::chi_square_test(observed, p, opt);
+  const auto r = counts_against_units(c, u);
   std::cout << "10^9 GPU alias draws, 1,000 items: chi-square " << r.statistic << ", p " << r.p_value
             << "; detected with power 0.9: total variation " << r.detectable.total_variation.value_or(-1) << ", a category off by "
             << r.detectable.max_relative_error.value_or(-1) << " relative\n";
@@ -326,11 +332,7 @@ TEST(GpuAlias, BillionSectionedDrawsFollowTheTableChiSquare) {
   sampler.sample_counts(rows.p, info, 8, 0, n, counts.p);
   WARPSIM_CUDA(cudaDeviceSynchronize());
   const auto c = counts.download();
-  std::vector<double> observed(c.begin(), c.end()), p(w.size());
-  for (std::size_t i = 0; i < w.size(); ++i) p[i] = static_cast<double>(u.units[i]) / static_cast<double>(u.total);
-  stats::GofOptions opt;
-  opt.alpha = 1e-6;
-  const auto r = stats::chi_square_test(observed, p, opt);
+  const auto r = counts_against_units(c, u);
   std::cout << "10^9 sectioned GPU alias draws, 10^6 items: chi-square " << r.statistic << ", p " << r.p_value
             << "; detected with power 0.9: total variation " << r.detectable.total_variation.value_or(-1) << "\n";
   ASSERT_TRUE(r.detectable.total_variation.has_value());
