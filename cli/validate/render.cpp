@@ -63,9 +63,10 @@ std::string render_text(const Report& r) {
   std::ostringstream s;
   s << "warpsim validate: " << r.subject << "\n";
   for (const auto& c : r.checks) {
-    char head[64];
-    std::snprintf(head, sizeof head, "  %-8s %-24s ", c.outcome == Outcome::Pass ? "pass" : c.outcome == Outcome::Fail ? "FAIL" : "skipped", c.name.c_str());
-    s << head << c.detail << "\n";
+    // Padded, never cut: a law check's name carries its distribution's label.
+    auto padded = [](std::string x, std::size_t width) { return x.size() < width ? x + std::string(width - x.size(), ' ') : x; };
+    const std::string outcome = c.outcome == Outcome::Pass ? "pass" : c.outcome == Outcome::Fail ? "FAIL" : "skipped";
+    s << "  " << padded(outcome, 8) << " " << padded(c.name, 24) << " " << c.detail << "\n";
   }
   for (const auto& law : r.laws) {
     const auto show = categories_to_show(law, 10);
