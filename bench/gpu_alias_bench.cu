@@ -57,7 +57,7 @@ void fill(T* w, std::size_t n, bool power) {
 std::size_t g_items_per_section = 0;  // 0: the builder's default
 
 template <class T>
-void construction(std::size_t n, bool power, double bw, int reps, std::size_t psa_plus_group = 0) {
+void construction(std::size_t n, bool power, double bw, int reps, std::size_t psa_plus_group = 0, bool graph = false) {
   DeviceBuffer<T> w(n);
   DeviceBuffer<gpu::AliasRow> rows(n);
   fill(w.p, n, power);
@@ -66,13 +66,14 @@ void construction(std::size_t n, bool power, double bw, int reps, std::size_t ps
   gpu::AliasBuildConfig config;
   if (g_items_per_section > 0) config.sections = std::max<std::size_t>(1, n / g_items_per_section);
   config.psa_plus_group = psa_plus_group;
+  config.graph = graph;
   const double ms = bench::median_ms([&] { info = builder.build(w.p, n, rows.p, config); }, reps, 2);
   const double bytes = static_cast<double>(n) * (sizeof(T) + sizeof(gpu::AliasRow));  // read the weights, write the rows
   const double floor_ms = bytes / (bw * 1e6);
   std::printf(
       "{\"what\": \"construction\", \"method\": \"%s\", \"dtype\": \"%s\", \"n\": %zu, \"weights\": \"%s\", \"ms\": %.4f, "
       "\"floor_ms\": %.4f, \"x_floor\": %.2f, \"lights\": %zu, \"heavies\": %zu, \"sections\": %zu, \"bandwidth_gbs\": %.0f}\n",
-      psa_plus_group ? "psa+" : "psa", sizeof(T) == 4 ? "f32" : "f64", n, power ? "power law 1, shuffled" : "uniform", ms, floor_ms, ms / floor_ms, info.lights,
+      psa_plus_group ? (graph ? "psa+, graph" : "psa+") : (graph ? "psa, graph" : "psa"), sizeof(T) == 4 ? "f32" : "f64", n, power ? "power law 1, shuffled" : "uniform", ms, floor_ms, ms / floor_ms, info.lights,
       info.heavies, info.sections, bw);
   std::fflush(stdout);
 }
@@ -144,6 +145,10 @@ int main(int argc, char** argv) {
         construction<double>(n, power, bw, 10);
         construction<float>(n, power, bw, 10, 1024);  // PSA+, groups of 1,024 items
       }
+    }
+    for (const std::size_t n : {std::size_t{100'000}, std::size_t{1'000'000}}) {  // rebuilt from the same buffers: launches, or a graph
+      construction<float>(n, true, bw, 10);
+      construction<float>(n, true, bw, 10, 0, true);
     }
     const std::uint64_t draws = quick ? 100'000'000 : 1'000'000'000;
     for (const std::size_t n : {std::size_t{100'000}}) {

@@ -163,6 +163,11 @@ __global__ void find_shift(Scale* s) {
   s->shift = width > kUnitBits - 1 ? width - (kUnitBits - 1) : 0;
 }
 
+__global__ void init_scale(Scale* s, std::size_t n) {
+  *s = Scale{};
+  s->first_bad = n;
+}
+
 __global__ void find_recip(Scale* s) {
   s->recip = (static_cast<u128>(1) << 126) / (s->total == 0 ? 1 : s->total);
 }
@@ -774,10 +779,33 @@ struct Layout {
 
 }  // namespace
 
+// What a captured build depends on: replaying it with another of these
+// would read or write the wrong memory.
+struct GraphKey {
+  const void* weights = nullptr;
+  const void* rows = nullptr;
+  const void* scratch = nullptr;
+  std::size_t n = 0, sections = 0, psa_plus_group = 0;
+  int threads = 0;
+  bool shared_pack = false;
+  bool operator==(const GraphKey& o) const {
+    return weights == o.weights && rows == o.rows && scratch == o.scratch && n == o.n && sections == o.sections &&
+           psa_plus_group == o.psa_plus_group && threads == o.threads && shared_pack == o.shared_pack;
+  }
+};
+
 template <class T>
 struct AliasTableBuilder<T>::Scratch {
   DeviceScratch<unsigned char> device;
   DeviceScratch<unsigned char> weights;  // host weights, copied over
+  // AliasBuildConfig::graph: the last build's launches as a CUDA graph.
+  cudaStream_t capture = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  GraphKey key;
+  ~Scratch() {
+    if (exec) cudaGraphExecDestroy(exec);  // never throw from a destructor
+    if (capture) cudaStreamDestroy(capture);
+  }
 };
 
 namespace {
@@ -838,87 +866,123 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
   auto* scale = reinterpret_cast<Scale*>(base + at.reduced);
   const int grid = grid_for(n, kThreads);
 
-  // The weights' check and their largest, e', S', e, U, 1 / U: on the device.
-  Scale init{};
-  init.first_bad = n;
-  WARPSIM_CUDA(cudaMemcpyAsync(scale, &init, sizeof init, cudaMemcpyHostToDevice, stream));
-  check_and_max<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, scale);
-  WARPSIM_CUDA(cudaGetLastError());
-  find_fine<T><<<1, 1, 0, stream>>>(scale, n);
-  WARPSIM_CUDA(cudaGetLastError());
-  fine_sum<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, scale);
-  WARPSIM_CUDA(cudaGetLastError());
-  find_shift<<<1, 1, 0, stream>>>(scale);
-  WARPSIM_CUDA(cudaGetLastError());
-  total_units<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, scale);
-  WARPSIM_CUDA(cudaGetLastError());
-  find_recip<<<1, 1, 0, stream>>>(scale);
-  WARPSIM_CUDA(cudaGetLastError());
+  // The pack from shared memory where a warp's range fits (set before any
+  // capture: not a stream operation).
+  const std::size_t per_section = (n + sections - 1) / sections;
+  const std::size_t per_warp = (32 * per_section + 2 + 1) / 2 * 2;  // even: the units stay 8-byte aligned
+  constexpr std::size_t kSharedMax = 200 * 1024;
+  const int warps_per_block = static_cast<int>(std::min<std::size_t>(4, kSharedMax / (per_warp * 12)));
+  const bool shared_pack = config.psa_plus_group == 0 && config.shared_pack && warps_per_block >= 1;
+  const std::size_t pack_smem = shared_pack ? static_cast<std::size_t>(warps_per_block) * per_warp * 12 : 0;
+  if (shared_pack) {
+    WARPSIM_CUDA(cudaFuncSetAttribute(pack_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pack_smem)));
+  }
 
-  auto* splits = reinterpret_cast<SplitAt*>(base + at.splits);
-  const int threads = config.threads_per_block;
-  const auto split_blocks = static_cast<unsigned>((sections + 1 + threads - 1) / threads);
-  const auto pack_blocks = static_cast<unsigned>((sections + threads - 1) / threads);
-  if (config.psa_plus_group > 0) {
-    // PSA+: the greedy stage a warp a group, its leftovers scanned and
-    // scattered onto l and h with their masses, then PSA's split and pack.
-    const auto group = static_cast<std::uint32_t>(config.psa_plus_group);
-    const std::size_t groups = (n + group - 1) / group;
-    Leftovers left{reinterpret_cast<std::uint32_t*>(base + at.left_item), reinterpret_cast<u128*>(base + at.left_mass),
-                   reinterpret_cast<GroupTotal*>(base + at.group_totals)};
-    auto* prefix = reinterpret_cast<GroupTotal*>(base + at.group_prefix);
-    MassLists lists{reinterpret_cast<std::uint32_t*>(base + at.light), reinterpret_cast<std::uint32_t*>(base + at.heavy),
-                    reinterpret_cast<u128*>(base + at.light_mass),     reinterpret_cast<u128*>(base + at.heavy_mass),
-                    reinterpret_cast<u128*>(base + at.deficits),       reinterpret_cast<u128*>(base + at.excesses),
-                    0};
-    psa_plus_greedy<T><<<static_cast<unsigned>(groups), 32, 0, stream>>>(weights, n, scale, group, rows, left);
+  // Every launch of the build, in order, on one stream.
+  auto enqueue = [&](cudaStream_t on) {
+    // The weights' check and their largest, e', S', e, U, 1 / U: on the device.
+    init_scale<<<1, 1, 0, on>>>(scale, n);
     WARPSIM_CUDA(cudaGetLastError());
-    scan_groups<<<1, 512, 0, stream>>>(left.totals, prefix, groups, scale);
+    check_and_max<T, kThreads><<<grid, kThreads, 0, on>>>(weights, n, scale);
     WARPSIM_CUDA(cudaGetLastError());
-    psa_plus_scatter<<<static_cast<unsigned>(groups), 32, 0, stream>>>(left, prefix, group, n, scale, lists);
+    find_fine<T><<<1, 1, 0, on>>>(scale, n);
     WARPSIM_CUDA(cudaGetLastError());
-    const PackArgs<MassLists> args{lists, 0, 0, 0, sections, 0, 0};
-    split_kernel<<<split_blocks, threads, 0, stream>>>(args, scale, splits);
+    fine_sum<T, kThreads><<<grid, kThreads, 0, on>>>(weights, n, scale);
     WARPSIM_CUDA(cudaGetLastError());
-    pack_kernel<<<pack_blocks, threads, 0, stream>>>(args, scale, splits, rows);
+    find_shift<<<1, 1, 0, on>>>(scale);
     WARPSIM_CUDA(cudaGetLastError());
-  } else {
-    // The partition: lists, units and prefix sums.
-    Lists lists{reinterpret_cast<std::uint32_t*>(base + at.light),    reinterpret_cast<std::uint32_t*>(base + at.heavy),
-                reinterpret_cast<std::uint64_t*>(base + at.light_units), reinterpret_cast<std::uint64_t*>(base + at.heavy_units),
-                reinterpret_cast<std::uint64_t*>(base + at.light_prefix), reinterpret_cast<std::uint64_t*>(base + at.heavy_prefix),
-                n, 0, scale->counts};
-    WARPSIM_CUDA(cudaMemsetAsync(lists.light_prefix, 0, 8, stream));
-    WARPSIM_CUDA(cudaMemsetAsync(lists.heavy_prefix, 0, 8, stream));
-    auto* tiles = reinterpret_cast<PrefixItem*>(base + at.tiles);
-    const auto tile_count = static_cast<unsigned>((n + kTile - 1) / kTile);
-    tile_totals<T><<<tile_count, kScanThreads, 0, stream>>>(weights, n, scale, tiles);
+    total_units<T, kThreads><<<grid, kThreads, 0, on>>>(weights, n, scale);
     WARPSIM_CUDA(cudaGetLastError());
-    scan_tiles<<<1, 512, 0, stream>>>(tiles, tile_count);
-    WARPSIM_CUDA(cudaGetLastError());
-    tile_scatter<T><<<tile_count, kScanThreads, 0, stream>>>(weights, n, scale, lists, tiles);
+    find_recip<<<1, 1, 0, on>>>(scale);
     WARPSIM_CUDA(cudaGetLastError());
 
-    // Split and pack (the lengths, U and 1 / U read from the scale).
-    const PackArgs<Lists> args{lists, 0, 0, n, sections, 0, 0};
-    split_kernel<<<split_blocks, threads, 0, stream>>>(args, scale, splits);
-    WARPSIM_CUDA(cudaGetLastError());
-    // The pack: from shared memory where a warp's range fits, else from global memory.
-    const std::size_t per_section = (n + sections - 1) / sections;
-    const std::size_t per_warp = (32 * per_section + 2 + 1) / 2 * 2;  // even: the units stay 8-byte aligned
-    constexpr std::size_t kSharedMax = 200 * 1024;
-    const int warps_per_block = static_cast<int>(std::min<std::size_t>(4, kSharedMax / (per_warp * 12)));
-    if (config.shared_pack && warps_per_block >= 1) {
-      const std::size_t smem = static_cast<std::size_t>(warps_per_block) * per_warp * 12;
-      WARPSIM_CUDA(cudaFuncSetAttribute(pack_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-      const std::size_t warps = (sections + 31) / 32;
-      const auto blocks = static_cast<unsigned>((warps + static_cast<std::size_t>(warps_per_block) - 1) / static_cast<std::size_t>(warps_per_block));
-      pack_shared_kernel<<<blocks, 32 * warps_per_block, smem, stream>>>(args, scale, splits, rows, static_cast<std::uint32_t>(per_warp));
+    auto* splits = reinterpret_cast<SplitAt*>(base + at.splits);
+    const int threads = config.threads_per_block;
+    const auto split_blocks = static_cast<unsigned>((sections + 1 + threads - 1) / threads);
+    const auto pack_blocks = static_cast<unsigned>((sections + threads - 1) / threads);
+    if (config.psa_plus_group > 0) {
+      // PSA+: the greedy stage a warp a group, its leftovers scanned and
+      // scattered onto l and h with their masses, then PSA's split and pack.
+      const auto group = static_cast<std::uint32_t>(config.psa_plus_group);
+      const std::size_t groups = (n + group - 1) / group;
+      Leftovers left{reinterpret_cast<std::uint32_t*>(base + at.left_item), reinterpret_cast<u128*>(base + at.left_mass),
+                     reinterpret_cast<GroupTotal*>(base + at.group_totals)};
+      auto* prefix = reinterpret_cast<GroupTotal*>(base + at.group_prefix);
+      MassLists lists{reinterpret_cast<std::uint32_t*>(base + at.light), reinterpret_cast<std::uint32_t*>(base + at.heavy),
+                      reinterpret_cast<u128*>(base + at.light_mass),     reinterpret_cast<u128*>(base + at.heavy_mass),
+                      reinterpret_cast<u128*>(base + at.deficits),       reinterpret_cast<u128*>(base + at.excesses),
+                      0};
+      psa_plus_greedy<T><<<static_cast<unsigned>(groups), 32, 0, on>>>(weights, n, scale, group, rows, left);
+      WARPSIM_CUDA(cudaGetLastError());
+      scan_groups<<<1, 512, 0, on>>>(left.totals, prefix, groups, scale);
+      WARPSIM_CUDA(cudaGetLastError());
+      psa_plus_scatter<<<static_cast<unsigned>(groups), 32, 0, on>>>(left, prefix, group, n, scale, lists);
+      WARPSIM_CUDA(cudaGetLastError());
+      const PackArgs<MassLists> args{lists, 0, 0, 0, sections, 0, 0};
+      split_kernel<<<split_blocks, threads, 0, on>>>(args, scale, splits);
+      WARPSIM_CUDA(cudaGetLastError());
+      pack_kernel<<<pack_blocks, threads, 0, on>>>(args, scale, splits, rows);
+      WARPSIM_CUDA(cudaGetLastError());
     } else {
-      pack_kernel<<<pack_blocks, threads, 0, stream>>>(args, scale, splits, rows);
-    }
-    WARPSIM_CUDA(cudaGetLastError());
+      // The partition: lists, units and prefix sums.
+      Lists lists{reinterpret_cast<std::uint32_t*>(base + at.light),    reinterpret_cast<std::uint32_t*>(base + at.heavy),
+                  reinterpret_cast<std::uint64_t*>(base + at.light_units), reinterpret_cast<std::uint64_t*>(base + at.heavy_units),
+                  reinterpret_cast<std::uint64_t*>(base + at.light_prefix), reinterpret_cast<std::uint64_t*>(base + at.heavy_prefix),
+                  n, 0, scale->counts};
+      WARPSIM_CUDA(cudaMemsetAsync(lists.light_prefix, 0, 8, on));
+      WARPSIM_CUDA(cudaMemsetAsync(lists.heavy_prefix, 0, 8, on));
+      auto* tiles = reinterpret_cast<PrefixItem*>(base + at.tiles);
+      const auto tile_count = static_cast<unsigned>((n + kTile - 1) / kTile);
+      tile_totals<T><<<tile_count, kScanThreads, 0, on>>>(weights, n, scale, tiles);
+      WARPSIM_CUDA(cudaGetLastError());
+      scan_tiles<<<1, 512, 0, on>>>(tiles, tile_count);
+      WARPSIM_CUDA(cudaGetLastError());
+      tile_scatter<T><<<tile_count, kScanThreads, 0, on>>>(weights, n, scale, lists, tiles);
+      WARPSIM_CUDA(cudaGetLastError());
 
+      // Split and pack (the lengths, U and 1 / U read from the scale).
+      const PackArgs<Lists> args{lists, 0, 0, n, sections, 0, 0};
+      split_kernel<<<split_blocks, threads, 0, on>>>(args, scale, splits);
+      WARPSIM_CUDA(cudaGetLastError());
+      // The pack: from shared memory where a warp's range fits, else from global memory.
+      if (shared_pack) {
+        const std::size_t warps = (sections + 31) / 32;
+        const auto blocks = static_cast<unsigned>((warps + static_cast<std::size_t>(warps_per_block) - 1) / static_cast<std::size_t>(warps_per_block));
+        pack_shared_kernel<<<blocks, 32 * warps_per_block, pack_smem, on>>>(args, scale, splits, rows, static_cast<std::uint32_t>(per_warp));
+      } else {
+        pack_kernel<<<pack_blocks, threads, 0, on>>>(args, scale, splits, rows);
+      }
+      WARPSIM_CUDA(cudaGetLastError());
+
+    }
+  };
+
+  const GraphKey key{weights, rows, base, n, sections, config.psa_plus_group, config.threads_per_block, config.shared_pack};
+  if (!config.graph) {
+    enqueue(stream);
+  } else {
+    if (!scratch_->exec || !(scratch_->key == key)) {  // capture the launches once, replay them after
+      if (scratch_->exec) {
+        WARPSIM_CUDA(cudaGraphExecDestroy(scratch_->exec));
+        scratch_->exec = nullptr;
+      }
+      if (!scratch_->capture) WARPSIM_CUDA(cudaStreamCreateWithFlags(&scratch_->capture, cudaStreamNonBlocking));
+      WARPSIM_CUDA(cudaStreamBeginCapture(scratch_->capture, cudaStreamCaptureModeThreadLocal));
+      cudaGraph_t graph = nullptr;
+      try {
+        enqueue(scratch_->capture);
+      } catch (...) {
+        cudaStreamEndCapture(scratch_->capture, &graph);
+        if (graph) cudaGraphDestroy(graph);
+        throw;
+      }
+      WARPSIM_CUDA(cudaStreamEndCapture(scratch_->capture, &graph));
+      const cudaError_t made = cudaGraphInstantiate(&scratch_->exec, graph, 0);
+      cudaGraphDestroy(graph);
+      WARPSIM_CUDA(made);
+      scratch_->key = key;
+    }
+    WARPSIM_CUDA(cudaGraphLaunch(scratch_->exec, stream));
   }
 
   // One round trip: the scale, and with it whether the weights were good.

@@ -54,6 +54,12 @@ struct AliasBuildConfig {
   // is left; 0: PSA. The table is oracle::alias::psa_plus(u, G, ..., 32)'s:
   // it depends on G, and on nothing else here.
   std::size_t psa_plus_group = 0;
+  // Capture the build's launches as a CUDA graph and replay it while the
+  // weights and rows pointers, n and this configuration stay the same (new
+  // weights in the same buffer are read afresh): for rebuilding small
+  // tables, where the thirteen launches are much of the time. The first
+  // build pays the capture.
+  bool graph = false;
 };
 
 // The largest N: indices are 32-bit.

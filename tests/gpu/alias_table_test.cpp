@@ -155,6 +155,44 @@ TEST(GpuAlias, PsaPlusEqualsTheOracleAtAMillionItems) {
   EXPECT_THROW(gpu_table(w, too_big), std::invalid_argument);
 }
 
+// A build replayed as a CUDA graph: new weights in the same buffer give
+// their own table (the graph reads them afresh), another n or buffer is
+// captured again, and a bad weight is still refused.
+TEST(GpuAlias, GraphReplaysBuildTheOraclesTable) {
+  WARPSIM_REQUIRE_GPU();
+  gpu::AliasBuildConfig config;
+  config.graph = true;
+  gpu::AliasTableBuilder<float> builder;
+  for (const std::size_t n : {std::size_t{5000}, std::size_t{5000}, std::size_t{777}}) {
+    for (const bool plus : {false, true}) {
+      config.psa_plus_group = plus ? 1024 : 0;
+      for (int round = 0; round < 3; ++round) {
+        const auto w = test::uniform_weights<float>(n, 100 * n + static_cast<std::uint64_t>(round));
+        DeviceArray<float> dw(w);
+        DeviceArray<gpu::AliasRow> rows(n);
+        builder.build(dw.p, n, rows.p, config);
+        const auto u = oracle::alias::to_units<float>(w);
+        const auto want = plus ? oracle::alias::psa_plus(u, 1024, 1, {}, nullptr, nullptr, 32) : oracle::alias::sweep(u);
+        const auto got = rows.download();
+        bool same = true;
+        for (std::size_t k = 0; k < n && same; ++k) {
+          same = got[k].threshold == oracle::alias::threshold(want.keep[k], u.total) && got[k].alias == oracle::alias::sampled_alias(want, k);
+        }
+        EXPECT_TRUE(same) << "n " << n << (plus ? " PSA+" : " PSA") << " round " << round;
+      }
+    }
+  }
+  // The same buffers again, the weights now bad: refused by the replay.
+  std::vector<float> w = test::uniform_weights<float>(777, 1);
+  DeviceArray<float> dw(w);
+  DeviceArray<gpu::AliasRow> rows(777);
+  config.psa_plus_group = 0;
+  builder.build(dw.p, 777, rows.p, config);
+  w[3] = std::numeric_limits<float>::quiet_NaN();
+  WARPSIM_CUDA(cudaMemcpy(dw.p, w.data(), w.size() * sizeof(float), cudaMemcpyHostToDevice));
+  EXPECT_THROW(builder.build(dw.p, 777, rows.p, config), std::invalid_argument);
+}
+
 // Weights on the host (pageable memory) build the same table as on the
 // device; bad host weights are refused with the same message.
 TEST(GpuAlias, HostWeightsBuildTheSameTable) {
