@@ -50,12 +50,13 @@ oracle::alias::Table gpu_table(const std::vector<T>& w, const gpu::AliasBuildCon
   return t;
 }
 
-// The GPU's table equals the oracle's (PSA's table is the sweep's for any
-// number of sections: oracle/alias/psa.hpp).
+// The GPU's table equals the oracle's: PSA's is the sweep's for any number
+// of sections (oracle/alias/psa.hpp); PSA+'s is psa_plus(u, G, ..., 32
+// lanes)'s, for any number of sections too.
 template <class T>
 void build_equals_the_oracle(const std::vector<T>& w, const gpu::AliasBuildConfig& config) {
   const auto u = oracle::alias::to_units<T>(w);
-  const auto want = oracle::alias::sweep(u);
+  const auto want = config.psa_plus_group ? oracle::alias::psa_plus(u, config.psa_plus_group, 7, {}, nullptr, nullptr, 32) : oracle::alias::sweep(u);
   gpu::AliasTableInfo info;
   std::vector<std::uint64_t> thresholds;
   const auto got = gpu_table(w, config, &info, &thresholds);
@@ -65,6 +66,19 @@ void build_equals_the_oracle(const std::vector<T>& w, const gpu::AliasBuildConfi
   RC_ASSERT(got.keep == want.keep);
   for (std::size_t k = 0; k < w.size(); ++k) RC_ASSERT(got.alias[k] == oracle::alias::sampled_alias(want, k));
 }
+
+// A table built on the device from host weights: the weights, the rows and
+// what the build says.
+template <class T>
+struct BuiltTable {
+  DeviceArray<T> weights;
+  DeviceArray<gpu::AliasRow> rows;
+  gpu::AliasTableInfo info;
+  explicit BuiltTable(const std::vector<T>& w) : weights(w), rows(w.size()) {
+    gpu::AliasTableBuilder<T> builder;
+    info = builder.build(weights.p, w.size(), rows.p);
+  }
+};
 
 // The chi-square of per-item counts against the units' law u_i / U
 // (alpha 1e-6: a false alarm once in a million runs).
@@ -82,6 +96,8 @@ rc::Gen<gpu::AliasBuildConfig> gen_config() {
     c.sections = *rc::gen::element<std::size_t>(0, 1, 2, 7, 100, 100000);
     c.threads_per_block = *rc::gen::element(32, 128, 256, 1024);
     c.shared_pack = *rc::gen::arbitrary<bool>();
+    // PSA (0) or PSA+ with groups of 1 to 1,024 items.
+    c.psa_plus_group = *rc::gen::element<std::size_t>(0, 0, 0, 1, 2, 31, 32, 33, 100, 512, 1024);
     return c;
   });
 }
@@ -91,42 +107,10 @@ TEST(GpuAlias, BuildEqualsTheOracleOnEveryFamily) {
   for (const bool fp64 : {false, true}) {
     const auto result = rc::check(fp64 ? "fp64" : "fp32", [fp64] {
       const auto family = *properties::gen_family();
-      const int n = *rc::gen::inRange(1, 3000);
+      const int n = *rc::gen::inRange(1, 5000);
       const auto config = *gen_config();
       if (fp64) build_equals_the_oracle(*properties::gen_weights<double>(family, n), config);
       else build_equals_the_oracle(*properties::gen_weights<float>(family, n), config);
-    });
-    EXPECT_TRUE(result);
-  }
-}
-
-// PSA+: the table equals psa_plus(u, G, sections, {}, ..., 32 lanes) for
-// every family, group size (1 to 1,024) and launch configuration.
-template <class T>
-void psa_plus_equals_the_oracle(const std::vector<T>& w, gpu::AliasBuildConfig config, std::size_t group) {
-  const auto u = oracle::alias::to_units<T>(w);
-  const auto want = oracle::alias::psa_plus(u, group, 7, {}, nullptr, nullptr, 32);
-  config.psa_plus_group = group;
-  gpu::AliasTableInfo info;
-  std::vector<std::uint64_t> thresholds;
-  const auto got = gpu_table(w, config, &info, &thresholds);
-  RC_ASSERT(got.capacity == u.total);
-  for (std::size_t k = 0; k < w.size(); ++k) {
-    RC_ASSERT(thresholds[k] == oracle::alias::threshold(want.keep[k], u.total));
-    RC_ASSERT(got.alias[k] == oracle::alias::sampled_alias(want, k));
-  }
-}
-
-TEST(GpuAlias, PsaPlusEqualsTheOracleOnEveryFamily) {
-  WARPSIM_REQUIRE_GPU();
-  for (const bool fp64 : {false, true}) {
-    const auto result = rc::check(fp64 ? "fp64" : "fp32", [fp64] {
-      const auto family = *properties::gen_family();
-      const int n = *rc::gen::inRange(1, 5000);
-      auto config = *gen_config();
-      const auto group = *rc::gen::element<std::size_t>(1, 2, 31, 32, 33, 100, 512, 1024);
-      if (fp64) psa_plus_equals_the_oracle(*properties::gen_weights<double>(family, n), config, group);
-      else psa_plus_equals_the_oracle(*properties::gen_weights<float>(family, n), config, group);
     });
     EXPECT_TRUE(result);
   }
@@ -287,13 +271,10 @@ TEST(GpuAlias, BillionDrawsFollowTheTableChiSquare) {
   WARPSIM_REQUIRE_GPU();
   const auto w = properties::sample(properties::gen_weights<float>(properties::WeightFamily::Uniform, 1000), 11);
   const auto u = oracle::alias::to_units<float>(w);
-  DeviceArray<float> dw(w);
-  DeviceArray<gpu::AliasRow> rows(w.size());
-  gpu::AliasTableBuilder<float> builder;
-  const auto info = builder.build(dw.p, w.size(), rows.p);
+  const BuiltTable<float> table(w);
   DeviceArray<unsigned long long> counts(std::vector<unsigned long long>(w.size(), 0));
   const std::uint64_t n = 1'000'000'000;
-  gpu::alias_sample_counts(rows.p, info, 7, 0, n, counts.p);
+  gpu::alias_sample_counts(table.rows.p, table.info, 7, 0, n, counts.p);
   WARPSIM_CUDA(cudaDeviceSynchronize());
   const auto c = counts.download();
   const auto r = counts_against_units(c, u);
@@ -360,14 +341,11 @@ TEST(GpuAlias, BillionSectionedDrawsFollowTheTableChiSquare) {
   WARPSIM_REQUIRE_GPU();
   const auto w = test::shuffled_power_law<float>(1000000);
   const auto u = oracle::alias::to_units<float>(w);
-  DeviceArray<float> dw(w);
-  DeviceArray<gpu::AliasRow> rows(w.size());
-  gpu::AliasTableBuilder<float> builder;
-  const auto info = builder.build(dw.p, w.size(), rows.p);
+  const BuiltTable<float> table(w);
   DeviceArray<unsigned long long> counts(std::vector<unsigned long long>(w.size(), 0));
   const std::uint64_t n = 1'000'000'000;
   gpu::AliasSectionedSampler sampler;
-  sampler.sample_counts(rows.p, info, 8, 0, n, counts.p);
+  sampler.sample_counts(table.rows.p, table.info, 8, 0, n, counts.p);
   WARPSIM_CUDA(cudaDeviceSynchronize());
   const auto c = counts.download();
   const auto r = counts_against_units(c, u);
