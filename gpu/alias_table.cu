@@ -516,6 +516,76 @@ __global__ void pack_shared_kernel(PackArgs<Lists> base, const Scale* scale, con
 
 // ---- sampling ------------------------------------------------------------------
 
+// The chunked pack (Sec. 3.2.4, Alg. 3.2 as oracle/alias/pack_chunked.hpp
+// corrects it): a thread a section, reading l and h from its own windows of
+// kChunk items in shared memory, each loaded from its current position when
+// the next step needs an item outside it (a light step reads l[i] and h[j],
+// a heavy step h[j] and h[j + 1]). A thread's windows take 24 kChunk bytes,
+// so a block holds many sections -- the shared pack's warp holds its 32
+// sections' whole range, 24 KB, and nine warps fill an SM's shared memory.
+// The steps are pack_kernel's. kChunk = 8: 24 KB a block of 128 threads.
+constexpr int kChunkThreads = 128;
+
+template <int kChunk>
+__global__ void __launch_bounds__(kChunkThreads) pack_chunked_kernel(PackArgs<Lists> base, const Scale* scale, const SplitAt* __restrict__ splits,
+                                                                     AliasRow* rows) {
+  const PackArgs<Lists> a = with_scale(base, scale);
+  __shared__ std::uint64_t light_u[kChunkThreads * kChunk], heavy_u[kChunkThreads * kChunk];
+  __shared__ std::uint32_t light_at[kChunkThreads * kChunk], heavy_at[kChunkThreads * kChunk];
+  const std::uint64_t s = blockIdx.x * static_cast<std::uint64_t>(kChunkThreads) + threadIdx.x;
+  if (s >= a.sections) return;
+  // Thread t's window slot e at t + e kChunkThreads: a warp's lanes read 32
+  // consecutive words, one bank each.
+  auto slot = [](std::uint64_t e) { return threadIdx.x + static_cast<unsigned>(e) * kChunkThreads; };
+  const std::uint64_t to = (s + 1) * a.steps / a.sections;
+  std::uint64_t i = splits[s].i, j = splits[s].j;
+  const u128 cap = a.cap;
+  u128 w = j < a.heavies ? a.lists.excess(j + 1) + cap - a.lists.deficit(i) : 0;  // the spill
+  // The windows' first items: none loaded yet, so past the lists' ends
+  // (x - origin wraps to a huge number for x < origin).
+  std::uint64_t l0 = a.lights + kChunk, h0 = a.heavies + kChunk;
+  auto in_l = [&](std::uint64_t x) { return x - l0 < kChunk; };
+  auto in_h = [&](std::uint64_t x) { return x - h0 < kChunk; };
+  auto load_l = [&] {
+    l0 = i;
+    for (std::uint64_t e = 0; e < kChunk && i + e < a.lights; ++e) {
+      light_at[slot(e)] = a.lists.light[i + e];
+      light_u[slot(e)] = a.lists.light_units[i + e];
+    }
+  };
+  auto load_h = [&] {
+    h0 = j;
+    for (std::uint64_t e = 0; e < kChunk && j + e < a.heavies; ++e) {
+      heavy_at[slot(e)] = a.lists.heavy[j + e];
+      heavy_u[slot(e)] = a.lists.heavy_units[j + e];
+    }
+  };
+  const u128 n = a.steps;
+  for (std::uint64_t step = i + j; step < to; ++step) {
+    if (j >= a.heavies) {  // no heavy item left: the lights left are exactly full
+      if (!in_l(i)) load_l();
+      const std::uint32_t l = light_at[slot(i - l0)];
+      store_row(rows, l, a.cap, l, a.cap, a.recip);
+      ++i;
+    } else if (i < a.lights && w > cap) {  // fill light i from heavy j
+      if (!in_l(i)) load_l();
+      if (!in_h(j)) load_h();
+      const std::uint32_t l = light_at[slot(i - l0)];
+      const u128 m = n * light_u[slot(i - l0)];
+      store_row(rows, l, static_cast<std::uint64_t>(m), heavy_at[slot(j - h0)], a.cap, a.recip);
+      w -= cap - m;
+      ++i;
+    } else {  // heavy j keeps w, the rest from heavy j + 1 (the last keeps exactly a bucket)
+      const bool more = j + 1 < a.heavies;
+      if (!in_h(j) || (more && !in_h(j + 1))) load_h();
+      const std::uint32_t h = heavy_at[slot(j - h0)];
+      store_row(rows, h, static_cast<std::uint64_t>(w), more ? heavy_at[slot(j + 1 - h0)] : h, a.cap, a.recip);
+      if (more) w = n * heavy_u[slot(j + 1 - h0)] - (cap - w);
+      ++j;
+    }
+  }
+}
+
 // ---- PSA+ (psa_plus.hpp): greedy packing in groups, then PSA on what is left ----
 
 // A group's leftovers: how many lights and heavies, and the deficit and
@@ -788,9 +858,10 @@ struct GraphKey {
   std::size_t n = 0, sections = 0, psa_plus_group = 0;
   int threads = 0;
   bool shared_pack = false;
+  int pack_chunk = 0;
   bool operator==(const GraphKey& o) const {
     return weights == o.weights && rows == o.rows && scratch == o.scratch && n == o.n && sections == o.sections &&
-           psa_plus_group == o.psa_plus_group && threads == o.threads && shared_pack == o.shared_pack;
+           psa_plus_group == o.psa_plus_group && threads == o.threads && shared_pack == o.shared_pack && pack_chunk == o.pack_chunk;
   }
 };
 
@@ -877,6 +948,9 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
   if (shared_pack) {
     WARPSIM_CUDA(cudaFuncSetAttribute(pack_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pack_smem)));
   }
+  if (config.pack_chunk != 0 && config.pack_chunk != 8 && config.pack_chunk != 16) {
+    throw std::invalid_argument("pack_chunk must be 0, 8 or 16 (" + std::to_string(config.pack_chunk) + " asked)");
+  }
 
   // Every launch of the build, in order, on one stream.
   auto enqueue = [&](cudaStream_t on) {
@@ -944,8 +1018,13 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
       const PackArgs<Lists> args{lists, 0, 0, n, sections, 0, 0};
       split_kernel<<<split_blocks, threads, 0, on>>>(args, scale, splits);
       WARPSIM_CUDA(cudaGetLastError());
-      // The pack: from shared memory where a warp's range fits, else from global memory.
-      if (shared_pack) {
+      // The pack: chunked, or from shared memory where a warp's range fits, else from global memory.
+      const auto chunk_blocks = static_cast<unsigned>((sections + kChunkThreads - 1) / kChunkThreads);
+      if (config.pack_chunk == 8) {
+        pack_chunked_kernel<8><<<chunk_blocks, kChunkThreads, 0, on>>>(args, scale, splits, rows);
+      } else if (config.pack_chunk == 16) {
+        pack_chunked_kernel<16><<<chunk_blocks, kChunkThreads, 0, on>>>(args, scale, splits, rows);
+      } else if (shared_pack) {
         const std::size_t warps = (sections + 31) / 32;
         const auto blocks = static_cast<unsigned>((warps + static_cast<std::size_t>(warps_per_block) - 1) / static_cast<std::size_t>(warps_per_block));
         pack_shared_kernel<<<blocks, 32 * warps_per_block, pack_smem, on>>>(args, scale, splits, rows, static_cast<std::uint32_t>(per_warp));
@@ -957,7 +1036,7 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
     }
   };
 
-  const GraphKey key{weights, rows, base, n, sections, config.psa_plus_group, config.threads_per_block, config.shared_pack};
+  const GraphKey key{weights, rows, base, n, sections, config.psa_plus_group, config.threads_per_block, config.shared_pack, config.pack_chunk};
   if (!config.graph) {
     enqueue(stream);
   } else {

@@ -49,6 +49,10 @@ struct AliasBuildConfig {
   // sections' range copied there first) where that range fits, else from
   // global memory; false: always from global memory.
   bool shared_pack = true;
+  // The chunked pack (Sec. 3.2.4): each thread reads l and h through its own
+  // windows of this many items in shared memory (8 or 16); 0: the pack above.
+  // PSA's pack only (PSA+'s reads its mass lists from global memory).
+  int pack_chunk = 0;
   // PSA+ (Sec. 3.3, 4.6): greedy packing in groups of this many items (at
   // most 1,024; a warp a group, each lane an equal share), then PSA on what
   // is left; 0: PSA. The table is oracle::alias::psa_plus(u, G, ..., 32)'s:
