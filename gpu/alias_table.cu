@@ -402,6 +402,52 @@ __global__ void split_kernel(PackArgs<L> base, const Scale* scale, SplitAt* spli
   splits[s] = s == a.sections ? SplitAt{a.lights, a.heavies} : split_at(a, s * a.steps / a.sections);
 }
 
+// The partial p-ary split (Sec. 3.1.2, Alg. 3.1 as oracle/alias/split_pary.hpp
+// corrects it: errata E15), a warp the splits of 32 consecutive sections.
+// Every split of the warp lies in [A, B], from [lo(k_1), hi(k_q)]; lane t
+// takes the pivot x_t = A + t (B - A) / 31 and reports below if
+// P_{k_1}(x_t) (every split is at least x_t) and above if !P_{k_q}(x_t)
+// (every split is below x_t); the highest below and the lowest above pivot
+// (two ballots) give the next range, for as long as an iteration at least
+// halves it. Then each lane's binary search for its own k within [A, B].
+// P_k(x) := x <= lo(k) or (x <= hi(k) and D(x - 1) < E(k - x + 1)) is true
+// exactly for x up to the split of step k (psa.hpp), which split_at finds.
+template <class L>
+__global__ void split_pary_kernel(PackArgs<L> base, const Scale* scale, SplitAt* splits) {
+  const PackArgs<L> a = with_scale(base, scale);
+  const unsigned lane = threadIdx.x & 31u;
+  const std::uint64_t first = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x >> 5) + (threadIdx.x >> 5)) * 32;
+  if (first > a.sections) return;  // the whole warp
+  const std::uint64_t last = min(first + 31, static_cast<std::uint64_t>(a.sections));
+  auto k_of = [&](std::uint64_t s) { return s * a.steps / a.sections; };
+  auto lo_of = [&](std::uint64_t k) { return k > a.heavies ? k - a.heavies : std::uint64_t{0}; };
+  auto hi_of = [&](std::uint64_t k) { return min(k, static_cast<std::uint64_t>(a.lights)); };
+  auto p = [&](std::uint64_t k, std::uint64_t x) {
+    return x <= lo_of(k) || (x <= hi_of(k) && a.lists.deficit(x - 1) < a.lists.excess(k - x + 1));
+  };
+  const std::uint64_t k1 = k_of(first), kq = k_of(last);
+  std::uint64_t lo = lo_of(k1), hi = hi_of(kq);  // [A, B]
+  while (hi - lo >= 64) {  // uniform across the warp
+    const std::uint64_t x = lo + lane * (hi - lo) / 31;
+    const unsigned below = __ballot_sync(0xffffffffu, p(k1, x)), above = __ballot_sync(0xffffffffu, !p(kq, x));
+    const std::uint64_t new_lo = below ? lo + (31 - __clz(below)) * (hi - lo) / 31 : lo;
+    const std::uint64_t new_hi = above ? lo + (__ffs(above) - 1) * (hi - lo) / 31 - 1 : hi;
+    const bool halved = 2 * (new_hi - new_lo) <= hi - lo;
+    lo = new_lo;
+    hi = new_hi;
+    if (!halved) break;
+  }
+  const std::uint64_t s = first + lane;
+  if (s > last) return;
+  const std::uint64_t k = k_of(s);
+  std::uint64_t l = max(lo, lo_of(k)), h = min(hi, hi_of(k));
+  while (l < h) {
+    const std::uint64_t mid = l + (h - l + 1) / 2;
+    if (p(k, mid)) l = mid; else h = mid - 1;
+  }
+  splits[s] = SplitAt{l, k - l};
+}
+
 // Row k as sampling reads it: the threshold floor(keep 2^64 / U) (2^64 - 1
 // and the item itself for a full row).
 // The division by U is a multiplication by R = floor(2^126 / U): keep R < 2^126
@@ -859,9 +905,11 @@ struct GraphKey {
   int threads = 0;
   bool shared_pack = false;
   int pack_chunk = 0;
+  bool pary_split = false;
   bool operator==(const GraphKey& o) const {
     return weights == o.weights && rows == o.rows && scratch == o.scratch && n == o.n && sections == o.sections &&
-           psa_plus_group == o.psa_plus_group && threads == o.threads && shared_pack == o.shared_pack && pack_chunk == o.pack_chunk;
+           psa_plus_group == o.psa_plus_group && threads == o.threads && shared_pack == o.shared_pack && pack_chunk == o.pack_chunk &&
+           pary_split == o.pary_split;
   }
 };
 
@@ -974,6 +1022,15 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
     const int threads = config.threads_per_block;
     const auto split_blocks = static_cast<unsigned>((sections + 1 + threads - 1) / threads);
     const auto pack_blocks = static_cast<unsigned>((sections + threads - 1) / threads);
+    // The splits: a thread a split (binary search), or a warp 32 (p-ary).
+    auto split = [&](const auto& args) {
+      if (config.pary_split) {
+        const auto warps = (sections + 1 + 31) / 32, per_block = static_cast<std::size_t>(threads / 32);
+        split_pary_kernel<<<static_cast<unsigned>((warps + per_block - 1) / per_block), threads, 0, on>>>(args, scale, splits);
+      } else {
+        split_kernel<<<split_blocks, threads, 0, on>>>(args, scale, splits);
+      }
+    };
     if (config.psa_plus_group > 0) {
       // PSA+: the greedy stage a warp a group, its leftovers scanned and
       // scattered onto l and h with their masses, then PSA's split and pack.
@@ -993,7 +1050,7 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
       psa_plus_scatter<<<static_cast<unsigned>(groups), 32, 0, on>>>(left, prefix, group, n, scale, lists);
       WARPSIM_CUDA(cudaGetLastError());
       const PackArgs<MassLists> args{lists, 0, 0, 0, sections, 0, 0};
-      split_kernel<<<split_blocks, threads, 0, on>>>(args, scale, splits);
+      split(args);
       WARPSIM_CUDA(cudaGetLastError());
       pack_kernel<<<pack_blocks, threads, 0, on>>>(args, scale, splits, rows);
       WARPSIM_CUDA(cudaGetLastError());
@@ -1016,7 +1073,7 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
 
       // Split and pack (the lengths, U and 1 / U read from the scale).
       const PackArgs<Lists> args{lists, 0, 0, n, sections, 0, 0};
-      split_kernel<<<split_blocks, threads, 0, on>>>(args, scale, splits);
+      split(args);
       WARPSIM_CUDA(cudaGetLastError());
       // The pack: chunked, or from shared memory where a warp's range fits, else from global memory.
       const auto chunk_blocks = static_cast<unsigned>((sections + kChunkThreads - 1) / kChunkThreads);
@@ -1036,7 +1093,8 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
     }
   };
 
-  const GraphKey key{weights, rows, base, n, sections, config.psa_plus_group, config.threads_per_block, config.shared_pack, config.pack_chunk};
+  const GraphKey key{weights, rows, base, n, sections, config.psa_plus_group, config.threads_per_block, config.shared_pack, config.pack_chunk,
+                     config.pary_split};
   if (!config.graph) {
     enqueue(stream);
   } else {
