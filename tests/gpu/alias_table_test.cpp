@@ -242,10 +242,9 @@ TEST(GpuAlias, DrawsEqualTheOracle) {
   const auto w = properties::sample(properties::gen_weights<double>(properties::WeightFamily::PowerLaw, 5000), 3);
   const auto u = oracle::alias::to_units<double>(w);
   const auto t = oracle::alias::sweep(u);
-  DeviceArray<double> dw(w);
-  DeviceArray<gpu::AliasRow> rows(w.size());
-  gpu::AliasTableBuilder<double> builder;
-  const auto info = builder.build(dw.p, w.size(), rows.p);
+  const BuiltTable<double> table(w);
+  const auto& rows = table.rows;
+  const auto& info = table.info;
   const std::uint64_t count = 200'000, first = 123'456'789, seed = 42;
   DeviceArray<std::uint32_t> out(count);
   gpu::alias_sample(rows.p, info, seed, first, count, out.p);
@@ -308,10 +307,9 @@ TEST(GpuAlias, SectionedDrawsEqualTheOracle) {
     const auto w = test::shuffled_power_law<double>(c.n, c.n % 2 == 0 ? 40503 : 7);
     const auto u = oracle::alias::to_units<double>(w);
     const auto t = oracle::alias::sweep(u);
-    DeviceArray<double> dw(w);
-    DeviceArray<gpu::AliasRow> rows(w.size());
-    gpu::AliasTableBuilder<double> builder;
-    const auto info = builder.build(dw.p, w.size(), rows.p);
+    const BuiltTable<double> table(w);
+    const auto& rows = table.rows;
+    const auto& info = table.info;
     gpu::AliasSectionedSampler sampler(c.section_rows);
     const std::uint64_t seed = 99 + c.n;
     auto want = oracle::alias::sample_sectioned(t, c.section_rows, c.count, seed, c.first);
