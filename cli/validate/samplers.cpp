@@ -253,40 +253,31 @@ Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, cons
       report.counterexample = std::move(c);
     }
   };
-  for (const bool fp32 : {true, false}) {
-    if (fp32 ? !f32 : !f64) continue;
+  // One property check in one precision: run, report, keep its counterexample.
+  auto check = [&](bool fp32, const std::string& what, const std::string& check_name, const auto& run, const std::string& passed) {
     co.fp32 = fp32;
     co.fp64 = !fp32;
-    const char* dtype = fp32 ? "fp32" : "fp64";
-    progress.start(std::string("property tests (") + dtype + ")", std::nullopt);
-    const auto r = properties::check_sampler(s.sampler, co);
+    const std::string dtype = fp32 ? "fp32" : "fp64";
+    progress.start(what + " (" + dtype + ")", std::nullopt);
+    const properties::Report r = run();
     progress.finish();
     plugin_error();
-    report.checks.push_back({std::string("properties (") + dtype + ")", r.ok ? Outcome::Pass : Outcome::Fail,
-                             r.ok ? std::to_string(o.tests) + " generated inputs of every weight family, M up to " + std::to_string(o.max_rows) +
-                                        ", K up to " + std::to_string(o.max_cols) + ": in_range, zero_never_drawn, single_nonzero, " +
-                                        "scalar_definition, same_seed" + replayable
-                                  : r.property + " fails; shrunk counterexample below",
-                             std::nullopt});
+    report.checks.push_back({check_name + " (" + dtype + ")", r.ok ? Outcome::Pass : Outcome::Fail,
+                             r.ok ? passed : r.property + " fails; shrunk counterexample below", std::nullopt});
     record(r);
+  };
+  for (const bool fp32 : {true, false}) {
+    if (fp32 ? !f32 : !f64) continue;
+    check(fp32, "property tests", "properties", [&] { return properties::check_sampler(s.sampler, co); },
+          std::to_string(o.tests) + " generated inputs of every weight family, M up to " + std::to_string(o.max_rows) + ", K up to " +
+              std::to_string(o.max_cols) + ": in_range, zero_never_drawn, single_nonzero, scalar_definition, same_seed" + replayable);
   }
   // 1b. A table builder's tables against their weights.
   for (const bool fp32 : {true, false}) {
     if (fp32 ? !s.sampler.table32 : !s.sampler.table64) continue;
-    co.fp32 = fp32;
-    co.fp64 = !fp32;
-    const char* dtype = fp32 ? "fp32" : "fp64";
-    progress.start(std::string("alias tables (") + dtype + ")", std::nullopt);
-    const auto r = properties::check_table_builder(s.sampler, co);
-    progress.finish();
-    plugin_error();
-    report.checks.push_back({std::string("table_implies_weights (") + dtype + ")", r.ok ? Outcome::Pass : Outcome::Fail,
-                             r.ok ? "the alias table of every row of " + std::to_string(o.tests) +
-                                        " generated inputs implies its weights' distribution within the format's resolution, "
-                                        "and gives nothing to a weight of 0"
-                                  : r.property + " fails; shrunk counterexample below",
-                             std::nullopt});
-    record(r);
+    check(fp32, "alias tables", "table_implies_weights", [&] { return properties::check_table_builder(s.sampler, co); },
+          "the alias table of every row of " + std::to_string(o.tests) +
+              " generated inputs implies its weights' distribution within the format's resolution, and gives nothing to a weight of 0");
   }
 
   // 2. The law, in each precision.
