@@ -196,21 +196,13 @@ WARPSIM_HOST_DEVICE std::uint64_t binomial(std::uint64_t n, double p, Next&& nex
   return binomial_btrs(n, p, next);
 }
 
-// A uniform of the Philox mapping with the fourth counter word set (which
-// rng::uniform keeps 0): the binomials' own uniforms, apart from every draw's.
-WARPSIM_HOST_DEVICE inline double uniform_word3(std::uint64_t seed, std::uint64_t stream, std::uint32_t draw, std::uint32_t word3) {
-  const auto x = philox_bits(seed, stream, draw, word3);
-  const std::uint64_t bits = ((static_cast<std::uint64_t>(x.v[0]) << 32) | x.v[1]) >> 11;
-  return static_cast<double>(bits) * 0x1p-53;
-}
-
 // Binomial(n, left / rows): node `node` of the sectioned sampler's split
 // tree, in the batch whose first draw is `batch`; its j-th uniform (j = 1,
 // 2, ...) is the Philox block (seed, stream batch, draw node, word3 j).
 WARPSIM_HOST_DEVICE inline std::uint64_t section_split(std::uint64_t seed, std::uint64_t batch, std::uint32_t node, std::uint64_t n,
                                                        std::uint64_t left, std::uint64_t rows) {
   std::uint32_t j = 0;
-  auto next = [&] { return uniform_word3(seed, batch, node, ++j); };
+  auto next = [&] { return uniform<double>(seed, batch, node, ++j); };
   return binomial(n, detail::div_rn(static_cast<double>(left), static_cast<double>(rows)), next);
 }
 

@@ -79,7 +79,7 @@ TEST_P(BinomialLaw, MatchesBoostsDistribution) {
   const std::uint64_t seed = 20261122 + n;
   for (int i = 0; i < draws; ++i) {
     std::uint32_t j = 0;
-    auto next = [&] { return rng::uniform_word3(seed, static_cast<std::uint64_t>(i), 7, ++j); };
+    auto next = [&] { return rng::uniform<double>(seed, static_cast<std::uint64_t>(i), 7, ++j); };
     const auto k = rng::binomial(n, p, next);
     ASSERT_LE(k, n);
     const auto bin = static_cast<std::size_t>(std::lower_bound(edge.begin(), edge.end(), static_cast<double>(k)) - edge.begin());
@@ -102,7 +102,7 @@ TEST(Binomial, SectionSplitIsTheBinomialOfItsOwnUniforms) {
   const auto a = rng::section_split(5, 0, 1, 1000000, 500, 1001);
   EXPECT_EQ(a, rng::section_split(5, 0, 1, 1000000, 500, 1001));
   std::uint32_t j = 0;
-  auto next = [&] { return rng::uniform_word3(5, 0, 1, ++j); };
+  auto next = [&] { return rng::uniform<double>(5, 0, 1, ++j); };
   EXPECT_EQ(a, rng::binomial(1000000, 500.0 / 1001.0, next));
   EXPECT_NE(a, rng::section_split(5, 0, 2, 1000000, 500, 1001));
   EXPECT_NE(a, rng::section_split(5, 4096, 1, 1000000, 500, 1001));
