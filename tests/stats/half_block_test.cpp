@@ -35,8 +35,13 @@ TEST(HalfBlock, IndexBelowRejectsExactlyTheLowRemainder) {
   // takes another word.
   rng::HalfBlock a(1, 0, 0), b(1, 0, 0);
   const std::uint32_t want = rng::index_below(a.next(), 3, b);  // what the retry gives: a's first extra word is b's
-  rng::HalfBlock c(1, 0, 0);
+  rng::HalfBlock c(1, 0, 0), d(1, 0, 0);
   EXPECT_EQ(rng::index_below(0u, 3, c), want);
+  d.next();
+  EXPECT_EQ(c.next(), d.next()) << "x = 0 took exactly one more word";
+  rng::HalfBlock untouched(1, 0, 0), fresh(1, 0, 0);
+  EXPECT_EQ(rng::index_below(1u, 3, untouched), 0u);
+  EXPECT_EQ(untouched.next(), fresh.next()) << "x = 1 takes no other word";
   EXPECT_EQ(rng::index_below(1u, 3, c), 0u);
   EXPECT_EQ(rng::index_below(0xffffffffu, 3, c), 2u);
   EXPECT_EQ(rng::index_below(0x55555556u, 3, c), 1u);
