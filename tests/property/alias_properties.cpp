@@ -9,6 +9,9 @@
 #include <boost/math/distributions/normal.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
 #include <functional>
 #include <optional>
 #include <numeric>
@@ -24,6 +27,7 @@
 #include "oracle/alias/vose.hpp"
 #include "oracle/alias/walker.hpp"
 #include "properties/generators.hpp"
+#include "gpu/detail/exact_units.hpp"
 #include "../alias_test_weights.hpp"
 
 namespace {
@@ -308,6 +312,46 @@ TEST(AliasTable, UnitsAtASumThatRoundsAcrossAPowerOfTwo) {
   EXPECT_NE(std::ilogb(forward), std::ilogb(backward)) << "the double sums straddle 1";
   std::vector<double> reversed(w.rbegin(), w.rend());
   EXPECT_EQ(to_units<double>(w).exponent, to_units<double>(reversed).exponent);
+}
+
+// The kernels' units from a weight's bits (gpu/detail/exact_units.hpp) are
+// the oracle's floor(ldexp(w, -e)) for every finite w >= 0 -- normal,
+// subnormal, zero, the largest -- and every exponent e whose units fit in 64
+// bits (e >= ilogb(w) - 63), up to exponents where they are 0; and taking
+// e' then shifting by e - e' (as the build does) is one shift by e.
+template <class T>
+void units_from_bits_are_the_oracles() {
+  const auto bits = *rc::gen::arbitrary<typename warpsim::gpu::detail::Ieee<T>::Bits>();
+  T w;
+  std::memcpy(&w, &bits, sizeof w);
+  w = std::fabs(w);
+  RC_PRE(std::isfinite(w));
+  const int low = w > 0 ? std::ilogb(w) - 63 : std::numeric_limits<T>::min_exponent - std::numeric_limits<T>::digits - 70;
+  const int e = *rc::gen::oneOf(rc::gen::just(low), rc::gen::just(low + 1), rc::gen::inRange(low, low + 140));
+  RC_ASSERT(warpsim::gpu::detail::units_of(w, e) == fine_units(w, e));
+  const int shift = *rc::gen::inRange(0, 40);
+  RC_ASSERT(warpsim::gpu::detail::units_of(w, e + shift) == fine_units(w, e) >> shift);
+}
+
+RC_GTEST_PROP(AliasTable, UnitsFromBitsAreTheOraclesFp32, ()) { units_from_bits_are_the_oracles<float>(); }
+RC_GTEST_PROP(AliasTable, UnitsFromBitsAreTheOraclesFp64, ()) { units_from_bits_are_the_oracles<double>(); }
+
+TEST(AliasTable, UnitsFromBitsAtTheEdges) {
+  using warpsim::gpu::detail::units_of;
+  for (const float w : {0.0f, -0.0f, std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::min(), 1.0f,
+                        std::numeric_limits<float>::max()}) {
+    const int e = w > 0 ? std::ilogb(w) - 63 : 0;
+    EXPECT_EQ(units_of(w, e), fine_units(std::fabs(w), e)) << w;
+  }
+  for (const double w : {0.0, std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::min(), 1.0,
+                         std::numeric_limits<double>::max()}) {
+    const int e = w > 0 ? std::ilogb(w) - 63 : 0;
+    EXPECT_EQ(units_of(w, e), fine_units(w, e)) << w;
+  }
+  EXPECT_EQ(units_of(1.0f, -63), std::uint64_t{1} << 63);
+  EXPECT_EQ(units_of(std::nextafter(2.0, 0.0), -63), ~std::uint64_t{0} - (std::uint64_t{1} << 11) + 1);
+  EXPECT_EQ(units_of(3.0f, 1), 1u);
+  EXPECT_EQ(units_of(3.0f, 64), 0u);
 }
 
 // A row's sampling threshold t = floor(keep 2^64 / U) loses nothing: keep
