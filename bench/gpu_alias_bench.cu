@@ -58,6 +58,7 @@ std::size_t g_items_per_section = 0;  // 0: the builder's default
 bool g_global_pack = false;           // the pack reads l and h from global memory
 int g_pack_chunk = 0;                 // the chunked pack's windows (0: the shared pack)
 bool g_binary = false;                // the binary-search split instead of the partial p-ary one
+bool g_no_merge = false;              // not the merge pack (the shared pack, sections of 64 items)
 
 template <class T>
 void construction(std::size_t n, bool power, double bw, int reps, std::size_t psa_plus_group = 0, bool graph = false) {
@@ -73,6 +74,7 @@ void construction(std::size_t n, bool power, double bw, int reps, std::size_t ps
   config.shared_pack = !g_global_pack;
   config.pack_chunk = g_pack_chunk;
   config.pary_split = !g_binary;
+  config.merge_pack = !g_no_merge;
   const double ms = bench::median_ms([&] { info = builder.build(w.p, n, rows.p, config); }, reps, 2);
   const double bytes = static_cast<double>(n) * (sizeof(T) + sizeof(gpu::AliasRow));  // read the weights, write the rows
   const double floor_ms = bytes / (bw * 1e6);
@@ -120,9 +122,12 @@ int main(int argc, char** argv) {
   bool quick = false;
   std::size_t once = 0;
   app.add_flag("--quick", quick, "10^6 and 10^7 only, 10^8 draws");
+  bool construction_only = false;
+  app.add_flag("--construction", construction_only, "the construction table only (PSA and PSA+, fp32 and fp64)");
   app.add_option("--items-per-section", g_items_per_section, "construction: PSA sections of this many items (default: the builder's)");
   app.add_flag("--global-pack", g_global_pack, "construction: the pack reads l and h from global memory (AliasBuildConfig::shared_pack = false)");
   app.add_flag("--binary-split", g_binary, "construction: a thread a split, binary search (not the partial p-ary split)");
+  app.add_flag("--no-merge-pack", g_no_merge, "construction: the shared pack of sections of 64 items, not the merge pack");
   app.add_option("--pack-chunk", g_pack_chunk, "construction: the chunked pack with windows of 8 or 16 items");
   app.add_option("--once", once, "one fp32 build of N power-law items and 10^8 draws from it, untimed (for a profiler)");
   CLI11_PARSE(app, argc, argv);
@@ -144,7 +149,7 @@ int main(int argc, char** argv) {
     std::printf("{\"what\": \"device\", \"name\": \"%s\", \"copy_bandwidth_gbs\": %.0f}\n", prop.name, bw);
     std::vector<std::size_t> sizes = {1'000'000, 10'000'000};
     if (!quick) sizes.push_back(100'000'000);
-    if (g_items_per_section > 0 || g_global_pack || g_pack_chunk > 0 || g_binary) {  // a construction sweep point only
+    if (g_items_per_section > 0 || g_global_pack || g_pack_chunk > 0 || g_binary || g_no_merge) {  // a construction sweep point only
       for (const std::size_t n : sizes) construction<float>(n, true, bw, 10);
       return 0;
     }
@@ -155,6 +160,7 @@ int main(int argc, char** argv) {
         construction<float>(n, power, bw, 10, 1024);  // PSA+, groups of 1,024 items
       }
     }
+    if (construction_only) return 0;
     for (const std::size_t n : {std::size_t{100'000}, std::size_t{1'000'000}}) {  // rebuilt from the same buffers: launches, or a graph
       construction<float>(n, true, bw, 10);
       construction<float>(n, true, bw, 10, 0, true);

@@ -31,6 +31,7 @@
 #include <cub/block/block_scan.cuh>
 #include <cub/warp/warp_reduce.cuh>
 #include <cub/warp/warp_scan.cuh>
+#include <cuda_pipeline.h>
 
 #include <algorithm>
 #include <cmath>
@@ -40,6 +41,7 @@
 #include <vector>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/detail/exact_units.hpp"
 #include "gpu/launch.hpp"
 #include "rng/philox_uniform.hpp"
 
@@ -64,10 +66,10 @@ struct Bits<double> {
   using type = unsigned long long;
 };
 
-template <class T>
-__host__ __device__ inline std::uint64_t fine_units(T w, int fine_exponent) {
-  return static_cast<std::uint64_t>(floor(ldexp(static_cast<double>(w), -fine_exponent)));
-}
+// a_i = floor(w_i / 2^e') from the weight's bits (gpu/detail/exact_units.hpp:
+// the oracle's floor(ldexp(w, -e')) without a double conversion); the units
+// u_i = floor(a_i / 2^(e - e')) = floor(w_i / 2^e) likewise.
+using detail::units_of;
 
 // The build's scalars, found and kept on the device so that the phases run
 // back to back on the stream with no round trip to the host: the reductions'
@@ -79,8 +81,32 @@ struct Scale {
   unsigned long long total;      // U
   int fine, shift, exponent, pad;
   u128 recip;                    // floor(2^126 / U)
+  unsigned long long heavy_above;  // floor(U / N): an item is heavy (N u > U) iff u > it
   unsigned long long counts[2];  // |l|, |h|
 };
+
+// A grid-stride pass over the weights with kLoads loads in flight a thread
+// (issued together, then used): the passes below are bound by how many
+// bytes are in flight, not by their arithmetic. f(x, i) for each i < n.
+constexpr int kLoads = 4;
+
+template <int kThreads, class T, class F>
+__device__ __forceinline__ void for_each_weight(const T* __restrict__ w, std::size_t n, F&& f) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * kThreads;
+  for (std::size_t base = blockIdx.x * static_cast<std::size_t>(kThreads) + threadIdx.x; base < n; base += stride * kLoads) {
+    T x[kLoads];
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u) {
+      const std::size_t i = base + u * stride;
+      x[u] = i < n ? __ldg(w + i) : T(0);
+    }
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u) {
+      const std::size_t i = base + u * stride;
+      if (i < n) f(x[u], i);
+    }
+  }
+}
 
 template <class T, int kThreads>
 __global__ void check_and_max(const T* __restrict__ w, std::size_t n, Scale* out) {
@@ -88,8 +114,7 @@ __global__ void check_and_max(const T* __restrict__ w, std::size_t n, Scale* out
   using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
   __shared__ typename Reduce::TempStorage tmp;
   unsigned long long bad = n, best = 0;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(kThreads) + threadIdx.x; i < n; i += static_cast<std::size_t>(gridDim.x) * kThreads) {
-    const T x = w[i];
+  for_each_weight<kThreads>(w, n, [&](T x, std::size_t i) {
     if (!(x >= 0) || isinf(x)) {  // NaN, negative or infinite
       bad = min(bad, static_cast<unsigned long long>(i));
     } else if (x > 0) {  // (-0 passes the check, and its bits, the sign's, would order above every positive weight)
@@ -97,7 +122,7 @@ __global__ void check_and_max(const T* __restrict__ w, std::size_t n, Scale* out
       memcpy(&b, &x, sizeof b);
       best = max(best, static_cast<unsigned long long>(b));
     }
-  }
+  });
   const unsigned long long block_bad = Reduce(tmp).Reduce(bad, cuda::minimum<>{});
   __syncthreads();
   const unsigned long long block_best = Reduce(tmp).Reduce(best, cuda::maximum<>{});
@@ -113,11 +138,11 @@ __global__ void fine_sum(const T* __restrict__ w, std::size_t n, Scale* out) {
   using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
   __shared__ typename Reduce::TempStorage tmp;
   unsigned long long lo = 0, hi = 0;  // each < n 2^32 <= 2^64
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(kThreads) + threadIdx.x; i < n; i += static_cast<std::size_t>(gridDim.x) * kThreads) {
-    const std::uint64_t a = fine_units(w[i], fine);
+  for_each_weight<kThreads>(w, n, [&](T x, std::size_t) {
+    const std::uint64_t a = units_of(x, fine);
     lo += a & 0xffffffffu;
     hi += a >> 32;
-  }
+  });
   const unsigned long long block_lo = Reduce(tmp).Sum(lo);
   __syncthreads();
   const unsigned long long block_hi = Reduce(tmp).Sum(hi);
@@ -133,9 +158,7 @@ __global__ void total_units(const T* __restrict__ w, std::size_t n, Scale* out) 
   using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
   __shared__ typename Reduce::TempStorage tmp;
   unsigned long long sum = 0;  // < 2^62
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(kThreads) + threadIdx.x; i < n; i += static_cast<std::size_t>(gridDim.x) * kThreads) {
-    sum += fine_units(w[i], fine) >> shift;
-  }
+  for_each_weight<kThreads>(w, n, [&](T x, std::size_t) { sum += units_of(x, fine + shift); });
   const unsigned long long block = Reduce(tmp).Sum(sum);
   if (threadIdx.x == 0) atomicAdd(&out->total, block);
 }
@@ -168,8 +191,9 @@ __global__ void init_scale(Scale* s, std::size_t n) {
   s->first_bad = n;
 }
 
-__global__ void find_recip(Scale* s) {
+__global__ void find_recip(Scale* s, std::size_t n) {
   s->recip = (static_cast<u128>(1) << 126) / (s->total == 0 ? 1 : s->total);
+  s->heavy_above = s->total / n;  // N u > U <=> u > U / N <=> u > floor(U / N), u an integer
 }
 
 // ---- the partition -------------------------------------------------------------
@@ -190,20 +214,22 @@ struct PrefixSum {
   }
 };
 
-// An item's mass N u_i and its contribution to the prefix sums.
+// An item's units u_i and its contribution to the prefix sums; heavy iff
+// its mass N u_i exceeds U, i.e. u_i > floor(U / N) (Scale::heavy_above: one
+// 64-bit comparison where the mass is a 128-bit product).
 template <class T>
 struct Item {
   const T* w;
   int fine, shift;
   std::uint64_t n;
   std::uint64_t cap;
-  __host__ __device__ std::uint64_t units(std::uint64_t i) const { return fine_units(w[i], fine) >> shift; }
-  __host__ __device__ u128 mass(std::uint64_t i) const { return static_cast<u128>(n) * units(i); }
-  __host__ __device__ bool heavy(std::uint64_t u) const { return static_cast<u128>(n) * u > cap; }
-  __host__ __device__ PrefixItem operator()(std::uint64_t i) const {
-    const std::uint64_t u = units(i);
-    return heavy(u) ? PrefixItem{1, 0, u} : PrefixItem{0, u, 0};
-  }
+  std::uint64_t above;
+  __host__ __device__ Item(const T* weights, std::uint64_t count, const Scale* s)
+      : w(weights), fine(s->fine), shift(s->shift), n(count), cap(s->total), above(s->heavy_above) {}
+  __host__ __device__ std::uint64_t units_of_weight(T x) const { return units_of(x, fine + shift); }
+  __host__ __device__ std::uint64_t units(std::uint64_t i) const { return units_of_weight(w[i]); }
+  __host__ __device__ bool heavy(std::uint64_t u) const { return u > above; }
+  __host__ __device__ PrefixItem of_units(std::uint64_t u) const { return heavy(u) ? PrefixItem{1, 0, u} : PrefixItem{0, u, 0}; }
 };
 
 struct Lists {
@@ -241,9 +267,9 @@ struct MassLists {
 // Item i, whose inclusive prefix is p, to its list: a light item's place on l
 // is i - heavies (the lights before it), a heavy item's heavies - 1.
 template <class T>
-__device__ __forceinline__ void place(const Item<T>& item, const Lists& lists, std::uint64_t i, std::uint64_t u, u128 m,
+__device__ __forceinline__ void place(const Item<T>& item, const Lists& lists, std::uint64_t i, std::uint64_t u, bool heavy,
                                       const PrefixItem& p) {
-  if (m > item.cap) {
+  if (heavy) {
     const auto pos = p.heavies - 1;
     lists.heavy[pos] = static_cast<std::uint32_t>(i);
     lists.heavy_units[pos] = u;
@@ -260,27 +286,64 @@ __device__ __forceinline__ void place(const Item<T>& item, const Lists& lists, s
   }
 }
 
-// The partition as reduce, scan, rescan: tiles of kPerThread x kThreads
-// items. Integer sums, so the tiles' totals and the scan over them are the
-// same in any order (a CUB scan of the 48-byte items straight over the items
-// ran at a sixth of the bandwidth: docs/PERF.md).
+// The partition as reduce, scan, rescan over tiles of kTile items, a block
+// a tile and each of its warps a chunk of kPerWarp consecutive items, read
+// 32 at a time: tile_totals sums each chunk and each tile, scan_tiles scans
+// the tiles, tile_scatter rescans each chunk from its carry (its tile's
+// prefix and the chunks before it in the tile), every item going to l or h
+// with its units and its prefix sum. Integer sums, so the totals and the
+// scans are the same in any order (a CUB scan of the 48-byte items straight
+// over the items ran at a sixth of the bandwidth: docs/PERF.md).
 constexpr int kScanThreads = 256;
 constexpr int kPerThread = 16;
 constexpr std::size_t kTile = static_cast<std::size_t>(kScanThreads) * kPerThread;
+constexpr int kTileWarps = kScanThreads / 32;
+constexpr std::size_t kPerWarp = kTile / kTileWarps;
+constexpr int kBatch = 8;  // a lane's loads in flight in the chunk passes
+
+// A warp's chunk, kBatch loads at a time: f(x, i, in) for the chunk's items
+// i = first + 32 k + lane in order, x = w[i] where in (i < n), else 0.
+template <class T, class F>
+__device__ __forceinline__ void for_each_in_chunk(const T* __restrict__ w, std::uint64_t n, std::uint64_t first, F&& f) {
+  const unsigned lane = threadIdx.x & 31u;
+  for (std::size_t k0 = 0; k0 < kPerWarp; k0 += 32 * kBatch) {
+    T x[kBatch];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const std::uint64_t i = first + k0 + 32 * b + lane;
+      x[b] = i < n ? __ldg(w + i) : T(0);
+    }
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const std::uint64_t i = first + k0 + 32 * b + lane;
+      f(x[b], i, i < n);
+    }
+  }
+}
 
 template <class T>
-__global__ void __launch_bounds__(kScanThreads, 4) tile_totals(const T* w, std::uint64_t n, const Scale* scale, PrefixItem* tiles) {
-  const Item<T> item{w, scale->fine, scale->shift, n, scale->total};
-  using Reduce = cub::BlockReduce<PrefixItem, kScanThreads>;
-  __shared__ typename Reduce::TempStorage tmp;
-  const std::uint64_t first = blockIdx.x * kTile;
+__global__ void __launch_bounds__(kScanThreads) tile_totals(const T* w, std::uint64_t n, const Scale* scale, PrefixItem* tiles,
+                                                             PrefixItem* chunks) {
+  const Item<T> item(w, n, scale);
+  using WarpReduce = cub::WarpReduce<PrefixItem>;
+  __shared__ typename WarpReduce::TempStorage tmp[kTileWarps];
+  __shared__ PrefixItem warp_sums[kTileWarps];
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   PrefixItem sum{};
-  for (int k = 0; k < kPerThread; ++k) {
-    const std::uint64_t i = first + static_cast<std::uint64_t>(k) * kScanThreads + threadIdx.x;
-    if (i < item.n) sum = PrefixSum{}(sum, item(i));
+  for_each_in_chunk(w, n, blockIdx.x * kTile + warp * kPerWarp, [&](T x, std::uint64_t, bool in) {
+    if (in) sum = PrefixSum{}(sum, item.of_units(item.units_of_weight(x)));
+  });
+  const PrefixItem chunk = WarpReduce(tmp[warp]).Reduce(sum, PrefixSum{});
+  if (lane == 0) {
+    chunks[blockIdx.x * kTileWarps + warp] = chunk;
+    warp_sums[warp] = chunk;
   }
-  const PrefixItem total = Reduce(tmp).Reduce(sum, PrefixSum{});
-  if (threadIdx.x == 0) tiles[blockIdx.x] = total;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    PrefixItem total{};
+    for (int q = 0; q < kTileWarps; ++q) total = PrefixSum{}(total, warp_sums[q]);
+    tiles[blockIdx.x] = total;
+  }
 }
 
 // out[b] <- the sum of in[0 .. b - 1] (in place if out = in) by one block of
@@ -308,49 +371,41 @@ __global__ void __launch_bounds__(512) scan_tiles(PrefixItem* tiles, std::size_t
   exclusive_scan_one_block<PrefixItem, PrefixSum>(tiles, tiles, count);
 }
 
-// A tile's rescan: warp q of the block takes the tile's q-th eighth, 16
-// chunks of 32 consecutive items. It sums its items first (a warp
-// reduction), the warps' sums meet in shared memory once, and then each
-// warp scans its chunks in order with warp scans (shuffles, no block
-// barrier), carrying its running prefix, each chunk's stores coalesced on
-// each list.
-constexpr int kTileWarps = kScanThreads / 32;
-constexpr std::size_t kPerWarp = kTile / kTileWarps;
+// The units a scan over 32 items carries: the lights' and the heavies' (the
+// heavies themselves are counted by a ballot).
+struct UnitPair {
+  unsigned long long light = 0, heavy = 0;
+};
+struct UnitPairSum {
+  __device__ UnitPair operator()(const UnitPair& a, const UnitPair& b) const { return {a.light + b.light, a.heavy + b.heavy}; }
+};
 
+// A chunk's rescan by its warp, from its carry, 32 items a step (a ballot
+// and a warp scan of the two unit sums), each step's stores coalesced on
+// each list.
 template <class T>
 __global__ void __launch_bounds__(kScanThreads, 4) tile_scatter(const T* w, std::uint64_t n, const Scale* scale, Lists lists,
-                                                                const PrefixItem* tiles) {
-  using WarpReduce = cub::WarpReduce<PrefixItem>;
-  using WarpScan = cub::WarpScan<PrefixItem>;
-  __shared__ typename WarpReduce::TempStorage reduce_tmp[kTileWarps];
+                                                             const PrefixItem* tiles, const PrefixItem* chunks) {
+  using WarpScan = cub::WarpScan<UnitPair>;
   __shared__ typename WarpScan::TempStorage scan_tmp[kTileWarps];
-  __shared__ PrefixItem warp_sums[kTileWarps];
-  const Item<T> item{w, scale->fine, scale->shift, n, scale->total};
+  const Item<T> item(w, n, scale);
   lists.cap = scale->total;
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-  const std::uint64_t first = blockIdx.x * kTile + warp * kPerWarp;
-  PrefixItem sum{};
-  for (std::size_t k = 0; k < kPerWarp; k += 32) {
-    const std::uint64_t i = first + k + lane;
-    if (i < n) sum = PrefixSum{}(sum, item(i));
-  }
-  const PrefixItem warp_total = WarpReduce(reduce_tmp[warp]).Reduce(sum, PrefixSum{});
-  if (lane == 0) warp_sums[warp] = warp_total;
-  __syncthreads();
+  const unsigned upto_me = 0xffffffffu >> (31 - lane);  // lanes 0 .. lane
   PrefixItem carry = tiles[blockIdx.x];
-  for (unsigned q = 0; q < warp; ++q) carry = PrefixSum{}(carry, warp_sums[q]);
-  for (std::size_t k = 0; k < kPerWarp; k += 32) {
-    const std::uint64_t i = first + k + lane;
-    const bool in = i < n;
-    const std::uint64_t u = in ? item.units(i) : 0;
-    const u128 m = static_cast<u128>(n) * u;
-    PrefixItem x{};
-    if (in) x = m > item.cap ? PrefixItem{1, 0, u} : PrefixItem{0, u, 0};
-    PrefixItem incl, all;
-    WarpScan(scan_tmp[warp]).InclusiveScan(x, incl, PrefixSum{}, all);
-    if (in) place(item, lists, i, u, m, PrefixSum{}(carry, incl));
-    carry = PrefixSum{}(carry, all);
-  }
+  for (unsigned q = 0; q < warp; ++q) carry = PrefixSum{}(carry, chunks[blockIdx.x * kTileWarps + q]);
+  for_each_in_chunk(w, n, blockIdx.x * kTile + warp * kPerWarp, [&](T x, std::uint64_t i, bool in) {
+    const std::uint64_t u = in ? item.units_of_weight(x) : 0;
+    const bool heavy = in && item.heavy(u);
+    const unsigned heavies = __ballot_sync(0xffffffffu, heavy);
+    UnitPair incl, all;
+    WarpScan(scan_tmp[warp]).InclusiveScan(heavy ? UnitPair{0, u} : UnitPair{u, 0}, incl, UnitPairSum{}, all);
+    if (in) {
+      place(item, lists, i, u, heavy,
+            PrefixItem{carry.heavies + __popc(heavies & upto_me), carry.light_units + incl.light, carry.heavy_units + incl.heavy});
+    }
+    carry = PrefixItem{carry.heavies + __popc(heavies), carry.light_units + all.light, carry.heavy_units + all.heavy};
+  });
 }
 
 // ---- split and pack (psa.hpp) -------------------------------------------------
@@ -560,6 +615,111 @@ __global__ void pack_shared_kernel(PackArgs<Lists> base, const Scale* scale, con
   }
 }
 
+// The merge pack: PSA's pack as a merge path (Green, McColl and Bader's
+// GPU merge). Step k of the sweep is at (i, j) = split_at(k), and everything
+// the step writes follows from (i, j) and the lists -- the spill is
+// E(j + 1) + U - D(i) -- so a block takes a tile of consecutive steps (a
+// section, at most kMergeTile of them), copies its range of l and h (items,
+// units and prefix sums: 20 bytes an entry) into shared memory with
+// coalesced loads, and each thread finds where its kMergeSteps steps start by
+// the split's binary search in shared memory, then packs them as pack_kernel
+// does. A warp reads 20 bytes of shared memory an entry where the shared
+// pack above holds 32 sections' whole range (24 KB a warp, 12% occupancy:
+// docs/PERF.md); a block of 128 threads here holds 20.5 KB.
+constexpr int kMergeThreads = 128;
+// Odd: a thread's entries lie about kMergeSteps apart, and an odd stride
+// spreads a warp's 8-byte reads over every bank (2 wavefronts, the least;
+// a stride of 8 put 16 lanes on one bank).
+constexpr int kMergeSteps = 9;
+constexpr std::size_t kMergeTile = static_cast<std::size_t>(kMergeThreads) * kMergeSteps;
+constexpr std::size_t kMergeEntries = kMergeTile + 2;  // lights + heavies <= steps + 1, the light prefixes one more
+
+__global__ void __launch_bounds__(kMergeThreads) pack_merge_kernel(PackArgs<Lists> base, const Scale* scale, const SplitAt* __restrict__ splits,
+                                                                   AliasRow* rows) {
+  const PackArgs<Lists> a = with_scale(base, scale);
+  __shared__ std::uint64_t units[kMergeEntries], prefix[kMergeEntries];
+  __shared__ std::uint32_t items[kMergeEntries], alias_of[kMergeEntries];
+  std::uint64_t* const keep_of = prefix;  // once the searches are done: each entry's keep
+  const std::uint64_t s = blockIdx.x;
+  if (s >= a.sections) return;
+  const SplitAt first = splits[s], last = splits[s + 1];
+  const std::uint64_t i0 = first.i, j0 = first.j, i1 = last.i, j1 = last.j;
+  const std::uint64_t k0 = i0 + j0, steps = i1 + j1 - k0;
+  if (steps > kMergeTile) __trap();  // the host chose the sections so that it cannot be
+  // Entries: lights [i0, i1) at [0, nl), heavies [j0, je) at [nl, nl + nh),
+  // je = min(j1 + 1, |h|) (a heavy step reads h[j + 1]); prefixes: the
+  // lights' [i0, i1] at [0, nl], the heavies' [j0 + 1, je] at [nl + 1, nl + 1 + nh).
+  const std::uint64_t nl = i1 - i0, je = min(j1 + 1, static_cast<std::uint64_t>(a.heavies)), nh = je > j0 ? je - j0 : 0;
+  // Asynchronous copies (cp.async): every load of the tile in flight at
+  // once, not one loop iteration's (loads into registers then stores to
+  // shared memory waited out a DRAM latency an iteration: a third of the
+  // kernel's stalls).
+  for (std::uint64_t t = threadIdx.x; t < nl; t += kMergeThreads) {
+    __pipeline_memcpy_async(items + t, a.lists.light + i0 + t, 4);
+    __pipeline_memcpy_async(units + t, a.lists.light_units + i0 + t, 8);
+  }
+  for (std::uint64_t t = threadIdx.x; t <= nl; t += kMergeThreads) __pipeline_memcpy_async(prefix + t, a.lists.light_prefix + i0 + t, 8);
+  for (std::uint64_t t = threadIdx.x; t < nh; t += kMergeThreads) {
+    __pipeline_memcpy_async(items + nl + t, a.lists.heavy + j0 + t, 4);
+    __pipeline_memcpy_async(units + nl + t, a.lists.heavy_units + j0 + t, 8);
+    __pipeline_memcpy_async(prefix + nl + 1 + t, a.lists.heavy_prefix + j0 + 1 + t, 8);
+  }
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  const std::uint64_t cap = a.cap, n = a.steps, lights = a.lights, heavies = a.heavies;
+  const std::uint64_t from = k0 + threadIdx.x * steps / kMergeThreads, to = k0 + (threadIdx.x + 1) * steps / kMergeThreads;
+  const std::uint64_t* light_p = prefix - i0;           // the lights' prefix sums: light_p[i], i in [i0, i1]
+  const std::uint64_t* heavy_p = prefix + nl - j0;      // the heavies': heavy_p[j], j in [j0 + 1, je]
+  // split_at(from) within the tile: the largest i in [max(i0, from - j1),
+  // min(i1, from - j0)] with i at the bottom or D(i - 1) < E(from - i + 1).
+  // D(x - 1) < E(k - x + 1) <=> (x - 1) U + (k - x + 1) U < N (light_p[x - 1]
+  // + heavy_p[k - x + 1]), i.e. k U < N S with S the two prefix sums' sum
+  // (< U < 2^62): one 64-bit addition and one product a probe.
+  const u128 kU = static_cast<u128>(from) * cap;
+  std::uint64_t i = max(i0, from > j1 ? from - j1 : std::uint64_t{0}), hi = min(i1, from - j0);
+  while (i < hi) {
+    const std::uint64_t mid = i + (hi - i + 1) / 2, j = from - mid;
+    if (j >= heavies || kU < static_cast<u128>(n) * (light_p[mid - 1] + heavy_p[j + 1])) i = mid; else hi = mid - 1;
+  }
+  std::uint64_t j = from - i;
+  // The spill E(j + 1) + U - D(i) = N (light_p[i] + heavy_p[j + 1]) - k U.
+  u128 w = j < heavies ? static_cast<u128>(n) * (light_p[i] + heavy_p[j + 1]) - kU : 0;
+  __syncthreads();  // the prefix sums are read: their space takes the keeps
+  const std::uint64_t* light_u = units - i0;
+  const std::uint32_t* heavy = items + nl - j0;
+  const std::uint64_t* heavy_u = units + nl - j0;
+  // pack_kernel's three cases as one path of selects (a warp's lanes take
+  // different cases at every step, which branches would serialise): a light
+  // step fills light i from heavy j (or, no heavy left, keeps it whole); a
+  // heavy step leaves heavy j what is left of it, the rest from heavy j + 1
+  // (the last keeps exactly a bucket). Each step's keep and alias go to its
+  // entry's place in shared memory; reads past what a step uses stay inside
+  // the arrays and are not used.
+  for (std::uint64_t step = from; step < to; ++step) {
+    const bool none_left = j >= heavies;
+    const bool fill = none_left || (i < lights && w > cap);
+    const bool more = j + 1 < heavies;
+    const std::uint32_t h = heavy[j], next = heavy[j + 1];
+    const std::uint64_t m = n * light_u[i];  // a light's mass N u <= U < 2^62
+    const std::uint64_t e = fill ? i - i0 : nl + j - j0;
+    keep_of[e] = none_left ? cap : fill ? m : static_cast<std::uint64_t>(w);
+    alias_of[e] = fill ? h : more ? next : h;  // (a full row's alias is the item itself: store_row)
+    if (fill) {
+      w -= cap - m;
+      ++i;
+    } else {
+      if (more) w = static_cast<u128>(n) * heavy_u[j + 1] - (cap - w);
+      ++j;
+    }
+  }
+  __syncthreads();
+  // The tile's rows, lights then heavies, each in index order: a warp's 32
+  // stores fall on a few lines (one lane a line when each step stored its
+  // own row: 2.4x the kernel's time at 10^7 items on an H200).
+  for (std::uint64_t e = threadIdx.x; e < nl + (j1 - j0); e += kMergeThreads) store_row(rows, items[e], keep_of[e], alias_of[e], cap, a.recip);
+}
+
 // ---- sampling ------------------------------------------------------------------
 
 // The chunked pack (Sec. 3.2.4, Alg. 3.2 as oracle/alias/pack_chunked.hpp
@@ -674,7 +834,7 @@ __global__ void __launch_bounds__(32) psa_plus_greedy(const T* __restrict__ w, s
   __shared__ std::uint32_t packed[kPlusGroupMax / 32];  // a bit an item: written by B
   __shared__ std::uint8_t stopped[kPlusGroupMax];       // 1 + the lane that stopped on it, else 0
   __shared__ u128 stop_mass[32];
-  const Item<T> item{w, scale->fine, scale->shift, n, scale->total};
+  const Item<T> item(w, n, scale);
   const std::uint64_t cap = scale->total;
   const u128 recip = scale->recip;
   const unsigned lane = threadIdx.x;
@@ -687,7 +847,7 @@ __global__ void __launch_bounds__(32) psa_plus_greedy(const T* __restrict__ w, s
     const std::uint32_t x = base + lane;
     const bool in = x < size;
     const std::uint64_t u = in ? item.units(first + x) : 0;
-    const bool is_heavy = in && static_cast<u128>(n) * u > cap;
+    const bool is_heavy = in && item.heavy(u);
     const unsigned hb = __ballot_sync(0xffffffffu, is_heavy), lb = __ballot_sync(0xffffffffu, in && !is_heavy);
     if (in) {
       units[x] = u;
@@ -848,8 +1008,13 @@ std::string bad_weight_message(std::size_t i, T x) {
   return "weight " + std::to_string(i) + " is negative";
 }
 
+// The merge pack, unless another is asked for (the chunked pack, PSA+'s pack).
+bool wants_merge_pack(const AliasBuildConfig& c) { return c.merge_pack && c.pack_chunk == 0 && c.psa_plus_group == 0; }
+
+// The sections: the configuration's, else one per tile of the merge pack
+// (kMergeTile items), else one per 64 items.
 std::size_t sections_for(std::size_t n, const AliasBuildConfig& c) {
-  const std::size_t s = c.sections != 0 ? c.sections : std::max<std::size_t>(1, n / 64);
+  const std::size_t s = c.sections != 0 ? c.sections : wants_merge_pack(c) ? (n + kMergeTile - 1) / kMergeTile : std::max<std::size_t>(1, n / 64);
   return std::min(std::max<std::size_t>(s, 1), n);
 }
 
@@ -857,7 +1022,7 @@ std::size_t sections_for(std::size_t n, const AliasBuildConfig& c) {
 // PSA+'s leftovers and mass lists.
 struct Layout {
   std::size_t reduced = 0, counts = 0, light = 0, heavy = 0, light_units = 0, heavy_units = 0, light_prefix = 0, heavy_prefix = 0, splits = 0,
-              tiles = 0;
+              tiles = 0, chunks = 0;
   std::size_t left_item = 0, left_mass = 0, group_totals = 0, group_prefix = 0, light_mass = 0, heavy_mass = 0, deficits = 0, excesses = 0;
   std::size_t total = 0;
   Layout(std::size_t n, std::size_t sections, std::size_t group) {
@@ -878,6 +1043,7 @@ struct Layout {
       light_prefix = take((n + 1) * 8);
       heavy_prefix = take((n + 1) * 8);
       tiles = take(((n + kTile - 1) / kTile) * sizeof(PrefixItem));
+      chunks = take(((n + kTile - 1) / kTile) * kTileWarps * sizeof(PrefixItem));
     } else {
       const std::size_t groups = (n + group - 1) / group;
       left_item = take(n * 4);
@@ -906,10 +1072,11 @@ struct GraphKey {
   bool shared_pack = false;
   int pack_chunk = 0;
   bool pary_split = false;
+  bool merge_pack = false;
   bool operator==(const GraphKey& o) const {
     return weights == o.weights && rows == o.rows && scratch == o.scratch && n == o.n && sections == o.sections &&
            psa_plus_group == o.psa_plus_group && threads == o.threads && shared_pack == o.shared_pack && pack_chunk == o.pack_chunk &&
-           pary_split == o.pary_split;
+           pary_split == o.pary_split && merge_pack == o.merge_pack;
   }
 };
 
@@ -991,6 +1158,8 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
   const std::size_t per_warp = (32 * per_section + 2 + 1) / 2 * 2;  // even: the units stay 8-byte aligned
   constexpr std::size_t kSharedMax = 200 * 1024;
   const int warps_per_block = static_cast<int>(std::min<std::size_t>(4, kSharedMax / (per_warp * 12)));
+  // The merge pack where every section fits its tile.
+  const bool merge_pack = wants_merge_pack(config) && per_section <= kMergeTile;
   const bool shared_pack = config.psa_plus_group == 0 && config.shared_pack && warps_per_block >= 1;
   const std::size_t pack_smem = shared_pack ? static_cast<std::size_t>(warps_per_block) * per_warp * 12 : 0;
   if (shared_pack) {
@@ -1015,7 +1184,7 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
     WARPSIM_CUDA(cudaGetLastError());
     total_units<T, kThreads><<<grid, kThreads, 0, on>>>(weights, n, scale);
     WARPSIM_CUDA(cudaGetLastError());
-    find_recip<<<1, 1, 0, on>>>(scale);
+    find_recip<<<1, 1, 0, on>>>(scale, n);
     WARPSIM_CUDA(cudaGetLastError());
 
     auto* splits = reinterpret_cast<SplitAt*>(base + at.splits);
@@ -1064,20 +1233,24 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
       WARPSIM_CUDA(cudaMemsetAsync(lists.heavy_prefix, 0, 8, on));
       auto* tiles = reinterpret_cast<PrefixItem*>(base + at.tiles);
       const auto tile_count = static_cast<unsigned>((n + kTile - 1) / kTile);
-      tile_totals<T><<<tile_count, kScanThreads, 0, on>>>(weights, n, scale, tiles);
+      auto* chunks = reinterpret_cast<PrefixItem*>(base + at.chunks);
+      tile_totals<T><<<tile_count, kScanThreads, 0, on>>>(weights, n, scale, tiles, chunks);
       WARPSIM_CUDA(cudaGetLastError());
       scan_tiles<<<1, 512, 0, on>>>(tiles, tile_count);
       WARPSIM_CUDA(cudaGetLastError());
-      tile_scatter<T><<<tile_count, kScanThreads, 0, on>>>(weights, n, scale, lists, tiles);
+      tile_scatter<T><<<tile_count, kScanThreads, 0, on>>>(weights, n, scale, lists, tiles, chunks);
       WARPSIM_CUDA(cudaGetLastError());
 
       // Split and pack (the lengths, U and 1 / U read from the scale).
       const PackArgs<Lists> args{lists, 0, 0, n, sections, 0, 0};
       split(args);
       WARPSIM_CUDA(cudaGetLastError());
-      // The pack: chunked, or from shared memory where a warp's range fits, else from global memory.
+      // The pack: chunked, or the merge pack, or from shared memory where a
+      // warp's range fits, else from global memory.
       const auto chunk_blocks = static_cast<unsigned>((sections + kChunkThreads - 1) / kChunkThreads);
-      if (config.pack_chunk == 8) {
+      if (merge_pack) {
+        pack_merge_kernel<<<static_cast<unsigned>(sections), kMergeThreads, 0, on>>>(args, scale, splits, rows);
+      } else if (config.pack_chunk == 8) {
         pack_chunked_kernel<8><<<chunk_blocks, kChunkThreads, 0, on>>>(args, scale, splits, rows);
       } else if (config.pack_chunk == 16) {
         pack_chunked_kernel<16><<<chunk_blocks, kChunkThreads, 0, on>>>(args, scale, splits, rows);
@@ -1094,7 +1267,7 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
   };
 
   const GraphKey key{weights, rows, base, n, sections, config.psa_plus_group, config.threads_per_block, config.shared_pack, config.pack_chunk,
-                     config.pary_split};
+                     config.pary_split, config.merge_pack};
   if (!config.graph) {
     enqueue(stream);
   } else {

@@ -43,12 +43,18 @@ struct AliasTableInfo {
 
 // How a build runs; no choice changes the table (the GPU tests run them all).
 struct AliasBuildConfig {
-  std::size_t sections = 0;       // 0: one per 64 items
+  std::size_t sections = 0;       // 0: one per 1,152 items for the merge pack, else one per 64
   int threads_per_block = 256;    // of the split (and of the pack from global memory)
   // The pack reads l and h from shared memory (Sec. 3.2.2: a warp's 32
   // sections' range copied there first) where that range fits, else from
   // global memory; false: always from global memory.
   bool shared_pack = true;
+  // The merge pack: a block of 128 threads packs a section of at most 1,152
+  // steps, its range of l and h (with their prefix sums) copied to shared
+  // memory, each thread finding where its 9 steps start by the split's
+  // binary search there (a merge path). Used for PSA when every section has
+  // at most 1,152 steps and pack_chunk is 0; false: the packs below.
+  bool merge_pack = true;
   // The chunked pack (Sec. 3.2.4): each thread reads l and h through its own
   // windows of this many items in shared memory (8 or 16); 0: the pack above.
   // PSA's pack only (PSA+'s reads its mass lists from global memory).

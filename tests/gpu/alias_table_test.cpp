@@ -96,6 +96,7 @@ rc::Gen<gpu::AliasBuildConfig> gen_config() {
     c.sections = *rc::gen::element<std::size_t>(0, 1, 2, 7, 100, 100000);
     c.threads_per_block = *rc::gen::element(32, 128, 256, 1024);
     c.shared_pack = *rc::gen::arbitrary<bool>();
+    c.merge_pack = *rc::gen::element(true, true, false);
     c.pack_chunk = *rc::gen::element(0, 0, 8, 16);
     c.pary_split = *rc::gen::arbitrary<bool>();
     // PSA (0) or PSA+ with groups of 1 to 1,024 items.
@@ -226,12 +227,20 @@ TEST(GpuAlias, BuildEqualsTheOracleAtAMillionItems) {
   for (const auto* w : {&uniform, &power}) {
     const auto u = oracle::alias::to_units<float>(*w);
     const auto want = oracle::alias::sweep(u);
-    for (std::size_t sections : {std::size_t{0}, std::size_t{997}, std::size_t{1'000'000 / 16}}) {
-      const auto got = gpu_table(*w, {sections, 256, sections != 997});
-      EXPECT_EQ(got.capacity, u.total);
-      bool same = got.keep == want.keep;
-      for (std::size_t k = 0; k < n && same; ++k) same = got.alias[k] == oracle::alias::sampled_alias(want, k);
-      EXPECT_TRUE(same) << "sections " << sections;
+    // The merge pack (sections of 1,024, 1,004 and 16 steps) and the shared
+    // and global packs.
+    for (const bool merge : {true, false}) {
+      for (std::size_t sections : {std::size_t{0}, std::size_t{997}, std::size_t{1'000'000 / 16}}) {
+        gpu::AliasBuildConfig config;
+        config.sections = sections;
+        config.shared_pack = sections != 997;
+        config.merge_pack = merge;
+        const auto got = gpu_table(*w, config);
+        EXPECT_EQ(got.capacity, u.total);
+        bool same = got.keep == want.keep;
+        for (std::size_t k = 0; k < n && same; ++k) same = got.alias[k] == oracle::alias::sampled_alias(want, k);
+        EXPECT_TRUE(same) << "sections " << sections << (merge ? ", merge pack" : "");
+      }
     }
   }
 }
