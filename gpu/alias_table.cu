@@ -232,19 +232,23 @@ struct Item {
   __host__ __device__ PrefixItem of_units(std::uint64_t u) const { return heavy(u) ? PrefixItem{1, 0, u} : PrefixItem{0, u, 0}; }
 };
 
+// l and h: the items, and the prefix sums of their units, from which each
+// item's units come back as a difference (storing them as well cost the
+// partition 8 bytes an item written and the pack 8 read).
 struct Lists {
   std::uint32_t* light;
   std::uint32_t* heavy;
-  std::uint64_t* light_units;  // u_i of each listed item (its mass is N u_i)
-  std::uint64_t* heavy_units;
   std::uint64_t* light_prefix;  // units of the first 0..|l| lights
   std::uint64_t* heavy_prefix;  // units of the first 0..|h| heavies
   std::uint64_t n, cap;
   // D(i) and E(j) (psa.hpp).
   __device__ u128 deficit(std::uint64_t i) const { return static_cast<u128>(i) * cap - static_cast<u128>(n) * light_prefix[i]; }
   __device__ u128 excess(std::uint64_t j) const { return static_cast<u128>(n) * heavy_prefix[j] - static_cast<u128>(j) * cap; }
-  __device__ u128 light_mass(std::uint64_t i) const { return static_cast<u128>(n) * light_units[i]; }
-  __device__ u128 heavy_mass(std::uint64_t j) const { return static_cast<u128>(n) * heavy_units[j]; }
+  // u_i of light i and heavy j (the mass is N u).
+  __device__ std::uint64_t light_unit(std::uint64_t i) const { return light_prefix[i + 1] - light_prefix[i]; }
+  __device__ std::uint64_t heavy_unit(std::uint64_t j) const { return heavy_prefix[j + 1] - heavy_prefix[j]; }
+  __device__ u128 light_mass(std::uint64_t i) const { return static_cast<u128>(n) * light_unit(i); }
+  __device__ u128 heavy_mass(std::uint64_t j) const { return static_cast<u128>(n) * heavy_unit(j); }
   unsigned long long* counts;  // [lights, heavies], written by the last item
 };
 
@@ -272,12 +276,10 @@ __device__ __forceinline__ void place(const Item<T>& item, const Lists& lists, s
   if (heavy) {
     const auto pos = p.heavies - 1;
     lists.heavy[pos] = static_cast<std::uint32_t>(i);
-    lists.heavy_units[pos] = u;
     lists.heavy_prefix[pos + 1] = p.heavy_units;
   } else {
     const auto pos = i - p.heavies;
     lists.light[pos] = static_cast<std::uint32_t>(i);
-    lists.light_units[pos] = u;
     lists.light_prefix[pos + 1] = p.light_units;
   }
   if (i + 1 == item.n) {
@@ -577,11 +579,11 @@ __global__ void pack_shared_kernel(PackArgs<Lists> base, const Scale* scale, con
   auto* items = reinterpret_cast<std::uint32_t*>(mine + static_cast<std::size_t>(per_warp) * 8);
   for (std::uint64_t t = lane; t < nl; t += 32) {
     items[t] = a.lists.light[i0 + t];
-    units[t] = a.lists.light_units[i0 + t];
+    units[t] = a.lists.light_unit(i0 + t);
   }
   for (std::uint64_t t = lane; t < nh; t += 32) {
     items[nl + t] = a.lists.heavy[j0 + t];
-    units[nl + t] = a.lists.heavy_units[j0 + t];
+    units[nl + t] = a.lists.heavy_unit(j0 + t);
   }
   __syncwarp();
   const std::uint64_t s = s0 + lane;
@@ -619,27 +621,27 @@ __global__ void pack_shared_kernel(PackArgs<Lists> base, const Scale* scale, con
 // GPU merge). Step k of the sweep is at (i, j) = split_at(k), and everything
 // the step writes follows from (i, j) and the lists -- the spill is
 // E(j + 1) + U - D(i) -- so a block takes a tile of consecutive steps (a
-// section, at most kMergeTile of them), copies its range of l and h (items,
-// units and prefix sums: 20 bytes an entry) into shared memory with
-// coalesced loads, and each thread finds where its kMergeSteps steps start by
-// the split's binary search in shared memory, then packs them as pack_kernel
-// does. A warp reads 20 bytes of shared memory an entry where the shared
-// pack above holds 32 sections' whole range (24 KB a warp, 12% occupancy:
-// docs/PERF.md); a block of 128 threads here holds 20.5 KB.
+// section, at most kMergeTile of them), copies its range of l and h (items
+// and prefix sums, from which the units come as differences: 12 bytes an
+// entry) into shared memory with coalesced loads, and each thread finds
+// where its kMergeSteps steps start by the split's binary search in shared
+// memory, then packs them as pack_kernel does, each entry's keep and alias
+// to shared memory; the tile's rows are then stored in index order. The
+// shared pack above holds 32 sections' whole range a warp (24 KB, 12%
+// occupancy: docs/PERF.md); a block of 128 threads here holds 27.7 KB.
 constexpr int kMergeThreads = 128;
 // Odd: a thread's entries lie about kMergeSteps apart, and an odd stride
 // spreads a warp's 8-byte reads over every bank (2 wavefronts, the least;
 // a stride of 8 put 16 lanes on one bank).
 constexpr int kMergeSteps = 9;
 constexpr std::size_t kMergeTile = static_cast<std::size_t>(kMergeThreads) * kMergeSteps;
-constexpr std::size_t kMergeEntries = kMergeTile + 2;  // lights + heavies <= steps + 1, the light prefixes one more
+constexpr std::size_t kMergeEntries = kMergeTile + 3;  // lights + heavies <= steps + 1, the light prefixes one more; one spare read
 
 __global__ void __launch_bounds__(kMergeThreads) pack_merge_kernel(PackArgs<Lists> base, const Scale* scale, const SplitAt* __restrict__ splits,
                                                                    AliasRow* rows) {
   const PackArgs<Lists> a = with_scale(base, scale);
-  __shared__ std::uint64_t units[kMergeEntries], prefix[kMergeEntries];
+  __shared__ std::uint64_t prefix[kMergeEntries], keep_of[kMergeEntries];  // keep_of: each entry's keep
   __shared__ std::uint32_t items[kMergeEntries], alias_of[kMergeEntries];
-  std::uint64_t* const keep_of = prefix;  // once the searches are done: each entry's keep
   const std::uint64_t s = blockIdx.x;
   if (s >= a.sections) return;
   const SplitAt first = splits[s], last = splits[s + 1];
@@ -654,14 +656,10 @@ __global__ void __launch_bounds__(kMergeThreads) pack_merge_kernel(PackArgs<List
   // once, not one loop iteration's (loads into registers then stores to
   // shared memory waited out a DRAM latency an iteration: a third of the
   // kernel's stalls).
-  for (std::uint64_t t = threadIdx.x; t < nl; t += kMergeThreads) {
-    __pipeline_memcpy_async(items + t, a.lists.light + i0 + t, 4);
-    __pipeline_memcpy_async(units + t, a.lists.light_units + i0 + t, 8);
-  }
+  for (std::uint64_t t = threadIdx.x; t < nl; t += kMergeThreads) __pipeline_memcpy_async(items + t, a.lists.light + i0 + t, 4);
   for (std::uint64_t t = threadIdx.x; t <= nl; t += kMergeThreads) __pipeline_memcpy_async(prefix + t, a.lists.light_prefix + i0 + t, 8);
   for (std::uint64_t t = threadIdx.x; t < nh; t += kMergeThreads) {
     __pipeline_memcpy_async(items + nl + t, a.lists.heavy + j0 + t, 4);
-    __pipeline_memcpy_async(units + nl + t, a.lists.heavy_units + j0 + t, 8);
     __pipeline_memcpy_async(prefix + nl + 1 + t, a.lists.heavy_prefix + j0 + 1 + t, 8);
   }
   __pipeline_commit();
@@ -685,10 +683,7 @@ __global__ void __launch_bounds__(kMergeThreads) pack_merge_kernel(PackArgs<List
   std::uint64_t j = from - i;
   // The spill E(j + 1) + U - D(i) = N (light_p[i] + heavy_p[j + 1]) - k U.
   u128 w = j < heavies ? static_cast<u128>(n) * (light_p[i] + heavy_p[j + 1]) - kU : 0;
-  __syncthreads();  // the prefix sums are read: their space takes the keeps
-  const std::uint64_t* light_u = units - i0;
   const std::uint32_t* heavy = items + nl - j0;
-  const std::uint64_t* heavy_u = units + nl - j0;
   // pack_kernel's three cases as one path of selects (a warp's lanes take
   // different cases at every step, which branches would serialise): a light
   // step fills light i from heavy j (or, no heavy left, keeps it whole); a
@@ -701,7 +696,7 @@ __global__ void __launch_bounds__(kMergeThreads) pack_merge_kernel(PackArgs<List
     const bool fill = none_left || (i < lights && w > cap);
     const bool more = j + 1 < heavies;
     const std::uint32_t h = heavy[j], next = heavy[j + 1];
-    const std::uint64_t m = n * light_u[i];  // a light's mass N u <= U < 2^62
+    const std::uint64_t m = n * (light_p[i + 1] - light_p[i]);  // a light's mass N u <= U < 2^62
     const std::uint64_t e = fill ? i - i0 : nl + j - j0;
     keep_of[e] = none_left ? cap : fill ? m : static_cast<std::uint64_t>(w);
     alias_of[e] = fill ? h : more ? next : h;  // (a full row's alias is the item itself: store_row)
@@ -709,7 +704,7 @@ __global__ void __launch_bounds__(kMergeThreads) pack_merge_kernel(PackArgs<List
       w -= cap - m;
       ++i;
     } else {
-      if (more) w = static_cast<u128>(n) * heavy_u[j + 1] - (cap - w);
+      if (more) w = static_cast<u128>(n) * (heavy_p[j + 2] - heavy_p[j + 1]) - (cap - w);
       ++j;
     }
   }
@@ -756,14 +751,14 @@ __global__ void __launch_bounds__(kChunkThreads) pack_chunked_kernel(PackArgs<Li
     l0 = i;
     for (std::uint64_t e = 0; e < kChunk && i + e < a.lights; ++e) {
       light_at[slot(e)] = a.lists.light[i + e];
-      light_u[slot(e)] = a.lists.light_units[i + e];
+      light_u[slot(e)] = a.lists.light_unit(i + e);
     }
   };
   auto load_h = [&] {
     h0 = j;
     for (std::uint64_t e = 0; e < kChunk && j + e < a.heavies; ++e) {
       heavy_at[slot(e)] = a.lists.heavy[j + e];
-      heavy_u[slot(e)] = a.lists.heavy_units[j + e];
+      heavy_u[slot(e)] = a.lists.heavy_unit(j + e);
     }
   };
   const u128 n = a.steps;
@@ -1021,7 +1016,7 @@ std::size_t sections_for(std::size_t n, const AliasBuildConfig& c) {
 // Where each scratch array lies in one allocation: PSA's unit lists, or
 // PSA+'s leftovers and mass lists.
 struct Layout {
-  std::size_t reduced = 0, counts = 0, light = 0, heavy = 0, light_units = 0, heavy_units = 0, light_prefix = 0, heavy_prefix = 0, splits = 0,
+  std::size_t reduced = 0, counts = 0, light = 0, heavy = 0, light_prefix = 0, heavy_prefix = 0, splits = 0,
               tiles = 0, chunks = 0;
   std::size_t left_item = 0, left_mass = 0, group_totals = 0, group_prefix = 0, light_mass = 0, heavy_mass = 0, deficits = 0, excesses = 0;
   std::size_t total = 0;
@@ -1038,8 +1033,6 @@ struct Layout {
     heavy = take(n * 4);
     splits = take((sections + 1) * sizeof(SplitAt));
     if (group == 0) {
-      light_units = take(n * 8);
-      heavy_units = take(n * 8);
       light_prefix = take((n + 1) * 8);
       heavy_prefix = take((n + 1) * 8);
       tiles = take(((n + kTile - 1) / kTile) * sizeof(PrefixItem));
@@ -1226,7 +1219,6 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
     } else {
       // The partition: lists, units and prefix sums.
       Lists lists{reinterpret_cast<std::uint32_t*>(base + at.light),    reinterpret_cast<std::uint32_t*>(base + at.heavy),
-                  reinterpret_cast<std::uint64_t*>(base + at.light_units), reinterpret_cast<std::uint64_t*>(base + at.heavy_units),
                   reinterpret_cast<std::uint64_t*>(base + at.light_prefix), reinterpret_cast<std::uint64_t*>(base + at.heavy_prefix),
                   n, 0, scale->counts};
       WARPSIM_CUDA(cudaMemsetAsync(lists.light_prefix, 0, 8, on));
