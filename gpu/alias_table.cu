@@ -38,6 +38,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gpu/cuda_check.hpp"
@@ -83,27 +84,53 @@ struct Scale {
   u128 recip;                    // floor(2^126 / U)
   unsigned long long heavy_above;  // floor(U / N): an item is heavy (N u > U) iff u > it
   unsigned long long counts[2];  // |l|, |h|
+  // U without a pass of its own (fine_sum): the sum of the weights times
+  // 2^-64 in doubles (check_and_max, in any order), from which S' is known
+  // to within 2^-18 and so its width to one of two values; fine_sum sums
+  // floor(a_i / 2^s) for both shifts s, and total_units takes the one S'
+  // asks for. Where the approximation cannot be trusted (fp64 weights whose
+  // largest is below 2^-900, where w 2^-64 can underflow) total_units makes
+  // its pass.
+  double approx;
+  unsigned long long candidate[2];
+  int candidate_shift[2];
+  int candidates_ok;
 };
 
-// A grid-stride pass over the weights with kLoads loads in flight a thread
-// (issued together, then used): the passes below are bound by how many
-// bytes are in flight, not by their arithmetic. f(x, i) for each i < n.
+// A grid-stride pass over the weights, 16-byte vector loads, kLoads of them
+// in flight a thread (issued together, then used): the passes below are
+// bound by the bytes in flight, not by their arithmetic. The items before
+// the first 16-byte boundary and after the last whole vector go to the
+// first threads one by one. f(x, i) for each i < n.
 constexpr int kLoads = 4;
 
 template <int kThreads, class T, class F>
 __device__ __forceinline__ void for_each_weight(const T* __restrict__ w, std::size_t n, F&& f) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * kThreads;
-  for (std::size_t base = blockIdx.x * static_cast<std::size_t>(kThreads) + threadIdx.x; base < n; base += stride * kLoads) {
-    T x[kLoads];
+  constexpr std::size_t kPer = 16 / sizeof(T);
+  using Vec = std::conditional_t<sizeof(T) == 4, float4, double2>;
+  const std::size_t tid = blockIdx.x * static_cast<std::size_t>(kThreads) + threadIdx.x, stride = static_cast<std::size_t>(gridDim.x) * kThreads;
+  const auto misaligned = static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(w) % 16);
+  const std::size_t head = min(n, misaligned % sizeof(T) != 0 ? n : (16 - misaligned) % 16 / sizeof(T));
+  const std::size_t vectors = (n - head) / kPer, tail = head + vectors * kPer;
+  if (tid < head) f(w[tid], tid);
+  if (tid < n - tail) f(w[tail + tid], tail + tid);
+  const Vec* v = reinterpret_cast<const Vec*>(w + head);
+  for (std::size_t base = tid; base < vectors; base += stride * kLoads) {
+    Vec x[kLoads];
 #pragma unroll
     for (int u = 0; u < kLoads; ++u) {
-      const std::size_t i = base + u * stride;
-      x[u] = i < n ? __ldg(w + i) : T(0);
+      const std::size_t q = base + u * stride;
+      if (q < vectors) x[u] = __ldg(v + q);
     }
 #pragma unroll
     for (int u = 0; u < kLoads; ++u) {
-      const std::size_t i = base + u * stride;
-      if (i < n) f(x[u], i);
+      const std::size_t q = base + u * stride;
+      if (q < vectors) {
+        T t[kPer];
+        memcpy(t, &x[u], sizeof t);
+#pragma unroll
+        for (std::size_t e = 0; e < kPer; ++e) f(t[e], head + q * kPer + e);
+      }
     }
   }
 }
@@ -113,7 +140,10 @@ __global__ void check_and_max(const T* __restrict__ w, std::size_t n, Scale* out
   using B = typename Bits<T>::type;
   using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
   __shared__ typename Reduce::TempStorage tmp;
+  using ReduceSum = cub::BlockReduce<double, kThreads>;
+  __shared__ typename ReduceSum::TempStorage sum_tmp;
   unsigned long long bad = n, best = 0;
+  double approx = 0;
   for_each_weight<kThreads>(w, n, [&](T x, std::size_t i) {
     if (!(x >= 0) || isinf(x)) {  // NaN, negative or infinite
       bad = min(bad, static_cast<unsigned long long>(i));
@@ -121,57 +151,33 @@ __global__ void check_and_max(const T* __restrict__ w, std::size_t n, Scale* out
       B b;
       memcpy(&b, &x, sizeof b);
       best = max(best, static_cast<unsigned long long>(b));
+      approx += static_cast<double>(x) * 0x1p-64;  // no overflow, whatever the weights
     }
   });
   const unsigned long long block_bad = Reduce(tmp).Reduce(bad, cuda::minimum<>{});
   __syncthreads();
   const unsigned long long block_best = Reduce(tmp).Reduce(best, cuda::maximum<>{});
+  const double block_approx = ReduceSum(sum_tmp).Sum(approx);
   if (threadIdx.x == 0) {
     atomicMin(&out->first_bad, block_bad);
     atomicMax(&out->max_bits, block_best);
+    atomicAdd(&out->approx, block_approx);
   }
 }
 
-template <class T, int kThreads>
-__global__ void fine_sum(const T* __restrict__ w, std::size_t n, Scale* out) {
-  const int fine = out->fine;
-  using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
-  __shared__ typename Reduce::TempStorage tmp;
-  unsigned long long lo = 0, hi = 0;  // each < n 2^32 <= 2^64
-  for_each_weight<kThreads>(w, n, [&](T x, std::size_t) {
-    const std::uint64_t a = units_of(x, fine);
-    lo += a & 0xffffffffu;
-    hi += a >> 32;
-  });
-  const unsigned long long block_lo = Reduce(tmp).Sum(lo);
-  __syncthreads();
-  const unsigned long long block_hi = Reduce(tmp).Sum(hi);
-  if (threadIdx.x == 0) {
-    atomicAdd(&out->fine_lo, block_lo);
-    atomicAdd(&out->fine_hi, block_hi);
-  }
-}
-
-template <class T, int kThreads>
-__global__ void total_units(const T* __restrict__ w, std::size_t n, Scale* out) {
-  const int fine = out->fine, shift = out->shift;
-  using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
-  __shared__ typename Reduce::TempStorage tmp;
-  unsigned long long sum = 0;  // < 2^62
-  for_each_weight<kThreads>(w, n, [&](T x, std::size_t) { sum += units_of(x, fine + shift); });
-  const unsigned long long block = Reduce(tmp).Sum(sum);
-  if (threadIdx.x == 0) atomicAdd(&out->total, block);
-}
-
-// One thread each: e' from the largest weight, then e from S', then 1 / U.
-// On bad or all-zero weights they leave safe values (the host refuses those
-// weights when it reads the scale back; the kernels meanwhile stay in bounds).
+// The scale's steps, each computed by every block of the kernel that needs
+// it first (its inputs are complete when that kernel starts) and stored by
+// block 0 for the kernels after: e' from the largest weight (fine_sum), e
+// from S' (total_units), 1 / U and floor(U / N) from U (tile_totals; PSA+:
+// find_recip). On bad or all-zero weights they give safe values (the host
+// refuses those weights when it reads the scale back; the kernels meanwhile
+// stay in bounds). No launch of one thread between the passes.
 template <class T>
-__global__ void find_fine(Scale* s, std::size_t n) {
+__device__ int fine_exponent(const Scale* s, std::size_t n) {
   const auto bits = static_cast<typename Bits<T>::type>(s->max_bits);
   T largest;
   memcpy(&largest, &bits, sizeof largest);
-  s->fine = s->first_bad < n || largest == 0 ? 0 : ilogb(static_cast<double>(largest)) - 63;
+  return s->first_bad < n || largest == 0 ? 0 : ilogb(static_cast<double>(largest)) - 63;
 }
 
 __device__ inline int bit_width(u128 x) {
@@ -179,12 +185,14 @@ __device__ inline int bit_width(u128 x) {
   return hi != 0 ? 128 - __clzll(static_cast<long long>(hi)) : lo != 0 ? 64 - __clzll(static_cast<long long>(lo)) : 0;
 }
 
-__global__ void find_shift(Scale* s) {
-  const u128 fine_total = static_cast<u128>(s->fine_lo) + (static_cast<u128>(s->fine_hi) << 32);
-  const int width = bit_width(fine_total);
-  s->exponent = s->fine + width - (kUnitBits - 1);
-  s->shift = width > kUnitBits - 1 ? width - (kUnitBits - 1) : 0;
+// The bits of S'; the unit's exponent e = e' + width - (kUnitBits - 1), its
+// shift e - e' (0 for no weight).
+__device__ inline int fine_width(const Scale* s) {
+  return bit_width(static_cast<u128>(s->fine_lo) + (static_cast<u128>(s->fine_hi) << 32));
 }
+__device__ inline int unit_shift(int width) { return width > kUnitBits - 1 ? width - (kUnitBits - 1) : 0; }
+
+__device__ inline u128 reciprocal(std::uint64_t total) { return (static_cast<u128>(1) << 126) / (total == 0 ? 1 : total); }
 
 __global__ void init_scale(Scale* s, std::size_t n) {
   *s = Scale{};
@@ -192,8 +200,70 @@ __global__ void init_scale(Scale* s, std::size_t n) {
 }
 
 __global__ void find_recip(Scale* s, std::size_t n) {
-  s->recip = (static_cast<u128>(1) << 126) / (s->total == 0 ? 1 : s->total);
+  s->recip = reciprocal(s->total);
   s->heavy_above = s->total / n;  // N u > U <=> u > U / N <=> u > floor(U / N), u an integer
+}
+
+template <class T, int kThreads>
+__global__ void fine_sum(const T* __restrict__ w, std::size_t n, Scale* out) {
+  const int fine = fine_exponent<T>(out, n);
+  // The two shifts S' may ask for (Scale::approx): S' = sum floor(w_i / 2^e')
+  // lies in [X - N, X] for X = sum w_i / 2^e' >= 2^63, and the doubles' sum
+  // A = approx 2^(64 - e') is within (N - 1) 2^-53 X of X (any order of
+  // additions; w 2^-64 neither overflows nor, for fp32 or a largest weight
+  // of at least 2^-900, loses more than the bound allows to underflow): so
+  // S' is in A (1 -+ 2^-18) and its width is that of one of the ends.
+  const double a = ldexp(out->approx, 64 - fine);
+  const int shifts[2] = {unit_shift(ilogb(a * (1 - 0x1p-18)) + 1), unit_shift(ilogb(a * (1 + 0x1p-18)) + 1)};
+  const bool ok = a >= 0x1p62 && (sizeof(T) == 4 || fine + 63 >= -900);
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    out->fine = fine;
+    out->candidate_shift[0] = shifts[0];
+    out->candidate_shift[1] = shifts[1];
+    out->candidates_ok = ok;
+  }
+  using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
+  __shared__ typename Reduce::TempStorage tmp;
+  unsigned long long lo = 0, hi = 0;  // each < n 2^32 <= 2^64
+  unsigned long long u0 = 0, u1 = 0;  // the units at either shift (wrapping where the shift is not S''s: unused then)
+  for_each_weight<kThreads>(w, n, [&](T x, std::size_t) {
+    const std::uint64_t a = units_of(x, fine);
+    lo += a & 0xffffffffu;
+    hi += a >> 32;
+    u0 += a >> shifts[0];
+    u1 += a >> shifts[1];
+  });
+  const unsigned long long block_lo = Reduce(tmp).Sum(lo);
+  __syncthreads();
+  const unsigned long long block_hi = Reduce(tmp).Sum(hi);
+  __syncthreads();
+  const unsigned long long block_u0 = Reduce(tmp).Sum(u0);
+  __syncthreads();
+  const unsigned long long block_u1 = Reduce(tmp).Sum(u1);
+  if (threadIdx.x == 0) {
+    atomicAdd(&out->fine_lo, block_lo);
+    atomicAdd(&out->fine_hi, block_hi);
+    atomicAdd(&out->candidate[0], block_u0);
+    atomicAdd(&out->candidate[1], block_u1);
+  }
+}
+
+template <class T, int kThreads>
+__global__ void total_units(const T* __restrict__ w, std::size_t n, Scale* out) {
+  const int fine = out->fine, width = fine_width(out), shift = unit_shift(width);
+  const int known = !out->candidates_ok ? -1 : shift == out->candidate_shift[0] ? 0 : shift == out->candidate_shift[1] ? 1 : -1;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    out->shift = shift;
+    out->exponent = fine + width - (kUnitBits - 1);
+    if (known >= 0) out->total = out->candidate[known];
+  }
+  if (known >= 0) return;  // fine_sum summed U (the whole grid returns)
+  using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
+  __shared__ typename Reduce::TempStorage tmp;
+  unsigned long long sum = 0;  // < 2^62
+  for_each_weight<kThreads>(w, n, [&](T x, std::size_t) { sum += units_of(x, fine + shift); });
+  const unsigned long long block = Reduce(tmp).Sum(sum);
+  if (threadIdx.x == 0) atomicAdd(&out->total, block);
 }
 
 // ---- the partition -------------------------------------------------------------
@@ -225,7 +295,9 @@ struct Item {
   std::uint64_t cap;
   std::uint64_t above;
   __host__ __device__ Item(const T* weights, std::uint64_t count, const Scale* s)
-      : w(weights), fine(s->fine), shift(s->shift), n(count), cap(s->total), above(s->heavy_above) {}
+      : Item(weights, count, s, s->heavy_above) {}
+  __host__ __device__ Item(const T* weights, std::uint64_t count, const Scale* s, std::uint64_t heavy_above)
+      : w(weights), fine(s->fine), shift(s->shift), n(count), cap(s->total), above(heavy_above) {}
   __host__ __device__ std::uint64_t units_of_weight(T x) const { return units_of(x, fine + shift); }
   __host__ __device__ std::uint64_t units(std::uint64_t i) const { return units_of_weight(w[i]); }
   __host__ __device__ bool heavy(std::uint64_t u) const { return u > above; }
@@ -324,9 +396,14 @@ __device__ __forceinline__ void for_each_in_chunk(const T* __restrict__ w, std::
 }
 
 template <class T>
-__global__ void __launch_bounds__(kScanThreads) tile_totals(const T* w, std::uint64_t n, const Scale* scale, PrefixItem* tiles,
+__global__ void __launch_bounds__(kScanThreads) tile_totals(const T* w, std::uint64_t n, Scale* scale, PrefixItem* tiles,
                                                              PrefixItem* chunks) {
-  const Item<T> item(w, n, scale);
+  const std::uint64_t above = scale->total / n;  // floor(U / N)
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    scale->heavy_above = above;
+    scale->recip = reciprocal(scale->total);
+  }
+  const Item<T> item(w, n, scale, above);
   using WarpReduce = cub::WarpReduce<PrefixItem>;
   __shared__ typename WarpReduce::TempStorage tmp[kTileWarps];
   __shared__ PrefixItem warp_sums[kTileWarps];
@@ -1164,20 +1241,15 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
 
   // Every launch of the build, in order, on one stream.
   auto enqueue = [&](cudaStream_t on) {
-    // The weights' check and their largest, e', S', e, U, 1 / U: on the device.
+    // The weights' check and their largest, e', S', e, U, 1 / U: on the device
+    // (each pass finds the scalars it needs from the one before).
     init_scale<<<1, 1, 0, on>>>(scale, n);
     WARPSIM_CUDA(cudaGetLastError());
     check_and_max<T, kThreads><<<grid, kThreads, 0, on>>>(weights, n, scale);
     WARPSIM_CUDA(cudaGetLastError());
-    find_fine<T><<<1, 1, 0, on>>>(scale, n);
-    WARPSIM_CUDA(cudaGetLastError());
     fine_sum<T, kThreads><<<grid, kThreads, 0, on>>>(weights, n, scale);
     WARPSIM_CUDA(cudaGetLastError());
-    find_shift<<<1, 1, 0, on>>>(scale);
-    WARPSIM_CUDA(cudaGetLastError());
     total_units<T, kThreads><<<grid, kThreads, 0, on>>>(weights, n, scale);
-    WARPSIM_CUDA(cudaGetLastError());
-    find_recip<<<1, 1, 0, on>>>(scale, n);
     WARPSIM_CUDA(cudaGetLastError());
 
     auto* splits = reinterpret_cast<SplitAt*>(base + at.splits);
@@ -1205,6 +1277,8 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
                       reinterpret_cast<u128*>(base + at.light_mass),     reinterpret_cast<u128*>(base + at.heavy_mass),
                       reinterpret_cast<u128*>(base + at.deficits),       reinterpret_cast<u128*>(base + at.excesses),
                       0};
+      find_recip<<<1, 1, 0, on>>>(scale, n);  // (PSA's tile totals find these themselves)
+      WARPSIM_CUDA(cudaGetLastError());
       psa_plus_greedy<T><<<static_cast<unsigned>(groups), 32, 0, on>>>(weights, n, scale, group, rows, left);
       WARPSIM_CUDA(cudaGetLastError());
       scan_groups<<<1, 512, 0, on>>>(left.totals, prefix, groups, scale);

@@ -219,6 +219,43 @@ TEST(GpuAlias, NegativeZeroIsAWeightOfZero) {
   }
 }
 
+// The unit at the ends of each format's range: U comes from fine_sum's
+// candidate sums where the doubles' approximate sum can be trusted (fp32
+// anywhere, fp64 down to a largest weight of 2^-900), from total_units'
+// own pass below that (subnormal weights included); and with S' straddling
+// a power of two (2^k items of weight 1 and one more), where the two
+// candidate shifts differ.
+TEST(GpuAlias, BuildEqualsTheOracleAtTheEndsOfTheRange) {
+  WARPSIM_REQUIRE_GPU();
+  const auto base = test::shuffled_power_law<double>(3000, 17);
+  for (const int e : {-1074, -1060, -1000, -950, -901, -899, -500, 0, 500, 960}) {
+    std::vector<double> w(base.size());
+    for (std::size_t i = 0; i < w.size(); ++i) w[i] = std::ldexp(base[i] / base[0], e);  // the largest 2^e (some subnormal)
+    const auto u = oracle::alias::to_units<double>(w);
+    gpu::AliasTableInfo info;
+    const auto got = gpu_table(w, {}, &info);
+    EXPECT_EQ(info.exponent, u.exponent) << "2^" << e;
+    EXPECT_EQ(got.capacity, u.total) << "2^" << e;
+    EXPECT_EQ(got.keep, oracle::alias::sweep(u).keep) << "2^" << e;
+  }
+  for (const int e : {-149, -140, -126, 0, 100, 127}) {
+    std::vector<float> w(3000);
+    for (std::size_t i = 0; i < w.size(); ++i) w[i] = std::ldexp(static_cast<float>(base[i] / base[0]), e);
+    const auto u = oracle::alias::to_units<float>(w);
+    const auto got = gpu_table(w, {});
+    EXPECT_EQ(got.capacity, u.total) << "2^" << e;
+    EXPECT_EQ(got.keep, oracle::alias::sweep(u).keep) << "2^" << e;
+  }
+  for (const std::size_t n : {std::size_t{4096}, std::size_t{4097}, std::size_t{4095}}) {
+    const std::vector<float> w(n, 1.0f);
+    const auto u = oracle::alias::to_units<float>(w);
+    gpu::AliasTableInfo info;
+    const auto got = gpu_table(w, {}, &info);
+    EXPECT_EQ(info.exponent, u.exponent) << n;
+    EXPECT_EQ(got.capacity, u.total) << n;
+  }
+}
+
 // Sizes users have: 10^6 items, uniform and a shuffled power law.
 TEST(GpuAlias, BuildEqualsTheOracleAtAMillionItems) {
   WARPSIM_REQUIRE_GPU();
