@@ -27,6 +27,7 @@
 #include "gpu/alias_table.hpp"
 
 #include <cub/block/block_reduce.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cuda/functional>
 #include <cub/block/block_scan.cuh>
 #include <cub/warp/warp_reduce.cuh>
@@ -340,35 +341,15 @@ struct MassLists {
   __device__ u128 heavy_mass(std::uint64_t j) const { return heavy_masses[j]; }
 };
 
-// Item i, whose inclusive prefix is p, to its list: a light item's place on l
-// is i - heavies (the lights before it), a heavy item's heavies - 1.
-template <class T>
-__device__ __forceinline__ void place(const Item<T>& item, const Lists& lists, std::uint64_t i, std::uint64_t u, bool heavy,
-                                      const PrefixItem& p) {
-  if (heavy) {
-    const auto pos = p.heavies - 1;
-    lists.heavy[pos] = static_cast<std::uint32_t>(i);
-    lists.heavy_prefix[pos + 1] = p.heavy_units;
-  } else {
-    const auto pos = i - p.heavies;
-    lists.light[pos] = static_cast<std::uint32_t>(i);
-    lists.light_prefix[pos + 1] = p.light_units;
-  }
-  if (i + 1 == item.n) {
-    lists.counts[0] = item.n - p.heavies;
-    lists.counts[1] = p.heavies;
-  }
-}
-
 // The partition as reduce, scan, rescan over tiles of kTile items, a block
-// a tile and each of its warps a chunk of kPerWarp consecutive items, read
-// 32 at a time: tile_totals sums each chunk and each tile, scan_tiles scans
-// the tiles, tile_scatter rescans each chunk from its carry (its tile's
-// prefix and the chunks before it in the tile), every item going to l or h
-// with its units and its prefix sum. Integer sums, so the totals and the
+// a tile and each of its warps a chunk of kPerWarp consecutive items:
+// tile_totals sums each chunk and each tile, CUB's device scan scans the
+// tiles, tile_scatter rescans each chunk from its carry (its tile's prefix
+// and the chunks before it in the tile), every item going to l or h with
+// its prefix sum. Integer sums, so the totals and the
 // scans are the same in any order (a CUB scan of the 48-byte items straight
 // over the items ran at a sixth of the bandwidth: docs/PERF.md).
-constexpr int kScanThreads = 256;
+constexpr int kScanThreads = 128;
 constexpr int kPerThread = 16;
 constexpr std::size_t kTile = static_cast<std::size_t>(kScanThreads) * kPerThread;
 constexpr int kTileWarps = kScanThreads / 32;
@@ -409,9 +390,28 @@ __global__ void __launch_bounds__(kScanThreads) tile_totals(const T* w, std::uin
   __shared__ PrefixItem warp_sums[kTileWarps];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   PrefixItem sum{};
-  for_each_in_chunk(w, n, blockIdx.x * kTile + warp * kPerWarp, [&](T x, std::uint64_t, bool in) {
-    if (in) sum = PrefixSum{}(sum, item.of_units(item.units_of_weight(x)));
-  });
+  const std::uint64_t first = blockIdx.x * kTile + warp * kPerWarp;
+  constexpr int kPer = 16 / sizeof(T), kVectors = static_cast<int>(kPerWarp) / 32 / kPer;
+  using Vec = std::conditional_t<sizeof(T) == 4, float4, double2>;
+  if (reinterpret_cast<std::uintptr_t>(w) % 16 == 0 && first + kPerWarp <= n) {
+    // A whole chunk, 16-byte aligned: its sum in any order, every lane's
+    // vectors in flight at once.
+    const Vec* v = reinterpret_cast<const Vec*>(w + first);
+    Vec x[kVectors];
+#pragma unroll
+    for (int q = 0; q < kVectors; ++q) x[q] = __ldg(v + lane + 32 * q);
+#pragma unroll
+    for (int q = 0; q < kVectors; ++q) {
+      T t[kPer];
+      memcpy(t, &x[q], sizeof t);
+#pragma unroll
+      for (int e = 0; e < kPer; ++e) sum = PrefixSum{}(sum, item.of_units(item.units_of_weight(t[e])));
+    }
+  } else {
+    for_each_in_chunk(w, n, first, [&](T x, std::uint64_t, bool in) {
+      if (in) sum = PrefixSum{}(sum, item.of_units(item.units_of_weight(x)));
+    });
+  }
   const PrefixItem chunk = WarpReduce(tmp[warp]).Reduce(sum, PrefixSum{});
   if (lane == 0) {
     chunks[blockIdx.x * kTileWarps + warp] = chunk;
@@ -445,46 +445,90 @@ __device__ Item exclusive_scan_one_block(const Item* in, Item* out, std::size_t 
   return carry;
 }
 
-// tiles[b] <- the sum of tiles[0 .. b - 1].
-__global__ void __launch_bounds__(512) scan_tiles(PrefixItem* tiles, std::size_t count) {
-  exclusive_scan_one_block<PrefixItem, PrefixSum>(tiles, tiles, count);
+
+// A lane's kPerThread consecutive items of its warp's chunk (lane-blocked:
+// lane t holds items first + kPerThread t + k), 16-byte vector loads where
+// the chunk is whole and aligned; weights past n read as 0.
+template <class T>
+__device__ __forceinline__ void load_lane_items(const T* __restrict__ w, std::uint64_t n, std::uint64_t mine, T (&x)[kPerThread]) {
+  constexpr int kPer = 16 / sizeof(T);
+  using Vec = std::conditional_t<sizeof(T) == 4, float4, double2>;
+  if (reinterpret_cast<std::uintptr_t>(w) % 16 == 0 && mine + kPerThread <= n) {
+    const Vec* v = reinterpret_cast<const Vec*>(w + mine);
+    Vec q[kPerThread / kPer];
+#pragma unroll
+    for (int e = 0; e < kPerThread / kPer; ++e) q[e] = __ldg(v + e);
+    memcpy(x, q, sizeof x);
+  } else {
+#pragma unroll
+    for (int k = 0; k < kPerThread; ++k) x[k] = mine + k < n ? __ldg(w + mine + k) : T(0);
+  }
 }
 
-// The units a scan over 32 items carries: the lights' and the heavies' (the
-// heavies themselves are counted by a ballot).
-struct UnitPair {
-  unsigned long long light = 0, heavy = 0;
-};
-struct UnitPairSum {
-  __device__ UnitPair operator()(const UnitPair& a, const UnitPair& b) const { return {a.light + b.light, a.heavy + b.heavy}; }
-};
+// Where a chunk's item lands in its warp's staging area: a pad word every
+// 16 entries, so that the lanes (kPerThread = 16 entries apart) write to
+// different banks.
+__device__ __forceinline__ unsigned staged(unsigned slot) { return slot + (slot >> 4); }
+constexpr unsigned kStaged = kPerWarp + kPerWarp / 16;
 
-// A chunk's rescan by its warp, from its carry, 32 items a step (a ballot
-// and a warp scan of the two unit sums), each step's stores coalesced on
-// each list.
+// A chunk's rescan by its warp, lane-blocked: each lane sums its 16 items,
+// one warp scan gives each lane its start, and each lane places its items
+// in order into its warp's staging area in shared memory -- the chunk's
+// lights first, in order, then its heavies -- from which the warp stores
+// them to l and h coalesced (each item and its prefix sum). A scan of 32
+// items a step cost 60 warp instructions a step (two 64-bit sums shuffled);
+// lanes storing their own items would each touch their own lines.
 template <class T>
-__global__ void __launch_bounds__(kScanThreads, 4) tile_scatter(const T* w, std::uint64_t n, const Scale* scale, Lists lists,
+__global__ void __launch_bounds__(kScanThreads, 8) tile_scatter(const T* w, std::uint64_t n, const Scale* scale, Lists lists,
                                                              const PrefixItem* tiles, const PrefixItem* chunks) {
-  using WarpScan = cub::WarpScan<UnitPair>;
+  using WarpScan = cub::WarpScan<PrefixItem>;
   __shared__ typename WarpScan::TempStorage scan_tmp[kTileWarps];
+  __shared__ std::uint32_t stage_item[kTileWarps][kStaged];
+  __shared__ std::uint64_t stage_prefix[kTileWarps][kStaged];
   const Item<T> item(w, n, scale);
-  lists.cap = scale->total;
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-  const unsigned upto_me = 0xffffffffu >> (31 - lane);  // lanes 0 .. lane
+  const std::uint64_t first = blockIdx.x * kTile + warp * kPerWarp, mine = first + static_cast<std::uint64_t>(lane) * kPerThread;
   PrefixItem carry = tiles[blockIdx.x];
   for (unsigned q = 0; q < warp; ++q) carry = PrefixSum{}(carry, chunks[blockIdx.x * kTileWarps + q]);
-  for_each_in_chunk(w, n, blockIdx.x * kTile + warp * kPerWarp, [&](T x, std::uint64_t i, bool in) {
-    const std::uint64_t u = in ? item.units_of_weight(x) : 0;
-    const bool heavy = in && item.heavy(u);
-    const unsigned heavies = __ballot_sync(0xffffffffu, heavy);
-    UnitPair incl, all;
-    WarpScan(scan_tmp[warp]).InclusiveScan(heavy ? UnitPair{0, u} : UnitPair{u, 0}, incl, UnitPairSum{}, all);
-    if (in) {
-      place(item, lists, i, u, heavy,
-            PrefixItem{carry.heavies + __popc(heavies & upto_me), carry.light_units + incl.light, carry.heavy_units + incl.heavy});
+  T x[kPerThread];
+  load_lane_items(w, n, mine, x);
+  PrefixItem sum{};  // (items past n: units 0, light, never placed)
+#pragma unroll
+  for (int k = 0; k < kPerThread; ++k) sum = PrefixSum{}(sum, item.of_units(item.units_of_weight(x[k])));
+  PrefixItem before, chunk;
+  WarpScan(scan_tmp[warp]).ExclusiveScan(sum, before, PrefixItem{}, PrefixSum{}, chunk);
+  const std::uint64_t in_chunk = first >= n ? 0 : min(static_cast<std::uint64_t>(kPerWarp), n - first);
+  const auto lights = static_cast<unsigned>(in_chunk - chunk.heavies);  // the chunk's
+  std::uint32_t* items = stage_item[warp];
+  std::uint64_t* prefix = stage_prefix[warp];
+  PrefixItem run = before;  // inclusive through the item, within the chunk
+#pragma unroll
+  for (int k = 0; k < kPerThread; ++k) {
+    const std::uint64_t i = mine + k;
+    const std::uint64_t u = item.units_of_weight(x[k]);
+    const bool heavy = item.heavy(u);
+    run = PrefixSum{}(run, heavy ? PrefixItem{1, 0, u} : PrefixItem{0, u, 0});
+    if (i < n) {
+      const unsigned local = lane * kPerThread + k;
+      const unsigned slot = heavy ? lights + static_cast<unsigned>(run.heavies) - 1 : local - static_cast<unsigned>(run.heavies);
+      items[staged(slot)] = static_cast<std::uint32_t>(i);
+      prefix[staged(slot)] = heavy ? carry.heavy_units + run.heavy_units : carry.light_units + run.light_units;
     }
-    carry = PrefixItem{carry.heavies + __popc(heavies), carry.light_units + all.light, carry.heavy_units + all.heavy};
-  });
+  }
+  __syncwarp();
+  const std::uint64_t l0 = first - carry.heavies, h0 = carry.heavies;  // the chunk's first places on l and h
+  for (unsigned t = lane; t < lights; t += 32) {
+    lists.light[l0 + t] = items[staged(t)];
+    lists.light_prefix[l0 + t + 1] = prefix[staged(t)];
+  }
+  for (unsigned t = lane; t < chunk.heavies; t += 32) {
+    lists.heavy[h0 + t] = items[staged(lights + t)];
+    lists.heavy_prefix[h0 + t + 1] = prefix[staged(lights + t)];
+  }
+  if (in_chunk > 0 && first + in_chunk == n && lane == 0) {  // the last chunk: the lists' lengths
+    lists.counts[0] = n - (carry.heavies + chunk.heavies);
+    lists.counts[1] = carry.heavies + chunk.heavies;
+  }
 }
 
 // ---- split and pack (psa.hpp) -------------------------------------------------
@@ -1090,11 +1134,19 @@ std::size_t sections_for(std::size_t n, const AliasBuildConfig& c) {
   return std::min(std::max<std::size_t>(s, 1), n);
 }
 
+// The temporary storage of CUB's scan over the tiles.
+std::size_t tile_scan_bytes(std::size_t tiles) {
+  std::size_t bytes = 0;
+  WARPSIM_CUDA(cub::DeviceScan::ExclusiveScan(nullptr, bytes, static_cast<const PrefixItem*>(nullptr), static_cast<PrefixItem*>(nullptr), PrefixSum{},
+                                              PrefixItem{}, static_cast<int>(tiles)));
+  return bytes;
+}
+
 // Where each scratch array lies in one allocation: PSA's unit lists, or
 // PSA+'s leftovers and mass lists.
 struct Layout {
   std::size_t reduced = 0, counts = 0, light = 0, heavy = 0, light_prefix = 0, heavy_prefix = 0, splits = 0,
-              tiles = 0, chunks = 0;
+              tiles = 0, chunks = 0, tile_prefix = 0, scan_temp = 0, scan_bytes = 0;
   std::size_t left_item = 0, left_mass = 0, group_totals = 0, group_prefix = 0, light_mass = 0, heavy_mass = 0, deficits = 0, excesses = 0;
   std::size_t total = 0;
   Layout(std::size_t n, std::size_t sections, std::size_t group) {
@@ -1112,7 +1164,11 @@ struct Layout {
     if (group == 0) {
       light_prefix = take((n + 1) * 8);
       heavy_prefix = take((n + 1) * 8);
-      tiles = take(((n + kTile - 1) / kTile) * sizeof(PrefixItem));
+      const std::size_t tile_count = (n + kTile - 1) / kTile;
+      tiles = take(tile_count * sizeof(PrefixItem));
+      tile_prefix = take(tile_count * sizeof(PrefixItem));
+      scan_bytes = tile_scan_bytes(tile_count);
+      scan_temp = take(scan_bytes);
       chunks = take(((n + kTile - 1) / kTile) * kTileWarps * sizeof(PrefixItem));
     } else {
       const std::size_t groups = (n + group - 1) / group;
@@ -1302,9 +1358,13 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
       auto* chunks = reinterpret_cast<PrefixItem*>(base + at.chunks);
       tile_totals<T><<<tile_count, kScanThreads, 0, on>>>(weights, n, scale, tiles, chunks);
       WARPSIM_CUDA(cudaGetLastError());
-      scan_tiles<<<1, 512, 0, on>>>(tiles, tile_count);
+      // tile_prefix[b] <- the sum of tiles[0 .. b - 1] (CUB's single-pass scan).
+      auto* tile_prefix = reinterpret_cast<PrefixItem*>(base + at.tile_prefix);
+      std::size_t scan_bytes = at.scan_bytes;
+      WARPSIM_CUDA(cub::DeviceScan::ExclusiveScan(base + at.scan_temp, scan_bytes, tiles, tile_prefix, PrefixSum{}, PrefixItem{},
+                                                  static_cast<int>(tile_count), on));
       WARPSIM_CUDA(cudaGetLastError());
-      tile_scatter<T><<<tile_count, kScanThreads, 0, on>>>(weights, n, scale, lists, tiles, chunks);
+      tile_scatter<T><<<tile_count, kScanThreads, 0, on>>>(weights, n, scale, lists, tile_prefix, chunks);
       WARPSIM_CUDA(cudaGetLastError());
 
       // Split and pack (the lengths, U and 1 / U read from the scale).
