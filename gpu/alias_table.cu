@@ -772,39 +772,45 @@ __global__ void __launch_bounds__(kMergeThreads) pack_merge_kernel(PackArgs<List
   // Entries: lights [i0, i1) at [0, nl), heavies [j0, je) at [nl, nl + nh),
   // je = min(j1 + 1, |h|) (a heavy step reads h[j + 1]); prefixes: the
   // lights' [i0, i1] at [0, nl], the heavies' [j0 + 1, je] at [nl + 1, nl + 1 + nh).
-  const std::uint64_t nl = i1 - i0, je = min(j1 + 1, static_cast<std::uint64_t>(a.heavies)), nh = je > j0 ? je - j0 : 0;
+  // Within the tile every index is a 32-bit offset from (i0, j0): light
+  // i0 + li, heavy j0 + hj (64-bit arithmetic was a third of the kernel's
+  // instructions).
+  const std::uint64_t je = min(j1 + 1, static_cast<std::uint64_t>(a.heavies));
+  const auto nl = static_cast<unsigned>(i1 - i0), nj = static_cast<unsigned>(j1 - j0), nh = je > j0 ? static_cast<unsigned>(je - j0) : 0u;
+  const auto lights = static_cast<unsigned>(a.lights - i0), heavies = static_cast<unsigned>(a.heavies - j0);  // from the tile's start
   // Asynchronous copies (cp.async): every load of the tile in flight at
   // once, not one loop iteration's (loads into registers then stores to
   // shared memory waited out a DRAM latency an iteration: a third of the
   // kernel's stalls).
-  for (std::uint64_t t = threadIdx.x; t < nl; t += kMergeThreads) __pipeline_memcpy_async(items + t, a.lists.light + i0 + t, 4);
-  for (std::uint64_t t = threadIdx.x; t <= nl; t += kMergeThreads) __pipeline_memcpy_async(prefix + t, a.lists.light_prefix + i0 + t, 8);
-  for (std::uint64_t t = threadIdx.x; t < nh; t += kMergeThreads) {
+  for (unsigned t = threadIdx.x; t < nl; t += kMergeThreads) __pipeline_memcpy_async(items + t, a.lists.light + i0 + t, 4);
+  for (unsigned t = threadIdx.x; t <= nl; t += kMergeThreads) __pipeline_memcpy_async(prefix + t, a.lists.light_prefix + i0 + t, 8);
+  for (unsigned t = threadIdx.x; t < nh; t += kMergeThreads) {
     __pipeline_memcpy_async(items + nl + t, a.lists.heavy + j0 + t, 4);
     __pipeline_memcpy_async(prefix + nl + 1 + t, a.lists.heavy_prefix + j0 + 1 + t, 8);
   }
   __pipeline_commit();
   __pipeline_wait_prior(0);
   __syncthreads();
-  const std::uint64_t cap = a.cap, n = a.steps, lights = a.lights, heavies = a.heavies;
-  const std::uint64_t from = k0 + threadIdx.x * steps / kMergeThreads, to = k0 + (threadIdx.x + 1) * steps / kMergeThreads;
-  const std::uint64_t* light_p = prefix - i0;           // the lights' prefix sums: light_p[i], i in [i0, i1]
-  const std::uint64_t* heavy_p = prefix + nl - j0;      // the heavies': heavy_p[j], j in [j0 + 1, je]
-  // split_at(from) within the tile: the largest i in [max(i0, from - j1),
-  // min(i1, from - j0)] with i at the bottom or D(i - 1) < E(from - i + 1).
-  // D(x - 1) < E(k - x + 1) <=> (x - 1) U + (k - x + 1) U < N (light_p[x - 1]
-  // + heavy_p[k - x + 1]), i.e. k U < N S with S the two prefix sums' sum
+  const std::uint64_t cap = a.cap, n = a.steps;
+  const auto tile_steps = static_cast<unsigned>(steps);
+  const unsigned from = threadIdx.x * tile_steps / kMergeThreads, to = (threadIdx.x + 1) * tile_steps / kMergeThreads;
+  const std::uint64_t* light_p = prefix;           // light_p[li], li in [0, nl]: the prefix sum of light i0 + li
+  const std::uint64_t* heavy_p = prefix + nl;      // heavy_p[hj], hj in [1, nh]
+  const std::uint32_t* heavy = items + nl;         // heavy[hj]
+  // split_at(k0 + from) within the tile: the largest li in [max(0, from - nj),
+  // min(nl, from)] at the bottom or with D(i - 1) < E(k - i + 1).
+  // D(x - 1) < E(k - x + 1) <=> (x - 1) U + (k - x + 1) U < N (l_p(x - 1)
+  // + h_p(k - x + 1)), i.e. k U < N S with S the two prefix sums' sum
   // (< U < 2^62): one 64-bit addition and one product a probe.
-  const u128 kU = static_cast<u128>(from) * cap;
-  std::uint64_t i = max(i0, from > j1 ? from - j1 : std::uint64_t{0}), hi = min(i1, from - j0);
-  while (i < hi) {
-    const std::uint64_t mid = i + (hi - i + 1) / 2, j = from - mid;
-    if (j >= heavies || kU < static_cast<u128>(n) * (light_p[mid - 1] + heavy_p[j + 1])) i = mid; else hi = mid - 1;
+  const u128 kU = static_cast<u128>(k0 + from) * cap;
+  unsigned li = from > nj ? from - nj : 0u, hi = min(nl, from);
+  while (li < hi) {
+    const unsigned mid = li + (hi - li + 1) / 2, hj = from - mid;
+    if (hj >= heavies || kU < static_cast<u128>(n) * (light_p[mid - 1] + heavy_p[hj + 1])) li = mid; else hi = mid - 1;
   }
-  std::uint64_t j = from - i;
-  // The spill E(j + 1) + U - D(i) = N (light_p[i] + heavy_p[j + 1]) - k U.
-  u128 w = j < heavies ? static_cast<u128>(n) * (light_p[i] + heavy_p[j + 1]) - kU : 0;
-  const std::uint32_t* heavy = items + nl - j0;
+  unsigned hj = from - li;
+  // The spill E(j + 1) + U - D(i) = N (l_p(i) + h_p(j + 1)) - k U.
+  u128 w = hj < heavies ? static_cast<u128>(n) * (light_p[li] + heavy_p[hj + 1]) - kU : 0;
   // pack_kernel's three cases as one path of selects (a warp's lanes take
   // different cases at every step, which branches would serialise): a light
   // step fills light i from heavy j (or, no heavy left, keeps it whole); a
@@ -812,28 +818,28 @@ __global__ void __launch_bounds__(kMergeThreads) pack_merge_kernel(PackArgs<List
   // (the last keeps exactly a bucket). Each step's keep and alias go to its
   // entry's place in shared memory; reads past what a step uses stay inside
   // the arrays and are not used.
-  for (std::uint64_t step = from; step < to; ++step) {
-    const bool none_left = j >= heavies;
-    const bool fill = none_left || (i < lights && w > cap);
-    const bool more = j + 1 < heavies;
-    const std::uint32_t h = heavy[j], next = heavy[j + 1];
-    const std::uint64_t m = n * (light_p[i + 1] - light_p[i]);  // a light's mass N u <= U < 2^62
-    const std::uint64_t e = fill ? i - i0 : nl + j - j0;
+  for (unsigned step = from; step < to; ++step) {
+    const bool none_left = hj >= heavies;
+    const bool fill = none_left || (li < lights && w > cap);
+    const bool more = hj + 1 < heavies;
+    const std::uint32_t h = heavy[hj], next = heavy[hj + 1];
+    const std::uint64_t m = n * (light_p[li + 1] - light_p[li]);  // a light's mass N u <= U < 2^62
+    const unsigned e = fill ? li : nl + hj;
     keep_of[e] = none_left ? cap : fill ? m : static_cast<std::uint64_t>(w);
     alias_of[e] = fill ? h : more ? next : h;  // (a full row's alias is the item itself: store_row)
     if (fill) {
       w -= cap - m;
-      ++i;
+      ++li;
     } else {
-      if (more) w = static_cast<u128>(n) * (heavy_p[j + 2] - heavy_p[j + 1]) - (cap - w);
-      ++j;
+      if (more) w = static_cast<u128>(n) * (heavy_p[hj + 2] - heavy_p[hj + 1]) - (cap - w);
+      ++hj;
     }
   }
   __syncthreads();
   // The tile's rows, lights then heavies, each in index order: a warp's 32
   // stores fall on a few lines (one lane a line when each step stored its
   // own row: 2.4x the kernel's time at 10^7 items on an H200).
-  for (std::uint64_t e = threadIdx.x; e < nl + (j1 - j0); e += kMergeThreads) store_row(rows, items[e], keep_of[e], alias_of[e], cap, a.recip);
+  for (unsigned e = threadIdx.x; e < nl + nj; e += kMergeThreads) store_row(rows, items[e], keep_of[e], alias_of[e], cap, a.recip);
 }
 
 // ---- sampling ------------------------------------------------------------------
