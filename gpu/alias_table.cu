@@ -227,13 +227,23 @@ __global__ void fine_sum(const T* __restrict__ w, std::size_t n, Scale* out) {
   __shared__ typename Reduce::TempStorage tmp;
   unsigned long long lo = 0, hi = 0;  // each < n 2^32 <= 2^64
   unsigned long long u0 = 0, u1 = 0;  // the units at either shift (wrapping where the shift is not S''s: unused then)
-  for_each_weight<kThreads>(w, n, [&](T x, std::size_t) {
-    const std::uint64_t a = units_of(x, fine);
-    lo += a & 0xffffffffu;
-    hi += a >> 32;
-    u0 += a >> shifts[0];
-    u1 += a >> shifts[1];
-  });
+  if (shifts[0] == shifts[1]) {  // (S' far from a power of two: one candidate)
+    for_each_weight<kThreads>(w, n, [&](T x, std::size_t) {
+      const std::uint64_t a = units_of(x, fine);
+      lo += a & 0xffffffffu;
+      hi += a >> 32;
+      u0 += a >> shifts[0];
+    });
+    u1 = u0;
+  } else {
+    for_each_weight<kThreads>(w, n, [&](T x, std::size_t) {
+      const std::uint64_t a = units_of(x, fine);
+      lo += a & 0xffffffffu;
+      hi += a >> 32;
+      u0 += a >> shifts[0];
+      u1 += a >> shifts[1];
+    });
+  }
   const unsigned long long block_lo = Reduce(tmp).Sum(lo);
   __syncthreads();
   const unsigned long long block_hi = Reduce(tmp).Sum(hi);
@@ -285,6 +295,20 @@ struct PrefixSum {
   }
 };
 
+// A run of items' PrefixItem, summed as all their units, the heavies' units
+// and the heavies (the lights' units the difference): fewer operations an
+// item than three sums of selected values.
+struct RunSum {
+  unsigned long long units = 0, heavy_units = 0;
+  unsigned heavies = 0;
+  __device__ void add(std::uint64_t u, bool heavy) {
+    units += u;
+    heavy_units += heavy ? u : 0;
+    heavies += heavy;
+  }
+  __device__ PrefixItem item() const { return {heavies, units - heavy_units, heavy_units}; }
+};
+
 // An item's units u_i and its contribution to the prefix sums; heavy iff
 // its mass N u_i exceeds U, i.e. u_i > floor(U / N) (Scale::heavy_above: one
 // 64-bit comparison where the mass is a 128-bit product).
@@ -302,7 +326,6 @@ struct Item {
   __host__ __device__ std::uint64_t units_of_weight(T x) const { return units_of(x, fine + shift); }
   __host__ __device__ std::uint64_t units(std::uint64_t i) const { return units_of_weight(w[i]); }
   __host__ __device__ bool heavy(std::uint64_t u) const { return u > above; }
-  __host__ __device__ PrefixItem of_units(std::uint64_t u) const { return heavy(u) ? PrefixItem{1, 0, u} : PrefixItem{0, u, 0}; }
 };
 
 // l and h: the items, and the prefix sums of their units, from which each
@@ -389,7 +412,7 @@ __global__ void __launch_bounds__(kScanThreads) tile_totals(const T* w, std::uin
   __shared__ typename WarpReduce::TempStorage tmp[kTileWarps];
   __shared__ PrefixItem warp_sums[kTileWarps];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-  PrefixItem sum{};
+  RunSum sum;
   const std::uint64_t first = blockIdx.x * kTile + warp * kPerWarp;
   constexpr int kPer = 16 / sizeof(T), kVectors = static_cast<int>(kPerWarp) / 32 / kPer;
   using Vec = std::conditional_t<sizeof(T) == 4, float4, double2>;
@@ -405,14 +428,18 @@ __global__ void __launch_bounds__(kScanThreads) tile_totals(const T* w, std::uin
       T t[kPer];
       memcpy(t, &x[q], sizeof t);
 #pragma unroll
-      for (int e = 0; e < kPer; ++e) sum = PrefixSum{}(sum, item.of_units(item.units_of_weight(t[e])));
+      for (int e = 0; e < kPer; ++e) {
+        const std::uint64_t u = item.units_of_weight(t[e]);
+        sum.add(u, item.heavy(u));
+      }
     }
   } else {
-    for_each_in_chunk(w, n, first, [&](T x, std::uint64_t, bool in) {
-      if (in) sum = PrefixSum{}(sum, item.of_units(item.units_of_weight(x)));
+    for_each_in_chunk(w, n, first, [&](T x, std::uint64_t, bool) {
+      const std::uint64_t u = item.units_of_weight(x);  // (0 past n)
+      sum.add(u, item.heavy(u));
     });
   }
-  const PrefixItem chunk = WarpReduce(tmp[warp]).Reduce(sum, PrefixSum{});
+  const PrefixItem chunk = WarpReduce(tmp[warp]).Reduce(sum.item(), PrefixSum{});
   if (lane == 0) {
     chunks[blockIdx.x * kTileWarps + warp] = chunk;
     warp_sums[warp] = chunk;
@@ -479,7 +506,7 @@ constexpr unsigned kStaged = kPerWarp + kPerWarp / 16;
 // items a step cost 60 warp instructions a step (two 64-bit sums shuffled);
 // lanes storing their own items would each touch their own lines.
 template <class T>
-__global__ void __launch_bounds__(kScanThreads, 8) tile_scatter(const T* w, std::uint64_t n, const Scale* scale, Lists lists,
+__global__ void __launch_bounds__(kScanThreads, 6) tile_scatter(const T* w, std::uint64_t n, const Scale* scale, Lists lists,
                                                              const PrefixItem* tiles, const PrefixItem* chunks) {
   using WarpScan = cub::WarpScan<PrefixItem>;
   __shared__ typename WarpScan::TempStorage scan_tmp[kTileWarps];
@@ -492,27 +519,35 @@ __global__ void __launch_bounds__(kScanThreads, 8) tile_scatter(const T* w, std:
   for (unsigned q = 0; q < warp; ++q) carry = PrefixSum{}(carry, chunks[blockIdx.x * kTileWarps + q]);
   T x[kPerThread];
   load_lane_items(w, n, mine, x);
-  PrefixItem sum{};  // (items past n: units 0, light, never placed)
+  RunSum sum;  // (items past n: units 0, light, never placed)
+  std::uint64_t units[kPerThread];
 #pragma unroll
-  for (int k = 0; k < kPerThread; ++k) sum = PrefixSum{}(sum, item.of_units(item.units_of_weight(x[k])));
+  for (int k = 0; k < kPerThread; ++k) {
+    units[k] = item.units_of_weight(x[k]);
+    sum.add(units[k], item.heavy(units[k]));
+  }
   PrefixItem before, chunk;
-  WarpScan(scan_tmp[warp]).ExclusiveScan(sum, before, PrefixItem{}, PrefixSum{}, chunk);
+  WarpScan(scan_tmp[warp]).ExclusiveScan(sum.item(), before, PrefixItem{}, PrefixSum{}, chunk);
   const std::uint64_t in_chunk = first >= n ? 0 : min(static_cast<std::uint64_t>(kPerWarp), n - first);
   const auto lights = static_cast<unsigned>(in_chunk - chunk.heavies);  // the chunk's
   std::uint32_t* items = stage_item[warp];
   std::uint64_t* prefix = stage_prefix[warp];
-  PrefixItem run = before;  // inclusive through the item, within the chunk
+  // Each item's prefix sum: its list's units before the lane's items, and
+  // the lane's own run through it (all units less the heavies', or the heavies').
+  const std::uint64_t light_base = carry.light_units + before.light_units, heavy_base = carry.heavy_units + before.heavy_units;
+  RunSum run;
+  const auto heavies_before = static_cast<unsigned>(before.heavies);
 #pragma unroll
   for (int k = 0; k < kPerThread; ++k) {
     const std::uint64_t i = mine + k;
-    const std::uint64_t u = item.units_of_weight(x[k]);
+    const std::uint64_t u = units[k];
     const bool heavy = item.heavy(u);
-    run = PrefixSum{}(run, heavy ? PrefixItem{1, 0, u} : PrefixItem{0, u, 0});
+    run.add(u, heavy);
     if (i < n) {
-      const unsigned local = lane * kPerThread + k;
-      const unsigned slot = heavy ? lights + static_cast<unsigned>(run.heavies) - 1 : local - static_cast<unsigned>(run.heavies);
+      const unsigned local = lane * kPerThread + k, heavies = heavies_before + run.heavies;
+      const unsigned slot = heavy ? lights + heavies - 1 : local - heavies;
       items[staged(slot)] = static_cast<std::uint32_t>(i);
-      prefix[staged(slot)] = heavy ? carry.heavy_units + run.heavy_units : carry.light_units + run.light_units;
+      prefix[staged(slot)] = heavy ? heavy_base + run.heavy_units : light_base + (run.units - run.heavy_units);
     }
   }
   __syncwarp();
