@@ -792,12 +792,15 @@ constexpr int kMergeThreads = 128;
 constexpr int kMergeSteps = 9;
 constexpr std::size_t kMergeTile = static_cast<std::size_t>(kMergeThreads) * kMergeSteps;
 constexpr std::size_t kMergeEntries = kMergeTile + 3;  // lights + heavies <= steps + 1, the light prefixes one more; one spare read
+constexpr std::size_t kMergeCopied = kMergeTile + 16;  // the same, copied in whole 16-byte chunks
 
 __global__ void __launch_bounds__(kMergeThreads) pack_merge_kernel(PackArgs<Lists> base, const Scale* scale, const SplitAt* __restrict__ splits,
                                                                    AliasRow* rows) {
   const PackArgs<Lists> a = with_scale(base, scale);
-  __shared__ std::uint64_t prefix[kMergeEntries], keep_of[kMergeEntries];  // keep_of: each entry's keep
-  __shared__ std::uint32_t items[kMergeEntries], alias_of[kMergeEntries];
+  __shared__ __align__(16) std::uint64_t copied_prefix[kMergeCopied];
+  __shared__ __align__(16) std::uint32_t copied_items[kMergeCopied];
+  __shared__ std::uint64_t keep_of[kMergeEntries];  // each entry's keep
+  __shared__ std::uint32_t alias_of[kMergeEntries];
   const std::uint64_t s = blockIdx.x;
   if (s >= a.sections) return;
   const SplitAt first = splits[s], last = splits[s + 1];
@@ -811,17 +814,35 @@ __global__ void __launch_bounds__(kMergeThreads) pack_merge_kernel(PackArgs<List
   // i0 + li, heavy j0 + hj (64-bit arithmetic was a third of the kernel's
   // instructions).
   const std::uint64_t je = min(j1 + 1, static_cast<std::uint64_t>(a.heavies));
-  const auto nl = static_cast<unsigned>(i1 - i0), nj = static_cast<unsigned>(j1 - j0), nh = je > j0 ? static_cast<unsigned>(je - j0) : 0u;
+  const auto nl = static_cast<unsigned>(i1 - i0), nj = static_cast<unsigned>(j1 - j0);
   const auto lights = static_cast<unsigned>(a.lights - i0), heavies = static_cast<unsigned>(a.heavies - j0);  // from the tile's start
-  // Asynchronous copies (cp.async): every load of the tile in flight at
-  // once, not one loop iteration's (loads into registers then stores to
-  // shared memory waited out a DRAM latency an iteration: a third of the
-  // kernel's stalls).
-  for (unsigned t = threadIdx.x; t < nl; t += kMergeThreads) __pipeline_memcpy_async(items + t, a.lists.light + i0 + t, 4);
-  for (unsigned t = threadIdx.x; t <= nl; t += kMergeThreads) __pipeline_memcpy_async(prefix + t, a.lists.light_prefix + i0 + t, 8);
-  for (unsigned t = threadIdx.x; t < nh; t += kMergeThreads) {
-    __pipeline_memcpy_async(items + nl + t, a.lists.heavy + j0 + t, 4);
-    __pipeline_memcpy_async(prefix + nl + 1 + t, a.lists.heavy_prefix + j0 + 1 + t, 8);
+  // Asynchronous copies (cp.async) of whole 16-byte chunks: every load of
+  // the tile in flight at once (loads into registers then stores to shared
+  // memory waited out a DRAM latency a loop iteration: a third of the
+  // kernel's stalls), four items or two prefix sums a copy. Each range
+  // starts at the 16-byte boundary below it, so an entry's place is offset
+  // by its range's misalignment: lights [i0, i1) at items' li + dl, heavies
+  // [j0, je) at hb + hj, the lights' prefix sums [i0, i1] at pl + li, the
+  // heavies' [j0 + 1, je] at ph + hj (hj >= 1). The chunks overhang the
+  // ranges by at most 3 items or 1 sum (the lists have 16 bytes to spare).
+  const auto chunks = [](std::uint64_t from, std::uint64_t to, unsigned per) {  // [from, to) in chunks of `per`
+    return static_cast<unsigned>((to + per - 1) / per - from / per);
+  };
+  const unsigned dl = static_cast<unsigned>(i0 % 4), li_chunks = chunks(i0, i1, 4);
+  const unsigned hb = (dl + nl + 3) / 4 * 4 + static_cast<unsigned>(j0 % 4), hi_chunks = chunks(j0, je, 4);
+  const unsigned pl = static_cast<unsigned>(i0 % 2), lp_chunks = chunks(i0, i1 + 1, 2);
+  const unsigned ph = (pl + nl + 1 + 1) / 2 * 2 + static_cast<unsigned>((j0 + 1) % 2) - 1, hp_chunks = chunks(j0 + 1, je + 1, 2);
+  {
+    const std::uint32_t* light_src = a.lists.light + i0 / 4 * 4;
+    const std::uint32_t* heavy_src = a.lists.heavy + j0 / 4 * 4;
+    const std::uint64_t* light_p_src = a.lists.light_prefix + i0 / 2 * 2;
+    const std::uint64_t* heavy_p_src = a.lists.heavy_prefix + (j0 + 1) / 2 * 2;
+    for (unsigned t = threadIdx.x; t < li_chunks; t += kMergeThreads) __pipeline_memcpy_async(copied_items + 4 * t, light_src + 4 * t, 16);
+    for (unsigned t = threadIdx.x; t < hi_chunks; t += kMergeThreads) __pipeline_memcpy_async(copied_items + hb - j0 % 4 + 4 * t, heavy_src + 4 * t, 16);
+    for (unsigned t = threadIdx.x; t < lp_chunks; t += kMergeThreads) __pipeline_memcpy_async(copied_prefix + 2 * t, light_p_src + 2 * t, 16);
+    for (unsigned t = threadIdx.x; t < hp_chunks; t += kMergeThreads) {
+      __pipeline_memcpy_async(copied_prefix + ph + 1 - (j0 + 1) % 2 + 2 * t, heavy_p_src + 2 * t, 16);
+    }
   }
   __pipeline_commit();
   __pipeline_wait_prior(0);
@@ -829,9 +850,10 @@ __global__ void __launch_bounds__(kMergeThreads) pack_merge_kernel(PackArgs<List
   const std::uint64_t cap = a.cap, n = a.steps;
   const auto tile_steps = static_cast<unsigned>(steps);
   const unsigned from = threadIdx.x * tile_steps / kMergeThreads, to = (threadIdx.x + 1) * tile_steps / kMergeThreads;
-  const std::uint64_t* light_p = prefix;           // light_p[li], li in [0, nl]: the prefix sum of light i0 + li
-  const std::uint64_t* heavy_p = prefix + nl;      // heavy_p[hj], hj in [1, nh]
-  const std::uint32_t* heavy = items + nl;         // heavy[hj]
+  const std::uint64_t* light_p = copied_prefix + pl;   // light_p[li], li in [0, nl]: the prefix sum of light i0 + li
+  const std::uint64_t* heavy_p = copied_prefix + ph;   // heavy_p[hj], hj in [1, nh]
+  const std::uint32_t* light = copied_items + dl;      // light[li]
+  const std::uint32_t* heavy = copied_items + hb;      // heavy[hj]
   // split_at(k0 + from) within the tile: the largest li in [max(0, from - nj),
   // min(nl, from)] at the bottom or with D(i - 1) < E(k - i + 1).
   // D(x - 1) < E(k - x + 1) <=> (x - 1) U + (k - x + 1) U < N (l_p(x - 1)
@@ -874,7 +896,7 @@ __global__ void __launch_bounds__(kMergeThreads) pack_merge_kernel(PackArgs<List
   // The tile's rows, lights then heavies, each in index order: a warp's 32
   // stores fall on a few lines (one lane a line when each step stored its
   // own row: 2.4x the kernel's time at 10^7 items on an H200).
-  for (unsigned e = threadIdx.x; e < nl + nj; e += kMergeThreads) store_row(rows, items[e], keep_of[e], alias_of[e], cap, a.recip);
+  for (unsigned e = threadIdx.x; e < nl + nj; e += kMergeThreads) store_row(rows, e < nl ? light[e] : heavy[e - nl], keep_of[e], alias_of[e], cap, a.recip);
 }
 
 // ---- sampling ------------------------------------------------------------------
@@ -1199,12 +1221,12 @@ struct Layout {
     };
     reduced = take(sizeof(Scale));
     counts = take(2 * sizeof(unsigned long long));
-    light = take(n * 4);
-    heavy = take(n * 4);
+    light = take(n * 4 + 16);  // (+ 16: the merge pack copies whole 16-byte chunks)
+    heavy = take(n * 4 + 16);
     splits = take((sections + 1) * sizeof(SplitAt));
     if (group == 0) {
-      light_prefix = take((n + 1) * 8);
-      heavy_prefix = take((n + 1) * 8);
+      light_prefix = take((n + 1) * 8 + 16);
+      heavy_prefix = take((n + 1) * 8 + 16);
       const std::size_t tile_count = (n + kTile - 1) / kTile;
       tiles = take(tile_count * sizeof(PrefixItem));
       tile_prefix = take(tile_count * sizeof(PrefixItem));
