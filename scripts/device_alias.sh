@@ -31,6 +31,13 @@ for tool in memcheck racecheck synccheck; do
 done
 ./.device-out/bench_gpu_alias > "$logs/bench_gpu_alias.jsonl" 2>&1
 cat "$logs/bench_gpu_alias.jsonl"
+# Each construction kernel's time and DRAM bytes (ncu flushes the caches
+# between kernels: each reads from DRAM), at 10^7 and 10^8 items.
+ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+for n in 10000000 100000000; do
+  "$ncu" --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum ./.device-out/bench_gpu_alias --once $n \
+    > "$logs/ncu_kernels_$n.txt" 2>&1
+done
 PYTHONUNBUFFERED=1 python3 bench/torch_alias_baselines.py > "$logs/torch_alias_baselines.jsonl" 2>&1
 cat "$logs/torch_alias_baselines.jsonl"
 if [[ -n ${build_pid:-} ]]; then
