@@ -56,4 +56,19 @@ WARPSIM_HD inline std::uint64_t units_of(T w, int e) {
   return -s >= 64 ? 0 : m >> -s;
 }
 
+// The same for fp32 weights through the double unit: double(w) 2^-e is
+// exact (24 significant bits times a power of two, for every e an fp32
+// weight's units use: 2^-e within [2^-99, 2^212]) and the conversion
+// truncates, which floors for w >= 0. Three instructions where units_of
+// takes about twenty (both shift directions and their range checks), and
+// on the conversion and FP64 pipes, not the integer one the passes are
+// bound by. pow2 = 2^-e, exactly; the result must be below 2^64.
+WARPSIM_HD inline std::uint64_t units_of_float(float w, double pow2) {
+#if defined(__CUDA_ARCH__)
+  return __double2ull_rz(__dmul_rn(static_cast<double>(w), pow2));
+#else
+  return static_cast<std::uint64_t>(static_cast<double>(w) * pow2);
+#endif
+}
+
 }  // namespace warpsim::gpu::detail
