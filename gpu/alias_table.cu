@@ -388,7 +388,7 @@ struct MassLists {
 // scans are the same in any order (a CUB scan of the 48-byte items straight
 // over the items ran at a sixth of the bandwidth: docs/PERF.md).
 constexpr int kScanThreads = 128;
-constexpr int kPerThread = 16;
+constexpr int kPerThread = 8;
 constexpr std::size_t kTile = static_cast<std::size_t>(kScanThreads) * kPerThread;
 constexpr int kTileWarps = kScanThreads / 32;
 constexpr std::size_t kPerWarp = kTile / kTileWarps;
@@ -414,9 +414,13 @@ __device__ __forceinline__ void for_each_in_chunk(const T* __restrict__ w, std::
   }
 }
 
+// A block two tiles, a warp two consecutive chunks (every lane's vectors of
+// both in flight at once: one chunk's were too few bytes in flight).
+constexpr int kTotalsChunks = 2;  // a warp's
+
 template <class T>
 __global__ void __launch_bounds__(kScanThreads) tile_totals(const T* w, std::uint64_t n, Scale* scale, PrefixItem* tiles,
-                                                             PrefixItem* chunks) {
+                                                             PrefixItem* chunks, std::uint64_t tile_count) {
   const std::uint64_t above = scale->total / n;  // floor(U / N)
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     scale->heavy_above = above;
@@ -425,45 +429,53 @@ __global__ void __launch_bounds__(kScanThreads) tile_totals(const T* w, std::uin
   const Item<T> item(w, n, scale, above);
   using WarpReduce = cub::WarpReduce<PrefixItem>;
   __shared__ typename WarpReduce::TempStorage tmp[kTileWarps];
-  __shared__ PrefixItem warp_sums[kTileWarps];
+  __shared__ PrefixItem chunk_sums[kTileWarps * kTotalsChunks];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-  RunSum sum;
-  const std::uint64_t first = blockIdx.x * kTile + warp * kPerWarp;
+  const std::uint64_t first_chunk = (static_cast<std::uint64_t>(blockIdx.x) * kTileWarps + warp) * kTotalsChunks;
   constexpr int kPer = 16 / sizeof(T), kVectors = static_cast<int>(kPerWarp) / 32 / kPer;
   using Vec = std::conditional_t<sizeof(T) == 4, float4, double2>;
-  if (reinterpret_cast<std::uintptr_t>(w) % 16 == 0 && first + kPerWarp <= n) {
-    // A whole chunk, 16-byte aligned: its sum in any order, every lane's
-    // vectors in flight at once.
+  RunSum sum[kTotalsChunks];
+  const std::uint64_t first = first_chunk * kPerWarp;
+  if (reinterpret_cast<std::uintptr_t>(w) % 16 == 0 && first + kTotalsChunks * kPerWarp <= n) {
+    // Whole chunks, 16-byte aligned: each one's sum in any order.
     const Vec* v = reinterpret_cast<const Vec*>(w + first);
-    Vec x[kVectors];
+    Vec x[kTotalsChunks * kVectors];
 #pragma unroll
-    for (int q = 0; q < kVectors; ++q) x[q] = __ldg(v + lane + 32 * q);
+    for (int q = 0; q < kTotalsChunks * kVectors; ++q) x[q] = __ldg(v + lane + 32 * q);
 #pragma unroll
-    for (int q = 0; q < kVectors; ++q) {
+    for (int q = 0; q < kTotalsChunks * kVectors; ++q) {
       T t[kPer];
       memcpy(t, &x[q], sizeof t);
 #pragma unroll
       for (int e = 0; e < kPer; ++e) {
         const std::uint64_t u = item.units_of_weight(t[e]);
-        sum.add(u, item.heavy(u));
+        sum[q / kVectors].add(u, item.heavy(u));
       }
     }
   } else {
-    for_each_in_chunk(w, n, first, [&](T x, std::uint64_t, bool) {
-      const std::uint64_t u = item.units_of_weight(x);  // (0 past n)
-      sum.add(u, item.heavy(u));
-    });
+#pragma unroll
+    for (int c = 0; c < kTotalsChunks; ++c) {
+      for_each_in_chunk(w, n, first + c * kPerWarp, [&](T x, std::uint64_t, bool) {
+        const std::uint64_t u = item.units_of_weight(x);  // (0 past n)
+        sum[c].add(u, item.heavy(u));
+      });
+    }
   }
-  const PrefixItem chunk = WarpReduce(tmp[warp]).Reduce(sum.item(), PrefixSum{});
-  if (lane == 0) {
-    chunks[blockIdx.x * kTileWarps + warp] = chunk;
-    warp_sums[warp] = chunk;
+#pragma unroll
+  for (int c = 0; c < kTotalsChunks; ++c) {
+    const PrefixItem chunk = WarpReduce(tmp[warp]).Reduce(sum[c].item(), PrefixSum{});
+    if (lane == 0) {
+      if (first_chunk + c < tile_count * kTileWarps) chunks[first_chunk + c] = chunk;
+      chunk_sums[warp * kTotalsChunks + c] = chunk;
+    }
+    __syncwarp();
   }
   __syncthreads();
-  if (threadIdx.x == 0) {
+  if (threadIdx.x < kTotalsChunks) {  // the block's tiles
+    const std::uint64_t tile = static_cast<std::uint64_t>(blockIdx.x) * kTotalsChunks + threadIdx.x;
     PrefixItem total{};
-    for (int q = 0; q < kTileWarps; ++q) total = PrefixSum{}(total, warp_sums[q]);
-    tiles[blockIdx.x] = total;
+    for (int q = 0; q < kTileWarps; ++q) total = PrefixSum{}(total, chunk_sums[threadIdx.x * kTileWarps + q]);
+    if (tile < tile_count) tiles[tile] = total;
   }
 }
 
@@ -508,10 +520,10 @@ __device__ __forceinline__ void load_lane_items(const T* __restrict__ w, std::ui
 }
 
 // Where a chunk's item lands in its warp's staging area: a pad word every
-// 16 entries, so that the lanes (kPerThread = 16 entries apart) write to
+// kPerThread entries, so that the lanes (kPerThread entries apart) write to
 // different banks.
-__device__ __forceinline__ unsigned staged(unsigned slot) { return slot + (slot >> 4); }
-constexpr unsigned kStaged = kPerWarp + kPerWarp / 16;
+__device__ __forceinline__ unsigned staged(unsigned slot) { return slot + slot / kPerThread; }
+constexpr unsigned kStaged = kPerWarp + kPerWarp / kPerThread;
 
 // A chunk's rescan by its warp, lane-blocked: each lane sums its 16 items,
 // one warp scan gives each lane its start, and each lane places its items
@@ -521,7 +533,7 @@ constexpr unsigned kStaged = kPerWarp + kPerWarp / 16;
 // items a step cost 60 warp instructions a step (two 64-bit sums shuffled);
 // lanes storing their own items would each touch their own lines.
 template <class T>
-__global__ void __launch_bounds__(kScanThreads, 6) tile_scatter(const T* w, std::uint64_t n, const Scale* scale, Lists lists,
+__global__ void __launch_bounds__(kScanThreads, 8) tile_scatter(const T* w, std::uint64_t n, const Scale* scale, Lists lists,
                                                              const PrefixItem* tiles, const PrefixItem* chunks) {
   using WarpScan = cub::WarpScan<PrefixItem>;
   __shared__ typename WarpScan::TempStorage scan_tmp[kTileWarps];
@@ -1434,7 +1446,7 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
       auto* tiles = reinterpret_cast<PrefixItem*>(base + at.tiles);
       const auto tile_count = static_cast<unsigned>((n + kTile - 1) / kTile);
       auto* chunks = reinterpret_cast<PrefixItem*>(base + at.chunks);
-      tile_totals<T><<<tile_count, kScanThreads, 0, on>>>(weights, n, scale, tiles, chunks);
+      tile_totals<T><<<(tile_count + kTotalsChunks - 1) / kTotalsChunks, kScanThreads, 0, on>>>(weights, n, scale, tiles, chunks, tile_count);
       WARPSIM_CUDA(cudaGetLastError());
       // tile_prefix[b] <- the sum of tiles[0 .. b - 1] (CUB's single-pass scan).
       auto* tile_prefix = reinterpret_cast<PrefixItem*>(base + at.tile_prefix);
