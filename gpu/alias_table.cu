@@ -112,7 +112,7 @@ struct Scale {
 // bound by the bytes in flight, not by their arithmetic. The items before
 // the first 16-byte boundary and after the last whole vector go to the
 // first threads one by one. f(x, i) for each i < n.
-constexpr int kLoads = 4;
+constexpr int kLoads = 8;
 
 template <int kThreads, class T, class F>
 __device__ __forceinline__ void for_each_weight(const T* __restrict__ w, std::size_t n, F&& f) {
@@ -414,9 +414,10 @@ __device__ __forceinline__ void for_each_in_chunk(const T* __restrict__ w, std::
   }
 }
 
-// A block two tiles, a warp two consecutive chunks (every lane's vectors of
-// both in flight at once: one chunk's were too few bytes in flight).
-constexpr int kTotalsChunks = 2;  // a warp's
+// A block kTotalsChunks tiles, a warp as many consecutive chunks, every
+// lane's vectors of all of them in flight at once (one chunk's were too few
+// bytes in flight: 202 us at 10^8 items, two chunks 167, four 156).
+constexpr int kTotalsChunks = 4;  // a warp's
 
 template <class T>
 __global__ void __launch_bounds__(kScanThreads) tile_totals(const T* w, std::uint64_t n, Scale* scale, PrefixItem* tiles,
