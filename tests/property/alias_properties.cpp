@@ -28,6 +28,8 @@
 #include "oracle/alias/walker.hpp"
 #include "properties/generators.hpp"
 #include "gpu/detail/exact_units.hpp"
+#include "gpu/detail/philox_keyed.hpp"
+#include "rng/philox_uniform.hpp"
 #include "../alias_test_weights.hpp"
 
 namespace {
@@ -349,6 +351,19 @@ RC_GTEST_PROP(AliasTable, Fp32UnitsThroughDoublesAreTheOracles, ()) {
   RC_ASSERT(warpsim::gpu::detail::units_of_float(w, std::ldexp(1.0, -e)) == fine_units(w, e));
 }
 RC_GTEST_PROP(AliasTable, UnitsFromBitsAreTheOraclesFp64, ()) { units_from_bits_are_the_oracles<double>(); }
+
+// The sectioned sampler's Philox with its round keys made once
+// (gpu/detail/philox_keyed.hpp) is rng/'s philox_bits, Random123's
+// Philox4x32-10, for every key and counter.
+RC_GTEST_PROP(AliasTable, PhiloxWithKeysMadeOnceIsRandom123s, ()) {
+  const auto seed = *rc::gen::arbitrary<std::uint64_t>();
+  const auto stream = *rc::gen::arbitrary<std::uint64_t>();
+  const auto draw = *rc::gen::arbitrary<std::uint32_t>();
+  const auto word3 = *rc::gen::oneOf(rc::gen::just(0u), rc::gen::arbitrary<std::uint32_t>());
+  const auto want = warpsim::rng::philox_bits(seed, stream, draw, word3);
+  const auto got = warpsim::gpu::detail::PhiloxKeyed(seed)(stream, draw, word3);
+  for (int i = 0; i < 4; ++i) RC_ASSERT(got.v[i] == want.v[i]);
+}
 
 TEST(AliasTable, UnitsFromBitsAtTheEdges) {
   using warpsim::gpu::detail::units_of;
