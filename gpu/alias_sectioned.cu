@@ -10,7 +10,13 @@
 //                    thread a pair of draws, one Philox block for both
 //                    (rng/half_block.hpp): row first + index_below(word, rows),
 //                    the item if bits_below(word, its threshold), else the
-//                    alias; stores coalesced
+//                    alias; stores coalesced, a pair's two in one 8-byte word.
+//                    The common case takes 37 instructions a draw (SASS,
+//                    sm_90): half of Philox4x32-10 with its round keys in
+//                    uniform registers (gpu/detail/philox_keyed.hpp), one
+//                    multiplication for the row, one shared load, one
+//                    comparison; drawing through Random123's call and the
+//                    general path for every draw took 73.
 //   shuffle          (optional) keys = Philox bits of (seed, 2^62 + first + i),
 //                    a stable radix sort of (key, draw) pairs
 #include "gpu/alias_table.hpp"
@@ -23,6 +29,7 @@
 #include <string>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/detail/philox_keyed.hpp"
 #include "gpu/launch.hpp"
 #include "rng/binomial.hpp"
 #include "rng/half_block.hpp"
@@ -65,43 +72,84 @@ __global__ void section_shares(Tree t, std::uint64_t* __restrict__ share, std::u
   offset[j] = at;
 }
 
+// One draw the general way, as oracle/alias/sectioned.hpp makes it: its
+// half of the pair's Philox block and, where Lemire's product falls in the
+// rejection zone or the coin's high word ties the threshold's, the extra
+// words rng/half_block.hpp defines. Called for the draws at a slice's ends
+// and for the rare draws the common case below cannot decide.
+__device__ __noinline__ std::uint32_t draw_general(const uint4* rows, std::uint64_t seed, std::uint64_t g, std::uint32_t n, std::uint32_t lo) {
+  rng::HalfBlock bits(seed, kDrawStreams, g);
+  const std::uint32_t k = rng::index_below(bits.first(), n, bits);
+  const uint4 row = rows[k];
+  const std::uint64_t th = row.x | (static_cast<std::uint64_t>(row.y) << 32);
+  return rng::bits_below(bits.second(), th, bits) ? lo + k : row.z;
+}
+
+// A draw from its two words x, y in the common case, with 32-bit
+// arithmetic only: row k = x n >> 32 unless the low half of x n is below n
+// (Lemire's rejection zone, 2^32 mod n, lies below it), and the coin y
+// against the threshold's high word unless they tie. Returns false where it
+// cannot decide (probability below n 2^-32 + 2^-32): draw_general does.
+__device__ __forceinline__ bool draw_common(const uint4* rows, std::uint32_t x, std::uint32_t y, std::uint32_t n, std::uint32_t lo,
+                                            std::uint32_t& item) {
+  std::uint64_t m;
+  asm("mul.wide.u32 %0, %1, %2;" : "=l"(m) : "r"(x), "r"(n));  // x n, one instruction
+  const auto k = static_cast<std::uint32_t>(m >> 32);
+  if (static_cast<std::uint32_t>(m) < n) return false;
+  const uint4 row = rows[k];
+  if (y == row.y) return false;
+  item = y < row.y ? lo + k : row.z;
+  return true;
+}
+
 // Blocks (x: sections, grid-stride; y: slices of each section's share).
-// Blocks (x: sections, grid-stride; y: slices of each section's share).
-// 38 registers: 6 blocks an SM. (Deciding each draw from its two words
-// inline and handing the rare rest to a no-inline function, with 8-byte
-// stores of pairs, ran no faster: 316 against 319 GS/s at 10^6 rows, the
-// Philox block being most of the work.)
+// A thread a pair of draws p (draws 2p and 2p + 1, one Philox block, stream
+// 2^63 + p): the pairs with both draws in the slice run without range
+// checks and decide in draw_common; the draws at the slice's ends (a pair
+// it shares with the next slice or section) and the undecided ones go to
+// draw_general.
 template <bool kCount>
 __global__ void __launch_bounds__(kThreads) sectioned_draws(const AliasRow* __restrict__ table, Tree t,
                                                             const std::uint64_t* __restrict__ share, const std::uint64_t* __restrict__ offset,
                                                             std::uint32_t* __restrict__ out, unsigned long long* __restrict__ counts) {
   extern __shared__ uint4 rows[];
   const std::uint64_t sections = std::uint64_t{1} << t.depth;
+  const std::uint64_t seed = t.seed;
+  const detail::PhiloxKeyed philox(seed);  // rng::philox_bits(seed, ., .), its round keys made once
+  // Whether a pair's two outputs form one aligned 8-byte word (the same for every pair).
+  const bool pairs_aligned = !kCount && (reinterpret_cast<std::uintptr_t>(out) - 4 * static_cast<std::uintptr_t>(t.first)) % 8 == 0;
+  auto put = [&](std::uint64_t g, std::uint32_t item) {
+    if constexpr (kCount) atomicAdd(counts + item, 1ull);
+    else out[g - t.first] = item;  // the batch's output position
+  };
   for (std::uint64_t j = blockIdx.x; j < sections; j += gridDim.x) {
     const std::uint64_t c = share[j];
     const std::uint64_t from = c * blockIdx.y / gridDim.y, to = c * (blockIdx.y + 1) / gridDim.y;
     if (from == to) continue;  // uniform across the block
-    const std::uint64_t lo = node_first_row(t.rows, t.depth, j), n = node_first_row(t.rows, t.depth, j + 1) - lo;
+    const std::uint64_t lo64 = node_first_row(t.rows, t.depth, j);
+    const auto lo = static_cast<std::uint32_t>(lo64);  // rows < 2^32
+    const auto n = static_cast<std::uint32_t>(node_first_row(t.rows, t.depth, j + 1) - lo64);
     __syncthreads();  // the previous section's draws are done with `rows`
-    for (std::uint64_t e = threadIdx.x; e < n; e += blockDim.x) rows[e] = __ldg(reinterpret_cast<const uint4*>(table + lo + e));
+    for (std::uint32_t e = threadIdx.x; e < n; e += blockDim.x) rows[e] = __ldg(reinterpret_cast<const uint4*>(table + lo + e));
     __syncthreads();
-    // Global draw numbers [g0, g1): a thread a pair p of them (draws 2p and
-    // 2p + 1 share Philox block 2^63 + p, rng/half_block.hpp).
+    // Global draw numbers [g0, g1); whole pairs [pa, pb).
     const std::uint64_t g0 = t.first + offset[j] + from, g1 = t.first + offset[j] + to;
-    for (std::uint64_t p = (g0 >> 1) + threadIdx.x; p <= ((g1 - 1) >> 1); p += blockDim.x) {
-      const auto block = rng::philox_bits(t.seed, kDrawStreams + p, 0);
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const std::uint64_t g = 2 * p + static_cast<std::uint64_t>(h);
-        if (g < g0 || g >= g1) continue;  // the pair's other draw is another slice's or section's
-        rng::HalfBlock bits(t.seed, kDrawStreams, g, block);
-        const std::uint32_t k = rng::index_below(bits.first(), static_cast<std::uint32_t>(n), bits);
-        const uint4 row = rows[k];
-        const std::uint64_t th = row.x | (static_cast<std::uint64_t>(row.y) << 32);
-        const std::uint32_t item = rng::bits_below(bits.second(), th, bits) ? static_cast<std::uint32_t>(lo + k) : row.z;
-        const std::uint64_t d = g - t.first;  // the batch's output position
-        if constexpr (kCount) atomicAdd(counts + item, 1ull);
-        else out[d] = item;
+    const std::uint64_t pa = (g0 + 1) >> 1, pb = g1 >> 1;
+    if (threadIdx.x == 0 && (g0 & 1)) put(g0, draw_general(rows, seed, g0, n, lo));
+    if (threadIdx.x == blockDim.x - 1 && (g1 & 1)) put(g1 - 1, draw_general(rows, seed, g1 - 1, n, lo));
+    for (std::uint64_t p = pa + threadIdx.x; p < pb; p += kThreads) {
+      const auto block = philox(kDrawStreams + p, 0);
+      std::uint32_t a, b;
+      if (!draw_common(rows, block.v[0], block.v[1], n, lo, a)) a = draw_general(rows, seed, 2 * p, n, lo);
+      if (!draw_common(rows, block.v[2], block.v[3], n, lo, b)) b = draw_general(rows, seed, 2 * p + 1, n, lo);
+      if constexpr (kCount) {
+        atomicAdd(counts + a, 1ull);
+        atomicAdd(counts + b, 1ull);
+      } else if (pairs_aligned) {
+        *reinterpret_cast<uint2*>(out + (2 * p - t.first)) = make_uint2(a, b);
+      } else {
+        out[2 * p - t.first] = a;
+        out[2 * p + 1 - t.first] = b;
       }
     }
   }
@@ -158,9 +206,10 @@ Launch plan(const AliasTableInfo& table, std::size_t section_rows, std::uint64_t
   l.offset = p + sections;
   section_shares<<<static_cast<unsigned>((sections + 127) / 128), 128, 0, stream>>>(l.tree, l.share, l.offset);
   WARPSIM_CUDA(cudaGetLastError());
-  // Blocks for about eight waves at 6 blocks an SM (with 1.4 waves, ncu
-  // counted the partial last one as up to half the time): sections, each
-  // cut into slices where there are fewer sections than that.
+  // 48 blocks an SM: twelve waves at the 4 blocks an SM that the kernel's
+  // 58 registers allow (with 1.4 waves, ncu counted the partial last one as
+  // up to half the time): sections, each cut into slices where there are
+  // fewer sections than that.
   const std::uint64_t want = static_cast<std::uint64_t>(multiprocessors()) * 6 * 8;
   const std::uint64_t slices = std::min<std::uint64_t>(65535, std::max<std::uint64_t>(1, (want + sections - 1) / sections));
   const std::uint64_t per_section = std::max<std::uint64_t>(1, count / sections);

@@ -21,6 +21,7 @@
 #include "properties/generators.hpp"
 #include "properties/rc_checks.hpp"
 #include "require_gpu.hpp"
+#include "rng/half_block.hpp"
 #include "../alias_test_weights.hpp"
 #include "stats/goodness_of_fit.hpp"
 
@@ -379,6 +380,77 @@ TEST(GpuAlias, SectionedDrawsEqualTheOracle) {
     EXPECT_EQ(got, want) << "shuffled: " << c.n << " rows, sections of " << c.section_rows;
   }
   EXPECT_THROW(gpu::AliasSectionedSampler(gpu::kAliasMaxSectionRows + 1), std::invalid_argument);
+}
+
+// The sectioned kernel decides a draw from its two words with 32-bit
+// arithmetic and hands the rest to the general path (rng/half_block.hpp's
+// extra words): a draw whose Lemire product falls in the rejection zone, and
+// a draw whose coin ties its row's threshold in the high word (each about
+// 2^-32 likely a draw, so the inputs are made for them: a first draw found by
+// search, and a threshold built around the draw's word). Both equal the
+// oracle's, and the oracle does take the extra word there.
+TEST(GpuAlias, SectionedDrawsTakeExtraWordsAsTheOracleDoes) {
+  WARPSIM_REQUIRE_GPU();
+  constexpr std::uint64_t kStreams = oracle::alias::kSectionedDrawStreams;
+  {
+    // Rejection: one section of 3,071 rows; 2^32 mod 3,071 = 1,387.
+    const std::uint32_t n = 3071, zone = static_cast<std::uint32_t>((std::uint64_t{1} << 32) % n);
+    const std::uint64_t seed = 11;
+    std::uint64_t hit = 0;
+    for (std::uint64_t d = 1000;; ++d) {
+      ASSERT_LT(d, 100000000u) << "no draw in the rejection zone";
+      const rng::HalfBlock b(seed, kStreams, d);
+      if (static_cast<std::uint32_t>(static_cast<std::uint64_t>(b.first()) * n) < zone) {
+        hit = d;
+        break;
+      }
+    }
+    const auto w = test::shuffled_power_law<double>(n, 5);
+    const auto t = oracle::alias::sweep(oracle::alias::to_units<double>(w));
+    const BuiltTable<double> table(w);
+    gpu::AliasSectionedSampler sampler(3072);
+    for (const std::uint64_t first : {hit - 101, hit - 100, hit}) {  // inside the slice; and first, at its end
+      const std::uint64_t count = 513;
+      const auto want = oracle::alias::sample_sectioned(t, 3072, count, seed, first);
+      DeviceArray<std::uint32_t> out(count);
+      sampler.sample(table.rows.p, table.info, seed, first, count, out.p);
+      WARPSIM_CUDA(cudaDeviceSynchronize());
+      EXPECT_EQ(out.download(), want) << "a rejected first word at draw " << hit;
+    }
+  }
+  {
+    // A tie: two items; draw 0's row gets the threshold whose high word is
+    // the draw's second word and whose low word is above the extra word,
+    // so the oracle keeps the row's item where deciding by the high word
+    // alone would give the alias.
+    const std::uint64_t seed = 3;
+    rng::HalfBlock b(seed, kStreams, 0);
+    const std::uint32_t k = static_cast<std::uint32_t>((static_cast<std::uint64_t>(b.first()) * 2) >> 32);
+    const std::uint32_t y = b.second(), extra = b.next();
+    ASSERT_LT(extra, 0xffffff00u);
+    const std::uint64_t total = (std::uint64_t{1} << 40) + 1;
+    std::vector<double> w;
+    oracle::alias::Table t;
+    // The threshold is about a 2^65 / total: its high word is y for 128
+    // values of a from about y 2^7, its low word stepping by about 2^25.
+    for (std::uint64_t a = (static_cast<std::uint64_t>(y) << 7) - std::min<std::uint64_t>(y, 2);; ++a) {
+      ASSERT_LT(a, (static_cast<std::uint64_t>(y) << 7) + 300) << "no threshold with high word " << y;
+      w.assign(2, 0.0);
+      w[k] = static_cast<double>(a);
+      w[1 - k] = static_cast<double>(total - a);
+      t = oracle::alias::sweep(oracle::alias::to_units<double>(w));
+      const std::uint64_t th = oracle::alias::threshold(t.keep[k], t.capacity);
+      if ((th >> 32) == y && static_cast<std::uint32_t>(th) > extra) break;
+    }
+    const auto want = oracle::alias::sample_sectioned(t, 2, 64, seed, 0);
+    ASSERT_EQ(want[0], k) << "the oracle keeps the row's item on the tie";
+    const BuiltTable<double> table(w);
+    gpu::AliasSectionedSampler sampler(2);
+    DeviceArray<std::uint32_t> out(64);
+    sampler.sample(table.rows.p, table.info, seed, 0, 64, out.p);
+    WARPSIM_CUDA(cudaDeviceSynchronize());
+    EXPECT_EQ(out.download(), want);
+  }
 }
 
 // 10^9 sectioned draws from 10^6 items in law (chi-square, alpha 1e-6): the
