@@ -124,6 +124,8 @@ int main(int argc, char** argv) {
   app.add_flag("--quick", quick, "10^6 and 10^7 only, 10^8 draws");
   bool construction_only = false;
   app.add_flag("--construction", construction_only, "the construction table only (PSA and PSA+, fp32 and fp64)");
+  bool sampling_only = false;
+  app.add_flag("--sampling", sampling_only, "the sampling table only (baseline and sectioned, 10^9 draws stored)")->excludes("--construction");
   app.add_option("--items-per-section", g_items_per_section, "construction: PSA sections of this many items (default: the builder's)");
   app.add_flag("--global-pack", g_global_pack, "construction: the pack reads l and h from global memory (AliasBuildConfig::shared_pack = false)");
   app.add_flag("--binary-split", g_binary, "construction: a thread a split, binary search (not the partial p-ary split)");
@@ -153,7 +155,7 @@ int main(int argc, char** argv) {
       for (const std::size_t n : sizes) construction<float>(n, true, bw, 10);
       return 0;
     }
-    for (const std::size_t n : sizes) {
+    for (const std::size_t n : sampling_only ? std::vector<std::size_t>{} : sizes) {
       for (const bool power : {true, false}) {
         construction<float>(n, power, bw, 10);
         construction<double>(n, power, bw, 10);
@@ -161,7 +163,7 @@ int main(int argc, char** argv) {
       }
     }
     if (construction_only) return 0;
-    for (const std::size_t n : {std::size_t{100'000}, std::size_t{1'000'000}}) {  // rebuilt from the same buffers: launches, or a graph
+    for (const std::size_t n : sampling_only ? std::vector<std::size_t>{} : std::vector<std::size_t>{100'000, 1'000'000}) {  // rebuilt from the same buffers: launches, or a graph
       construction<float>(n, true, bw, 10);
       construction<float>(n, true, bw, 10, 0, true);
     }
@@ -174,7 +176,7 @@ int main(int argc, char** argv) {
       sampling(n, draws, bw, 10);
       sampling(n, draws, bw, 10, "sectioned");
     }
-    sampling(10'000'000, draws, bw, 3, "sectioned-shuffled");
+    if (!sampling_only) sampling(10'000'000, draws, bw, 3, "sectioned-shuffled");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_gpu_alias: %s\n", e.what());
     return 2;
