@@ -6,7 +6,8 @@
 //                    (every thread on a path draws the same split), and keeps
 //                    its share and its offset (what went left where it turned right)
 //   sectioned_draws  a block a (section, slice of its share): the section's
-//                    rows to shared memory (16-byte loads, coalesced), then a
+//                    rows to shared memory (16-byte loads, coalesced; kept as
+//                    the threshold's high word and the alias), then a
 //                    thread a pair of draws, one Philox block for both
 //                    (rng/half_block.hpp): row first + index_below(word, rows),
 //                    the item if bits_below(word, its threshold), else the
@@ -77,10 +78,11 @@ __global__ void section_shares(Tree t, std::uint64_t* __restrict__ share, std::u
 // rejection zone or the coin's high word ties the threshold's, the extra
 // words rng/half_block.hpp defines. Called for the draws at a slice's ends
 // and for the rare draws the common case below cannot decide.
-__device__ __noinline__ std::uint32_t draw_general(const uint4* rows, std::uint64_t seed, std::uint64_t g, std::uint32_t n, std::uint32_t lo) {
+__device__ __noinline__ std::uint32_t draw_general(const AliasRow* __restrict__ table, std::uint64_t seed, std::uint64_t g, std::uint32_t n,
+                                                   std::uint32_t lo) {
   rng::HalfBlock bits(seed, kDrawStreams, g);
   const std::uint32_t k = rng::index_below(bits.first(), n, bits);
-  const uint4 row = rows[k];
+  const uint4 row = __ldg(reinterpret_cast<const uint4*>(table + lo + k));
   const std::uint64_t th = row.x | (static_cast<std::uint64_t>(row.y) << 32);
   return rng::bits_below(bits.second(), th, bits) ? lo + k : row.z;
 }
@@ -90,15 +92,15 @@ __device__ __noinline__ std::uint32_t draw_general(const uint4* rows, std::uint6
 // (Lemire's rejection zone, 2^32 mod n, lies below it), and the coin y
 // against the threshold's high word unless they tie. Returns false where it
 // cannot decide (probability below n 2^-32 + 2^-32): draw_general does.
-__device__ __forceinline__ bool draw_common(const uint4* rows, std::uint32_t x, std::uint32_t y, std::uint32_t n, std::uint32_t lo,
+__device__ __forceinline__ bool draw_common(const uint2* rows, std::uint32_t x, std::uint32_t y, std::uint32_t n, std::uint32_t lo,
                                             std::uint32_t& item) {
   std::uint64_t m;
   asm("mul.wide.u32 %0, %1, %2;" : "=l"(m) : "r"(x), "r"(n));  // x n, one instruction
   const auto k = static_cast<std::uint32_t>(m >> 32);
   if (static_cast<std::uint32_t>(m) < n) return false;
-  const uint4 row = rows[k];
-  if (y == row.y) return false;
-  item = y < row.y ? lo + k : row.z;
+  const uint2 row = rows[k];  // {threshold's high word, alias}
+  if (y == row.x) return false;
+  item = y < row.x ? lo + k : row.y;
   return true;
 }
 
@@ -112,7 +114,10 @@ template <bool kCount>
 __global__ void __launch_bounds__(kThreads) sectioned_draws(const AliasRow* __restrict__ table, Tree t,
                                                             const std::uint64_t* __restrict__ share, const std::uint64_t* __restrict__ offset,
                                                             std::uint32_t* __restrict__ out, unsigned long long* __restrict__ counts) {
-  extern __shared__ uint4 rows[];
+  // The section's rows as the common case reads them, 8 bytes each (one
+  // load a draw; 16-byte rows read as two words took about 7 bank
+  // conflicts a load and made shared memory the bound).
+  extern __shared__ uint2 rows[];
   const std::uint64_t sections = std::uint64_t{1} << t.depth;
   const std::uint64_t seed = t.seed;
   const detail::PhiloxKeyed philox(seed);  // rng::philox_bits(seed, ., .), its round keys made once
@@ -130,18 +135,21 @@ __global__ void __launch_bounds__(kThreads) sectioned_draws(const AliasRow* __re
     const auto lo = static_cast<std::uint32_t>(lo64);  // rows < 2^32
     const auto n = static_cast<std::uint32_t>(node_first_row(t.rows, t.depth, j + 1) - lo64);
     __syncthreads();  // the previous section's draws are done with `rows`
-    for (std::uint32_t e = threadIdx.x; e < n; e += blockDim.x) rows[e] = __ldg(reinterpret_cast<const uint4*>(table + lo + e));
+    for (std::uint32_t e = threadIdx.x; e < n; e += blockDim.x) {
+      const uint4 row = __ldg(reinterpret_cast<const uint4*>(table + lo + e));
+      rows[e] = make_uint2(row.y, row.z);
+    }
     __syncthreads();
     // Global draw numbers [g0, g1); whole pairs [pa, pb).
     const std::uint64_t g0 = t.first + offset[j] + from, g1 = t.first + offset[j] + to;
     const std::uint64_t pa = (g0 + 1) >> 1, pb = g1 >> 1;
-    if (threadIdx.x == 0 && (g0 & 1)) put(g0, draw_general(rows, seed, g0, n, lo));
-    if (threadIdx.x == blockDim.x - 1 && (g1 & 1)) put(g1 - 1, draw_general(rows, seed, g1 - 1, n, lo));
+    if (threadIdx.x == 0 && (g0 & 1)) put(g0, draw_general(table, seed, g0, n, lo));
+    if (threadIdx.x == blockDim.x - 1 && (g1 & 1)) put(g1 - 1, draw_general(table, seed, g1 - 1, n, lo));
     for (std::uint64_t p = pa + threadIdx.x; p < pb; p += kThreads) {
       const auto block = philox(kDrawStreams + p, 0);
       std::uint32_t a, b;
-      if (!draw_common(rows, block.v[0], block.v[1], n, lo, a)) a = draw_general(rows, seed, 2 * p, n, lo);
-      if (!draw_common(rows, block.v[2], block.v[3], n, lo, b)) b = draw_general(rows, seed, 2 * p + 1, n, lo);
+      if (!draw_common(rows, block.v[0], block.v[1], n, lo, a)) a = draw_general(table, seed, 2 * p, n, lo);
+      if (!draw_common(rows, block.v[2], block.v[3], n, lo, b)) b = draw_general(table, seed, 2 * p + 1, n, lo);
       if constexpr (kCount) {
         atomicAdd(counts + a, 1ull);
         atomicAdd(counts + b, 1ull);
@@ -216,7 +224,7 @@ Launch plan(const AliasTableInfo& table, std::size_t section_rows, std::uint64_t
   l.grid = dim3(static_cast<unsigned>(std::min<std::uint64_t>(sections, 1u << 20)),
                 static_cast<unsigned>(std::min<std::uint64_t>(slices, std::max<std::uint64_t>(1, per_section / kThreads))));
   const std::uint64_t widest = (table.n + sections - 1) / sections;
-  l.smem = static_cast<std::size_t>(widest) * sizeof(AliasRow);
+  l.smem = static_cast<std::size_t>(widest) * sizeof(uint2);
   return l;
 }
 
