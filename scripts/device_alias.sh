@@ -38,6 +38,11 @@ for n in 10000000 100000000; do
   "$ncu" --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum ./.device-out/bench_gpu_alias --once $n \
     > "$logs/ncu_kernels_$n.txt" 2>&1
 done
+# The sectioned sampler's first launch (10^8 draws, 10^5 items): its
+# instructions, pipes and occupancy.
+"$ncu" --kernel-name regex:sectioned_draws --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
+  --section Occupancy --metrics smsp__inst_executed.sum,gpu__time_duration.sum ./.device-out/bench_gpu_alias --sampling --quick \
+  > "$logs/ncu_sectioned.txt" 2>&1
 PYTHONUNBUFFERED=1 python3 bench/torch_alias_baselines.py > "$logs/torch_alias_baselines.jsonl" 2>&1
 cat "$logs/torch_alias_baselines.jsonl"
 if [[ -n ${build_pid:-} ]]; then
