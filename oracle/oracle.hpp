@@ -21,6 +21,10 @@
 //                          sectioned.hpp (sampling by sections, exact binomial splits),
 //                          sample_warp.hpp (the baseline sampler on the warp model),
 //                          split_warp.hpp, pack_warp.hpp (PSA's split and pack on the warp model)
+//   rejection/             seed 004: loop_model.hpp, the exact law of a warp's rejection-loop
+//                          iterations, uncached and pre-cached (Markov chains, Eigen;
+//                          included on its own, not by this header, to keep Eigen out of
+//                          the rest)
 //
 // Names, listings and the kernels each algorithm pairs with are in the
 // registry (properties/registry.hpp), not here.
