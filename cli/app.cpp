@@ -10,6 +10,7 @@
 #include "cli/alias_command.hpp"
 #include "cli/demo.hpp"
 #include "cli/errors.hpp"
+#include "cli/rejection_command.hpp"
 #include "cli/show.hpp"
 #include "cli/stats_command.hpp"
 #include "cli/validate/progress.hpp"
@@ -68,6 +69,8 @@ int run_parsed(const std::vector<std::string>& args, std::ostream& out, std::ost
   CLI::App* validate_cmd = add_validate_command(app, val);
   AliasOptions al;
   CLI::App* alias_cmd = add_alias_command(app, al);
+  RejectionOptions rej;
+  CLI::App* rejection_cmd = add_rejection_command(app, rej);
 
   std::vector<std::string> argv_strings{"warpsim"};
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
@@ -92,6 +95,7 @@ int run_parsed(const std::vector<std::string>& args, std::ostream& out, std::ost
   }
   if (*stats_cmd) return run_stats(st, out, inputs);
   if (*alias_cmd) return run_alias(al, out, inputs);
+  if (*rejection_cmd) return run_rejection(rej, out);
   if (*validate_cmd) {
     std::ostream* progress = val.progress == "always" ? &err
                              : val.progress == "auto" && &err == &std::cerr ? validate::Progress::terminal_stderr()
