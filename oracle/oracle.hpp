@@ -22,7 +22,8 @@
 //                          sample_warp.hpp (the baseline sampler on the warp model),
 //                          split_warp.hpp, pack_warp.hpp (PSA's split and pack on the warp model)
 //   rejection/             seed 004: loop_model.hpp, the exact law of a warp's rejection-loop
-//                          iterations, uncached and pre-cached (Markov chains, Eigen;
+//                          iterations, uncached and pre-cached; loop_warp.hpp, both loops on
+//                          the warp model, the model counting iterations (Markov chains, Eigen;
 //                          included on its own, not by this header, to keep Eigen out of
 //                          the rest)
 //

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "oracle/rejection/loop_model.hpp"
+#include "oracle/rejection/loop_warp.hpp"
 #include "stats/goodness_of_fit.hpp"
 
 using namespace warpsim;
@@ -174,6 +175,26 @@ TEST(RejectionLoop, ListingsRunLaneByLaneFollowTheModel) {
     const auto rc = counts_against(y, c.loop);
     EXPECT_FALSE(rc.reject) << "cached, p " << p << ": p-value " << rc.p_value;
   }
+}
+
+// The loops written on the warp model (a while-any loop; a uniform loop on
+// an all vote), their iterations counted by the model, follow the exact law:
+// mean (|z| < 5) and chi-square (alpha 1e-6), 4 and 32 lanes.
+TEST(RejectionLoop, LoopsOnTheWarpModelFollowTheExactLaw) {
+  for (const auto& [K, p] : {std::pair{32, 0.8}, std::pair{4, 0.5}}) {
+    const auto u = rj::uncached_loop(K, p);
+    const auto x = rj::uncached_on_warp(K, p, 31, 20000);
+    EXPECT_LT(z_of_mean(x, u.mean), 5.0) << K << " lanes, uncached: " << mean_of(x) << " against " << u.mean;
+    EXPECT_FALSE(counts_against(x, u).reject) << K << " lanes, uncached";
+    const auto c = rj::cached_loop(K, p);
+    auto y = rj::cached_on_warp(K, p, 37, 20100);
+    y.erase(y.begin(), y.begin() + 100);
+    EXPECT_LT(z_of_mean(y, c.loop.mean), 5.0) << K << " lanes, pre-cached: " << mean_of(y) << " against " << c.loop.mean;
+    EXPECT_FALSE(counts_against(y, c.loop).reject) << K << " lanes, pre-cached";
+  }
+  // Every lane accepting at once: one iteration, both loops.
+  EXPECT_EQ(rj::uncached_on_warp(8, 1.0, 1, 3), (std::vector<int>{1, 1, 1}));
+  EXPECT_EQ(rj::cached_on_warp(8, 1.0, 1, 3), (std::vector<int>{1, 1, 1}));
 }
 
 // E20. Seed 004: "states (r=0,c) at the output map to states (r=K,c) at the
