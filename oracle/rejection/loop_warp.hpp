@@ -23,6 +23,11 @@
 
 namespace warpsim::oracle::rejection {
 
+/// Whether lane l's j-th proposal of call c is accepted (the mapping above).
+inline bool proposal_accepted(double p, std::uint64_t seed, int c, int l, int j) {
+  return rng::uniform<double>(seed, 64 * static_cast<std::uint64_t>(c) + static_cast<std::uint64_t>(l), static_cast<std::uint32_t>(j)) < p;
+}
+
 /// Warp iterations of `calls` uncached calls on a warp of `lanes` (a power
 /// of two, 2 to 64).
 inline std::vector<int> uncached_on_warp(int lanes, double p, std::uint64_t seed, int calls) {
@@ -38,10 +43,7 @@ inline std::vector<int> uncached_on_warp(int lanes, double p, std::uint64_t seed
     out.push_back(warp.loop_while(
         looping, [&] { warp.compute(Op::Compare, looping, [&](int l) { return !accepted[l]; }, "looping <- !accepted"); },
         [&] {
-          warp.compute(
-              Op::Other, accepted,
-              [&](int l) { return rng::uniform<double>(seed, 64 * static_cast<std::uint64_t>(c) + static_cast<std::uint64_t>(l), static_cast<std::uint32_t>(j[l])) < p; },
-              "accepted <- a(g())");
+          warp.compute(Op::Other, accepted, [&](int l) { return proposal_accepted(p, seed, c, l, j[l]); }, "accepted <- a(g())");
           warp.compute(Op::Add, j, [&](int l) { return j[l] + 1; });
         }));
   }
@@ -72,10 +74,7 @@ inline std::vector<int> cached_on_warp(int lanes, double p, std::uint64_t seed, 
           first = false;
         },
         [&] {
-          warp.compute(
-              Op::Other, valid,
-              [&](int l) { return rng::uniform<double>(seed, 64 * static_cast<std::uint64_t>(c) + static_cast<std::uint64_t>(l), static_cast<std::uint32_t>(j[l])) < p; },
-              "valid <- a(g())");
+          warp.compute(Op::Other, valid, [&](int l) { return proposal_accepted(p, seed, c, l, j[l]); }, "valid <- a(g())");
           warp.compute(Op::Add, j, [&](int l) { return j[l] + 1; });
           // if (!currentValid) currentValid = valid; else if (!cachedValid) cachedValid = valid;  (predicated)
           warp.compute(Op::Select, cached_valid, [&](int l) { return current_valid[l] && !cached_valid[l] ? valid[l] : cached_valid[l]; });
