@@ -17,11 +17,7 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__CUDACC__)
-#define WARPSIM_HD __host__ __device__
-#else
-#define WARPSIM_HD
-#endif
+#include "gpu/detail/host_device.hpp"
 
 namespace warpsim::gpu::detail {
 

@@ -19,11 +19,8 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define WARPSIM_PHILOX_HD __host__ __device__
-#else
-#define WARPSIM_PHILOX_HD
-#endif
+#include "gpu/detail/host_device.hpp"
+
 
 namespace warpsim::gpu::detail {
 
@@ -32,7 +29,7 @@ class PhiloxKeyed {
   static constexpr int kRounds = 10;
 
   /// @param seed  the key, as rng/ forms it: {low 32 bits, high 32 bits}
-  WARPSIM_PHILOX_HD explicit PhiloxKeyed(std::uint64_t seed) {
+  WARPSIM_HD explicit PhiloxKeyed(std::uint64_t seed) {
     std::uint32_t k0 = static_cast<std::uint32_t>(seed), k1 = static_cast<std::uint32_t>(seed >> 32);
     for (int r = 0; r < kRounds; ++r) {
       key0_[r] = k0;
@@ -43,7 +40,7 @@ class PhiloxKeyed {
   }
 
   /// The block of counter {stream low, stream high, draw, word3}: rng::philox_bits.
-  WARPSIM_PHILOX_HD r123::Philox4x32::ctr_type operator()(std::uint64_t stream, std::uint32_t draw, std::uint32_t word3 = 0) const {
+  WARPSIM_HD r123::Philox4x32::ctr_type operator()(std::uint64_t stream, std::uint32_t draw, std::uint32_t word3 = 0) const {
     std::uint32_t c0 = static_cast<std::uint32_t>(stream), c1 = static_cast<std::uint32_t>(stream >> 32), c2 = draw, c3 = word3;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
@@ -67,4 +64,3 @@ class PhiloxKeyed {
 
 }  // namespace warpsim::gpu::detail
 
-#undef WARPSIM_PHILOX_HD

@@ -4,11 +4,7 @@
 // code generation). Host code includes this only to test device code paths.
 #pragma once
 
-#if defined(__CUDACC__)
-#define WARPSIM_HD __host__ __device__
-#else
-#define WARPSIM_HD
-#endif
+#include "gpu/detail/host_device.hpp"
 
 #if !defined(__CUDA_ARCH__)
 #include <cmath>
