@@ -43,6 +43,9 @@ done
 "$ncu" --kernel-name regex:sectioned_draws --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
   --section Occupancy --metrics smsp__inst_executed.sum,gpu__time_duration.sum ./.device-out/bench_gpu_alias --sampling --quick \
   > "$logs/ncu_sectioned.txt" 2>&1
+# Its SASS (the loop of sectioned_draws<false>: 74 instructions a pair of draws).
+cuobjdump -sass ./.device-out/gpu_tests 2>/dev/null | awk '/Function : .*sectioned_drawsILb0/{p=1} /Function : /&&!/sectioned_drawsILb0/{p=0} p' \
+  > "$logs/sass_sectioned.txt"
 PYTHONUNBUFFERED=1 python3 bench/torch_alias_baselines.py > "$logs/torch_alias_baselines.jsonl" 2>&1
 cat "$logs/torch_alias_baselines.jsonl"
 if [[ -n ${build_pid:-} ]]; then
