@@ -25,7 +25,9 @@
 //                          iterations, uncached and pre-cached; loop_warp.hpp, both loops on
 //                          the warp model, the model counting iterations (Markov chains, Eigen;
 //                          included on its own, not by this header, to keep Eigen out of
-//                          the rest)
+//                          the rest); bringmann_larsen.hpp, seed 001 Sec. 2.8: the
+//                          bit array with rank, attempts and draws, and the draws on the
+//                          warp model uncached or pre-cached (included on its own)
 //
 // Names, listings and the kernels each algorithm pairs with are in the
 // registry (properties/registry.hpp), not here.
