@@ -10,6 +10,7 @@
 #include "oracle/alias/sample_warp.hpp"
 #include "oracle/alias/sectioned_warp.hpp"
 #include "oracle/draw_matrix.hpp"
+#include "oracle/rejection/bringmann_larsen.hpp"
 #include "properties/detail/gpu_entries.hpp"
 
 namespace warpsim::properties {
@@ -117,6 +118,45 @@ Algorithm alias_row(std::string name, std::string listing, std::size_t psa_plus_
   return a;
 }
 
+// Bringmann-Larsen's oracle entry: the structure built on the host
+// (oracle/rejection/bringmann_larsen.hpp; kept for the next call with the
+// same weights), the draws made on the warp model a warp at a time by the
+// uncached loop (the pre-cached loop draws the same: tested there).
+template <class T>
+ManyDraw<T> oracle_bringmann_larsen() {
+  struct Last {
+    std::vector<T> weights;
+    oracle::rejection::BringmannLarsen s;
+  };
+  auto last = std::make_shared<Last>();
+  return [last](std::span<const T> w, std::uint64_t seed, std::uint64_t first, std::uint64_t count) {
+    if (last->weights.size() != w.size() || !std::equal(w.begin(), w.end(), last->weights.begin()) || last->s.n == 0) {
+      last->s = oracle::rejection::build(w);
+      last->weights.assign(w.begin(), w.end());
+    }
+    return oracle::rejection::draws_on_model(last->s, seed, first, count);
+  };
+}
+
+Algorithm bringmann_larsen_row() {
+  Algorithm a;
+  a.name = "bringmann-larsen";
+  a.listing =
+      "seed 001, Sec. 2.8 and 5.3.2: Bringmann and Larsen's rejection sampling (Occ_i slots an item, the array as a bit array "
+      "with rank), attempt j of draw d from Philox (seed, d, j)";
+  a.determinism = Determinism::Mapped;
+  a.bringmann_larsen = true;
+  a.oracle = Sampler{.name = a.name,
+                     .algorithm = a.name,
+                     .where = "oracle (sim/)",
+                     .determinism = Determinism::Mapped,
+                     .many32 = oracle_bringmann_larsen<float>(),
+                     .many64 = oracle_bringmann_larsen<double>()};
+  a.oracle.f32 = matrix_of(a.oracle.many32);
+  a.oracle.f64 = matrix_of(a.oracle.many64);
+  return a;
+}
+
 std::vector<Algorithm> make_registry() {
   std::vector<Algorithm> rows = {
       row("baseline-linear", "seed 000, Alg. 1-2: a lane per row, running sums, linear search", oracle::Algorithm::BaselineLinear, true),
@@ -138,6 +178,7 @@ std::vector<Algorithm> make_registry() {
                 "seed 001, Sec. 3.4.4: an alias table by PSA, sampled by sections of " + std::to_string(kAliasSectionRows) +
                     " rows in shared memory, their shares by binomial splits (draws grouped by section)",
                 0, kAliasSectionRows),
+      bringmann_larsen_row(),
   };
   detail::add_gpu_entries(rows);
   return rows;

@@ -7,8 +7,9 @@
 //
 // Two kinds of row: the matrix samplers of seed 000 (oracle_algorithm says
 // which of oracle/draw_matrix.hpp's), and the table samplers of seed 001
-// (alias tables: Sampler::many draws from one distribution's table, and the
-// matrix form gives each row its own table).
+// (alias tables, and Bringmann and Larsen's rejection structure:
+// Sampler::many draws from one distribution's structure, and the matrix
+// form gives each row its own).
 //
 // Usage:
 //   for (const auto& a : properties::registry())
@@ -38,6 +39,10 @@ struct Algorithm {
   std::size_t alias_psa_plus_group = 0;
   // Table samplers: sectioned sampling's section rows (0: a draw a lane).
   std::size_t alias_section_rows = 0;
+  // Table samplers: Bringmann and Larsen's rejection structure (seed 001,
+  // Sec. 2.8; oracle/rejection/bringmann_larsen.hpp) in place of an alias
+  // table. It builds no alias table (no table32/table64 entries).
+  bool bringmann_larsen = false;
   Sampler oracle;
   std::optional<Sampler> gpu;  // where warpsim was built with CUDA and the algorithm has a kernel
 };
