@@ -1321,6 +1321,23 @@ bool device_readable(const void* p) {
   return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged || (a.type == cudaMemoryTypeHost && a.devicePointer != nullptr);
 }
 
+// One round trip after the unit's passes: the scale, and with it whether the
+// weights were good (std::invalid_argument with the oracle's message if not).
+template <class T>
+Scale read_scale(const Scale* scale, const T* weights, std::size_t n, cudaStream_t stream) {
+  Scale host{};
+  WARPSIM_CUDA(cudaMemcpyAsync(&host, scale, sizeof host, cudaMemcpyDeviceToHost, stream));
+  WARPSIM_CUDA(cudaStreamSynchronize(stream));
+  if (host.first_bad < n) {
+    T x{};
+    WARPSIM_CUDA(cudaMemcpy(&x, weights + host.first_bad, sizeof x, cudaMemcpyDeviceToHost));
+    throw std::invalid_argument(bad_weight_message(static_cast<std::size_t>(host.first_bad), x));
+  }
+  if (host.max_bits == 0) throw std::invalid_argument("every weight is 0: there is no distribution");
+  if (host.total == 0 || host.total >= (std::uint64_t{1} << kUnitBits)) throw std::logic_error("alias table: the units' total left its range");
+  return host;
+}
+
 }  // namespace
 
 template <class T>
@@ -1512,17 +1529,7 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
     WARPSIM_CUDA(cudaGraphLaunch(scratch_->exec, stream));
   }
 
-  // One round trip: the scale, and with it whether the weights were good.
-  Scale host{};
-  WARPSIM_CUDA(cudaMemcpyAsync(&host, scale, sizeof host, cudaMemcpyDeviceToHost, stream));
-  WARPSIM_CUDA(cudaStreamSynchronize(stream));
-  if (host.first_bad < n) {
-    T x{};
-    WARPSIM_CUDA(cudaMemcpy(&x, weights + host.first_bad, sizeof x, cudaMemcpyDeviceToHost));
-    throw std::invalid_argument(bad_weight_message(static_cast<std::size_t>(host.first_bad), x));
-  }
-  if (host.max_bits == 0) throw std::invalid_argument("every weight is 0: there is no distribution");
-  if (host.total == 0 || host.total >= (std::uint64_t{1} << kUnitBits)) throw std::logic_error("alias table: the units' total left its range");
+  const Scale host = read_scale(scale, weights, n, stream);
   AliasTableInfo info;
   info.n = n;
   info.exponent = host.exponent;
@@ -1530,6 +1537,28 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
   info.lights = host.counts[0];
   info.heavies = host.counts[1];
   info.sections = sections;
+  return info;
+}
+
+template <class T>
+AliasTableInfo AliasTableBuilder<T>::find_units(const T* weights, std::size_t n, cudaStream_t stream) {
+  if (n == 0) throw std::invalid_argument("no weights");
+  constexpr int kThreads = 256;
+  auto* scale = reinterpret_cast<Scale*>(scratch_->device.ensure(sizeof(Scale)));
+  const int grid = grid_for(n, kThreads);
+  init_scale<<<1, 1, 0, stream>>>(scale, n);
+  WARPSIM_CUDA(cudaGetLastError());
+  check_and_max<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, scale);
+  WARPSIM_CUDA(cudaGetLastError());
+  fine_sum<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, scale);
+  WARPSIM_CUDA(cudaGetLastError());
+  total_units<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, scale);
+  WARPSIM_CUDA(cudaGetLastError());
+  const Scale host = read_scale(scale, weights, n, stream);
+  AliasTableInfo info;
+  info.n = n;
+  info.exponent = host.exponent;
+  info.capacity = host.total;
   return info;
 }
 

@@ -98,6 +98,13 @@ class AliasTableBuilder {
   AliasTableInfo build(const T* weights, std::size_t n, AliasRow* rows, const AliasBuildConfig& config = {},
                        cudaStream_t stream = nullptr);
 
+  // The unit phase alone (for other structures in the same exact units,
+  // such as gpu/bringmann_larsen.hpp): the weights checked, the unit 2^e and
+  // the total U of u_i = floor(w_i / 2^e) (oracle::alias::to_units), with
+  // info.n, info.exponent and info.capacity set. weights: device memory.
+  // Throws as build does.
+  AliasTableInfo find_units(const T* weights, std::size_t n, cudaStream_t stream = nullptr);
+
   // Device bytes a build of n items needs besides the weights and the rows.
   static std::size_t scratch_bytes(std::size_t n, const AliasBuildConfig& config = {});
 

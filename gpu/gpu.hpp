@@ -4,6 +4,9 @@
 //
 //   matrix_sampler.hpp  MatrixSampler<T>: one index per row of an M x K matrix
 //   alias_table.hpp     AliasTableBuilder<T>, alias_sample: seed 001's alias tables
+//   bringmann_larsen.hpp  BringmannLarsenBuilder<T>, bringmann_larsen_sample: seed 001's
+//                       rejection sampling (Sec. 2.8), uncached or pre-cached
+//   rejection_loop.hpp  seed 004's two loops, recording a warp's iterations a call
 //   lda_sampler.hpp     LdaSampler<T>: the LDA z-draw sweep
 //   device.hpp          which CUDA device, if any, and why not
 //   cuda_check.hpp      WARPSIM_CUDA / WARPSIM_CUDA_LAUNCH: every call checked
@@ -14,13 +17,17 @@
 // (Alg. 9-10's searches, host and device), rounding.hpp (one rounding per
 // operation, never contracted; the E9 clamp), tile_ring.cuh (cp.async rings
 // and tile copies), launch_plan.hpp (block size, shared-memory budget, warps
-// a block, what a lane keeps, when 16-byte copies are allowed). Which
+// a block, what a lane keeps, when 16-byte copies are allowed). For kernel
+// authors: warp_rejection.cuh, a warp's rejection loop (uncached or with
+// seed 004's pre-caching) over any proposal and acceptance. Which
 // registry row each kernel implements: properties/gpu_kernels.hpp.
 #pragma once
 
 #include "gpu/alias_table.hpp"
+#include "gpu/bringmann_larsen.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/lda_sampler.hpp"
 #include "gpu/matrix_sampler.hpp"
+#include "gpu/rejection_loop.hpp"
