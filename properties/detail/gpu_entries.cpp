@@ -12,6 +12,7 @@
 #include <string>
 
 #include "gpu/alias_table.hpp"
+#include "gpu/bringmann_larsen.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device.hpp"
 #include "gpu/launch.hpp"  // DeviceScratch
@@ -101,6 +102,39 @@ TableBuild<T> gpu_alias_table(std::size_t psa_plus_group) {
   };
 }
 
+// Bringmann-Larsen's GPU entry: the weights copied over, the structure built
+// by gpu::BringmannLarsenBuilder (kept for the next call with the same
+// weights), the draws by the pre-cached kernel, copied back.
+template <class T>
+ManyDraw<T> gpu_bringmann_larsen() {
+  struct State {
+    gpu::BringmannLarsenBuilder<T> builder;
+    gpu::DeviceScratch<unsigned char> weights, words, thresholds, out;
+    gpu::BringmannLarsenInfo info;
+    std::vector<T> last;
+  };
+  auto st = std::make_shared<State>();
+  return [st](std::span<const T> w, std::uint64_t seed, std::uint64_t first, std::uint64_t count) {
+    const std::size_t n = std::max<std::size_t>(1, w.size());
+    auto* words = reinterpret_cast<gpu::BringmannLarsenWord*>(st->words.ensure(gpu::bringmann_larsen_words(n) * sizeof(gpu::BringmannLarsenWord)));
+    auto* thresholds = reinterpret_cast<std::uint64_t*>(st->thresholds.ensure(n * sizeof(std::uint64_t)));
+    if (st->last.size() != w.size() || !std::equal(w.begin(), w.end(), st->last.begin()) || st->info.n == 0) {
+      st->last.clear();
+      st->info = {};
+      T* dw = reinterpret_cast<T*>(st->weights.ensure(n * sizeof(T)));
+      if (!w.empty()) WARPSIM_CUDA(cudaMemcpy(dw, w.data(), w.size() * sizeof(T), cudaMemcpyHostToDevice));
+      st->info = st->builder.build(dw, w.size(), words, thresholds);
+      st->last.assign(w.begin(), w.end());
+    }
+    std::vector<std::uint32_t> idx(static_cast<std::size_t>(count));
+    if (count == 0) return idx;
+    auto* out = reinterpret_cast<std::uint32_t*>(st->out.ensure(static_cast<std::size_t>(count) * sizeof(std::uint32_t)));
+    gpu::bringmann_larsen_sample(words, thresholds, st->info, seed, first, count, out);
+    WARPSIM_CUDA(cudaMemcpy(idx.data(), out, idx.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    return idx;
+  };
+}
+
 // Asked once: the reason stays with the answer.
 std::string device_unavailable() {
   static const std::string why = [] {
@@ -114,6 +148,15 @@ std::string device_unavailable() {
 
 void add_gpu_entries(std::vector<Algorithm>& rows) {
   for (auto& a : rows) {
+    if (a.bringmann_larsen) {
+      Sampler s{.name = a.name + "@gpu", .algorithm = a.name, .where = "GPU", .determinism = a.determinism,
+                .many32 = gpu_bringmann_larsen<float>(), .many64 = gpu_bringmann_larsen<double>()};
+      s.f32 = matrix_of(s.many32);
+      s.f64 = matrix_of(s.many64);
+      s.unavailable = device_unavailable;
+      a.gpu = std::move(s);
+      continue;
+    }
     if (a.table()) {
       Sampler s{.name = a.name + "@gpu", .algorithm = a.name, .where = "GPU", .determinism = a.determinism,
                 .many32 = gpu_alias<float>(a.alias_psa_plus_group, a.alias_section_rows),
