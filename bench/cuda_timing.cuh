@@ -1,6 +1,7 @@
 // Timing and data for the device benchmarks: the median of repeated runs
-// between CUDA events after warm-up runs, and weights filled on the device
-// from the shared Philox mapping.
+// between CUDA events after warm-up runs, the copy bandwidth that sets the
+// floors, and weights filled on the device (uniform from the shared Philox
+// mapping, or a shuffled power law).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -20,6 +21,25 @@ __global__ void fill_uniform(T* w, std::size_t n, std::uint64_t seed, std::uint3
     w[i] = rng::uniform<T>(seed, i, draw);
   }
 }
+
+// A shuffled power law: w[perm(i)] = (i + 1)^-1, perm(i) = i * 7919 mod n
+// (7919 is prime and divides none of the sizes used).
+template <class T>
+__global__ void fill_power_law(T* w, std::size_t n) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    w[(i * 7919) % n] = T(1) / static_cast<T>(i + 1);
+  }
+}
+
+template <class T>
+struct DeviceBuffer {
+  T* p = nullptr;
+  explicit DeviceBuffer(std::size_t n) { WARPSIM_CUDA(cudaMalloc(&p, std::max<std::size_t>(n, 1) * sizeof(T))); }
+  ~DeviceBuffer() { cudaFree(p); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
 
 template <class F>
 double median_ms(F&& run, int reps, int warmup) {
@@ -42,6 +62,16 @@ double median_ms(F&& run, int reps, int warmup) {
   WARPSIM_CUDA(cudaEventDestroy(b));
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
+}
+
+// The device-to-device copy bandwidth (bytes read and written), GB/s: a
+// benchmark's floor divides its bytes by this.
+inline double copy_bandwidth_gbs() {
+  const std::size_t bytes = std::size_t{1} << 30;
+  DeviceBuffer<char> a(bytes), b(bytes);
+  WARPSIM_CUDA(cudaMemset(a.p, 1, bytes));
+  const double ms = bench::median_ms([&] { WARPSIM_CUDA(cudaMemcpy(b.p, a.p, bytes, cudaMemcpyDeviceToDevice)); }, 10, 2);
+  return 2.0 * static_cast<double>(bytes) / (ms * 1e6);
 }
 
 }  // namespace warpsim::bench

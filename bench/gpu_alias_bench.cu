@@ -20,32 +20,9 @@ namespace {
 
 using namespace warpsim;
 
-// A shuffled power law: w[perm(i)] = (i + 1)^-1, perm(i) = i * 7919 mod n
-// (7919 is prime and divides none of the sizes used).
-template <class T>
-__global__ void fill_power_law(T* w, std::size_t n) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    w[(i * 7919) % n] = T(1) / static_cast<T>(i + 1);
-  }
-}
-
-template <class T>
-struct DeviceBuffer {
-  T* p = nullptr;
-  explicit DeviceBuffer(std::size_t n) { WARPSIM_CUDA(cudaMalloc(&p, std::max<std::size_t>(n, 1) * sizeof(T))); }
-  ~DeviceBuffer() { cudaFree(p); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
-
-double copy_bandwidth_gbs() {
-  const std::size_t bytes = std::size_t{1} << 30;
-  DeviceBuffer<char> a(bytes), b(bytes);
-  WARPSIM_CUDA(cudaMemset(a.p, 1, bytes));
-  const double ms = bench::median_ms([&] { WARPSIM_CUDA(cudaMemcpy(b.p, a.p, bytes, cudaMemcpyDeviceToDevice)); }, 10, 2);
-  return 2.0 * static_cast<double>(bytes) / (ms * 1e6);
-}
+using bench::copy_bandwidth_gbs;
+using bench::DeviceBuffer;
+using bench::fill_power_law;
 
 template <class T>
 void fill(T* w, std::size_t n, bool power) {

@@ -13,6 +13,11 @@
 //     (xorwow, draws not stored; section shares by a rounded normal deviate,
 //     errata E13), 10^9 draws from tables of 10^6 / 10^7 / 10^8 items, as its
 //     benchmarkSampling reports (GSamples/s).
+//   rejection (Bringmann-Larsen, Sec. 5.3.2; `driver rejection`): its build
+//     with the binary-search fill of A (an int a slot; the weights' sum on
+//     the CPU, as its build() does), median of 10 after 2, and its
+//     SamplerRejection (128 x 128 threads, xorwow, not stored), 10^9 draws,
+//     median of 5, shuffled power law, 10^6 / 10^7 / 10^8 items.
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -20,9 +25,42 @@
 #include "construction/aliasTable/buildMethod/AliasTableSplitGpu.cuh"
 #include "sampling/aliasTable/SamplerGpuBasic.cuh"
 #include "sampling/aliasTable/SamplerGpuSectionedShared.cuh"
+#include "construction/rejectionSampling/RejectionSamplingBinarySearch.cuh"
+#include "sampling/rejectionSampling/SamplerRejection.cuh"
 #include "utils/Timer.cuh"
 
-int main() {
+#include <cstring>
+
+int rejection() {
+  for (int n : {1000000, 10000000, 100000000}) {
+    RejectionSamplingBinarySearch structure(n, weightDistributionPowerLaw1Shuffled);
+    structure.preBuild();
+    for (int i = 0; i < 2; ++i) structure.build();
+    std::vector<float> times;
+    for (int i = 0; i < 10; ++i) {
+      Timer timer;
+      timer.start();
+      structure.build();
+      timer.stop();
+      times.push_back(timer.elapsedMillis());
+    }
+    std::sort(times.begin(), times.end());
+    std::printf("{\"what\": \"thesis rejection construction\", \"variant\": \"%s\", \"n\": %d, \"weights\": \"power law 1, shuffled\", \"slots\": %d, \"ms\": %.4f}\n",
+                structure.name().c_str(), n, structure.A.size, times[5]);
+    std::fflush(stdout);
+    SamplerRejection sampler(structure);
+    sampler.benchmarkSampling(100000000);  // warm-up
+    std::vector<double> rates;
+    for (int i = 0; i < 5; ++i) rates.push_back(sampler.benchmarkSampling(1000000000));
+    std::sort(rates.begin(), rates.end());
+    std::printf("{\"what\": \"thesis rejection sampling\", \"n\": %d, \"draws\": 1000000000, \"stored\": false, \"gsamples_per_s\": %.3f}\n", n, rates[2]);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "rejection") == 0) return rejection();
   const WeightDistribution dists[] = {weightDistributionPowerLaw1Shuffled, weightDistributionUniform};
   for (int n : {10000000, 100000000}) {
     for (WeightDistribution dist : dists) for (bool plus : {false, true}) {

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# One device call for rejection sampling (issue 15): the GPU tests of seed
+# 004's loops and of Bringmann-Larsen against the oracle (and the registry's
+# GPU entry), compute-sanitizer (memcheck, racecheck, synccheck),
+# bench_gpu_rejection, and the thesis's own Bringmann-Larsen (built there
+# from .thesis-src, carried; bench/thesis_baseline/driver.cu rejection),
+# timed after ours. Expects .device-out/{gpu_tests,bench_gpu_rejection}
+# (carried). Logs under $OUT/rejection-logs/, a summary on stdout.
+set -uo pipefail
+out=${OUT:-/tmp/out}
+logs=$out/rejection-logs
+mkdir -p "$logs"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv > "$logs/device.txt" 2>&1
+nvcc --version | tail -1 >> "$logs/device.txt"
+cat "$logs/device.txt"
+thesis_bin=/tmp/thesis_bench
+if [[ -d .thesis-src ]]; then
+  (BUILD_ONLY=1 JOBS=12 bash bench/thesis_baseline/build_and_run.sh .thesis-src "$thesis_bin" > "$logs/thesis_build.log" 2>&1) &
+  build_pid=$!
+fi
+./.device-out/gpu_tests --gtest_filter='GpuBringmannLarsen*:GpuRejection*:Registry/GpuEntry.*bringmann*' > "$logs/gpu_tests.log" 2>&1
+echo "gpu_tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$logs/gpu_tests.log" | tr '\n' ' ')"
+grep -E "FAILED|iterations a warp call" "$logs/gpu_tests.log"
+for tool in memcheck racecheck synccheck; do
+  timeout 200 compute-sanitizer --tool $tool ./.device-out/gpu_tests \
+    --gtest_filter='GpuBringmannLarsen.BuildsTheOraclesStructureBitForBit:GpuBringmannLarsen.RefusesBad*:GpuBringmannLarsen.UncachedAttempts*:GpuRejection.EachWarp*' \
+    --gtest_brief=1 > "$logs/$tool.log" 2>&1
+  echo "$tool: $(tail -1 "$logs/$tool.log")"
+done
+./.device-out/bench_gpu_rejection ${BENCH_FLAGS:-} > "$logs/bench_gpu_rejection.jsonl" 2>&1
+cat "$logs/bench_gpu_rejection.jsonl"
+if [[ -n ${build_pid:-} ]]; then
+  wait "$build_pid"
+  tail -2 "$logs/thesis_build.log"
+  [[ -x $thesis_bin ]] && timeout 240 "$thesis_bin" rejection > "$logs/thesis_rejection.jsonl" 2>&1
+  cat "$logs/thesis_rejection.jsonl"
+fi
