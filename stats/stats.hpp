@@ -6,6 +6,7 @@
 #include "stats/goodness_of_fit.hpp"
 #include "stats/homogeneity.hpp"
 #include "stats/input_checks.hpp"
+#include "stats/ks_continuous.hpp"
 #include "stats/ks_discrete.hpp"
 #include "stats/pooling.hpp"
 #include "stats/power.hpp"
