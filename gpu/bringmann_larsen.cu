@@ -16,7 +16,6 @@
 #include "gpu/bringmann_larsen.hpp"
 
 #include <cub/device/device_scan.cuh>
-#include <cub/warp/warp_reduce.cuh>
 
 #include <algorithm>
 #include <stdexcept>
@@ -101,39 +100,20 @@ struct Attempt {
 };
 
 template <RejectionCaching kCaching, bool kCount>
-__global__ void __launch_bounds__(kThreads) sample_kernel(SampleArgs a, std::uint32_t* __restrict__ out, BringmannLarsenCounts* counts) {
+__global__ void __launch_bounds__(kThreads) sample_kernel(SampleArgs a, std::uint32_t* __restrict__ out, RejectionCounts* counts) {
   const std::uint64_t tid = blockIdx.x * static_cast<std::uint64_t>(kThreads) + threadIdx.x, stride = static_cast<std::uint64_t>(gridDim.x) * kThreads;
   const std::uint64_t calls = (a.count + stride - 1) / stride;  // the same on every lane (the loop votes)
   const detail::PhiloxKeyed philox(a.seed);
   const Attempt attempt{a, philox};
   WarpRejection<std::uint32_t, kCaching> rejection;
-  unsigned long long iterations = 0, attempts = 0, full_calls = 0;
+  RejectionTally tally;
   for (std::uint64_t c = 0; c < calls; ++c) {
     const std::uint64_t t = tid + c * stride;
     const std::uint32_t v = rejection.next(t < a.count, t, t + stride < a.count, t + stride, attempt);
     if (t < a.count) out[t] = v;
-    if constexpr (kCount) {
-      // Iterations of the calls where every lane had a draw (the model's
-      // call; the grid's last call leaves lanes idle), attempts of all.
-      const int it = rejection.warp_iterations();
-      if (__all_sync(detail::kFullWarp, t < a.count)) {
-        iterations += static_cast<unsigned long long>(it);
-        ++full_calls;
-      }
-      attempts += static_cast<unsigned long long>(rejection.attempts());
-    }
+    if constexpr (kCount) tally.add(rejection, t < a.count);
   }
-  if constexpr (kCount) {
-    using Reduce = cub::WarpReduce<unsigned long long>;
-    __shared__ typename Reduce::TempStorage tmp[kThreads / 32];
-    const unsigned long long warp_attempts = Reduce(tmp[threadIdx.x / 32]).Sum(attempts);
-    if (threadIdx.x % 32 == 0) {
-      atomicAdd(&counts->warp_calls, full_calls);
-      atomicAdd(&counts->warp_iterations, iterations);
-      atomicAdd(&counts->attempts, warp_attempts);
-    }
-    if (tid == 0) atomicAdd(&counts->draws, static_cast<unsigned long long>(a.count));
-  }
+  if constexpr (kCount) tally.flush(counts, tid == 0 ? a.count : 0);
 }
 
 // Blocks that fill the device once (the grid-stride loop does the rest).
@@ -219,7 +199,7 @@ BringmannLarsenInfo BringmannLarsenBuilder<T>::build(const T* weights, std::size
 }
 
 void bringmann_larsen_sample(const BringmannLarsenWord* words, const std::uint64_t* thresholds, const BringmannLarsenInfo& info, std::uint64_t seed,
-                             std::uint64_t first, std::uint64_t count, std::uint32_t* out, bool precached, BringmannLarsenCounts* counts,
+                             std::uint64_t first, std::uint64_t count, std::uint32_t* out, bool precached, RejectionCounts* counts,
                              cudaStream_t stream) {
   if (count == 0) return;
   if (info.n == 0 || info.slots < info.n) throw std::invalid_argument("bringmann_larsen_sample: an empty structure");

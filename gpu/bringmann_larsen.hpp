@@ -31,6 +31,7 @@
 #include <cstdint>
 
 #include "gpu/alias_table.hpp"
+#include "gpu/rejection_counts.hpp"
 
 namespace warpsim::gpu {
 
@@ -56,13 +57,6 @@ inline constexpr std::size_t kBringmannLarsenMaxItems = (std::size_t{1} << 31) -
 /// Words to allocate for n items (enough for M <= 2N slots).
 inline std::size_t bringmann_larsen_words(std::size_t n) { return (2 * n + 63) / 64; }
 
-/// Counters of a sampling run (device memory, added to): the warps' calls in
-/// which every lane had a draw and their loop iterations (seed 004's call),
-/// the attempts made and the draws.
-struct BringmannLarsenCounts {
-  unsigned long long warp_calls = 0, warp_iterations = 0, attempts = 0, draws = 0;
-};
-
 template <class T>
 class BringmannLarsenBuilder {
  public:
@@ -87,10 +81,11 @@ class BringmannLarsenBuilder {
 
 /// Draws first .. first + count - 1: out[i] is draw first + i. `precached`:
 /// seed 004's pre-caching, else its uncached loop (the draws are the same);
-/// `counts` (device memory, or null): the run's counters are added there.
+/// `counts` (device memory, or null): the run's counters are added there
+/// (gpu/rejection_counts.hpp).
 /// Asynchronous on `stream`.
 void bringmann_larsen_sample(const BringmannLarsenWord* words, const std::uint64_t* thresholds, const BringmannLarsenInfo& info,
                              std::uint64_t seed, std::uint64_t first, std::uint64_t count, std::uint32_t* out, bool precached = true,
-                             BringmannLarsenCounts* counts = nullptr, cudaStream_t stream = nullptr);
+                             RejectionCounts* counts = nullptr, cudaStream_t stream = nullptr);
 
 }  // namespace warpsim::gpu

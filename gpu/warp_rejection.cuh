@@ -55,6 +55,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "gpu/rejection_counts.hpp"
+
 namespace warpsim::gpu {
 
 enum class RejectionCaching { none, precached };
@@ -168,6 +170,36 @@ class WarpRejection<Value, RejectionCaching::precached> {
   std::uint32_t cached_attempt_ = 0;
   bool cached_valid_ = false;
   int loops_ = 0, attempts_ = 0;
+};
+
+/// A thread's tally of its calls, added to RejectionCounts at the end: the
+/// iterations of the calls where every lane of the warp had a task (seed
+/// 004's call: the grid's last call leaves lanes idle), the attempts of all.
+/// All lanes call add() and flush() together.
+struct RejectionTally {
+  unsigned long long iterations = 0, full_calls = 0, attempts = 0;
+
+  template <class Loop>
+  __device__ __forceinline__ void add(const Loop& loop, bool has_task) {
+    const int it = loop.warp_iterations();
+    if (__all_sync(detail::kFullWarp, has_task)) {
+      iterations += static_cast<unsigned long long>(it);
+      ++full_calls;
+    }
+    attempts += static_cast<unsigned long long>(loop.attempts());
+  }
+
+  /// @param draws  what this thread adds to counts->draws (the grid's total from one thread)
+  __device__ __forceinline__ void flush(RejectionCounts* counts, unsigned long long draws) const {
+    unsigned long long warp_attempts = attempts;
+    for (int o = 16; o > 0; o /= 2) warp_attempts += __shfl_down_sync(detail::kFullWarp, warp_attempts, o);
+    if (threadIdx.x % 32 == 0) {
+      atomicAdd(&counts->warp_calls, full_calls);
+      atomicAdd(&counts->warp_iterations, iterations);
+      atomicAdd(&counts->attempts, warp_attempts);
+    }
+    if (draws != 0) atomicAdd(&counts->draws, draws);
+  }
 };
 
 }  // namespace warpsim::gpu

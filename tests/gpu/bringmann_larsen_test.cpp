@@ -41,10 +41,10 @@ struct OnGpu {
     }
   }
   std::vector<std::uint32_t> sample(std::uint64_t seed, std::uint64_t first, std::uint64_t count, bool precached,
-                                    gpu::BringmannLarsenCounts* counts = nullptr) const {
+                                    gpu::RejectionCounts* counts = nullptr) const {
     DeviceArray<std::uint32_t> out(count);
-    DeviceArray<gpu::BringmannLarsenCounts> c(1);
-    WARPSIM_CUDA(cudaMemset(c.p, 0, sizeof(gpu::BringmannLarsenCounts)));
+    DeviceArray<gpu::RejectionCounts> c(1);
+    WARPSIM_CUDA(cudaMemset(c.p, 0, sizeof(gpu::RejectionCounts)));
     gpu::bringmann_larsen_sample(words.p, thresholds.p, info, seed, first, count, out.p, precached, counts ? c.p : nullptr);
     WARPSIM_CUDA(cudaDeviceSynchronize());
     if (counts) *counts = c.download().at(0);
@@ -113,7 +113,7 @@ TEST(GpuBringmannLarsen, UncachedAttemptsAreTheOraclesAttempts) {
   const auto w = test::shuffled_power_law<double>(20000);
   const auto host = rj::build<double>(w);
   const OnGpu<double> s(w);
-  gpu::BringmannLarsenCounts c;
+  gpu::RejectionCounts c;
   s.sample(8, 1000, 200000, false, &c);
   std::uint64_t attempts = 0;
   for (std::uint64_t d = 0; d < 200000; ++d) rj::draw(host, 8, 1000 + d, &attempts);
@@ -132,7 +132,7 @@ TEST(GpuBringmannLarsen, IterationsFollowSeed004sLaw) {
     const OnGpu<double> s(w);
     const double p = s.info.acceptance();
     for (const bool pre : {false, true}) {
-      gpu::BringmannLarsenCounts c;
+      gpu::RejectionCounts c;
       s.sample(3, 0, std::uint64_t{1} << 26, pre, &c);
       const double mean = static_cast<double>(c.warp_iterations) / static_cast<double>(c.warp_calls);
       const double want = pre ? rj::cached_loop(32, p).loop.mean : rj::uncached_loop(32, p).mean;
