@@ -7,6 +7,8 @@
 //   bringmann_larsen.hpp  BringmannLarsenBuilder<T>, bringmann_larsen_sample: seed 001's
 //                       rejection sampling (Sec. 2.8), uncached or pre-cached
 //   rejection_loop.hpp  seed 004's two loops, recording a warp's iterations a call
+//   gamma.hpp           gamma_sample (Marsaglia-Tsang), LdaTopicSampler<T>: LDA's theta and phi
+//   rejection_counts.hpp  what a rejection sampler's counted run adds up
 //   lda_sampler.hpp     LdaSampler<T>: the LDA z-draw sweep
 //   device.hpp          which CUDA device, if any, and why not
 //   cuda_check.hpp      WARPSIM_CUDA / WARPSIM_CUDA_LAUNCH: every call checked
@@ -27,6 +29,7 @@
 #include "gpu/bringmann_larsen.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device.hpp"
+#include "gpu/gamma.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/lda_sampler.hpp"
 #include "gpu/matrix_sampler.hpp"

@@ -27,6 +27,7 @@
 // against Boost.Math's gamma CDF (stats::ks_continuous_test).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numbers>
@@ -37,6 +38,7 @@
 namespace warpsim::oracle::rejection {
 
 inline constexpr std::uint64_t kGammaStreams = std::uint64_t{1} << 63;
+inline constexpr std::size_t kLdaSumChunk = 256;  // the words a partial sum of phi's columns adds
 
 /// The three numbers of an attempt.
 struct GammaAttempt {
@@ -100,7 +102,8 @@ inline std::vector<double> dirichlet_draw(const std::vector<double>& alpha, std:
 /// The theta and phi half of the uncollapsed LDA sweep (gpu::LdaTopicSampler):
 /// n[m, k] and n[c, k] counted from z; theta[m, k] = Gamma(alpha + n[m, k])
 /// (task m K + k), phi[c, k] = Gamma(beta + n[c, k]) / S_k (task M K + c K
-/// + k), S_k added in word order.
+/// + k), S_k added in chunks of kLdaSumChunk words (each in word order),
+/// then the chunks in order.
 struct LdaTopics {
   std::vector<int> theta_counts, phi_counts;  // M x K, V x K
   std::vector<double> theta, phi;             // M x K, V x K
@@ -118,9 +121,15 @@ inline LdaTopics lda_topic_draws(const std::vector<int>& z, const std::vector<in
   }
   for (std::size_t i = 0; i < r.theta.size(); ++i) r.theta[i] = gamma_draw(alpha + r.theta_counts[i], seed, i);
   for (std::size_t i = 0; i < r.phi.size(); ++i) r.phi[i] = gamma_draw(beta + r.phi_counts[i], seed, r.theta.size() + i);
+  // S_k in two levels (the kernel's parallel order): chunks of kLdaSumChunk
+  // words each added in word order, then the chunks' sums in chunk order.
   std::vector<double> sums(kk, 0.0);
-  for (std::size_t c = 0; c < v; ++c)
-    for (std::size_t j = 0; j < kk; ++j) sums[j] += r.phi[c * kk + j];
+  for (std::size_t first = 0; first < v; first += kLdaSumChunk) {
+    std::vector<double> chunk(kk, 0.0);
+    for (std::size_t c = first; c < std::min(v, first + kLdaSumChunk); ++c)
+      for (std::size_t j = 0; j < kk; ++j) chunk[j] += r.phi[c * kk + j];
+    for (std::size_t j = 0; j < kk; ++j) sums[j] += chunk[j];
+  }
   for (std::size_t i = 0; i < r.phi.size(); ++i) r.phi[i] /= sums[i % kk];
   return r;
 }

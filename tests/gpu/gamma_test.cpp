@@ -1,0 +1,129 @@
+// Gamma variates and LDA's theta and phi on the GPU (gpu/gamma.hpp) against
+// the oracle (oracle/rejection/gamma.hpp): every draw within CUDA's log and
+// cos of the oracle's, uncached and pre-cached alike; the law against
+// Boost.Math (KS); the warps' iterations against seed 004's law; and a
+// whole uncollapsed LDA Gibbs iteration (z, then theta and phi) against the
+// oracle's.
+#include <gtest/gtest.h>
+
+#include <boost/math/distributions/gamma.hpp>
+#include <cmath>
+#include <iostream>
+#include <vector>
+
+#include "device_array.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/gamma.hpp"
+#include "gpu/lda_sampler.hpp"
+#include "oracle/lda_workload.hpp"
+#include "oracle/rejection/gamma.hpp"
+#include "oracle/rejection/loop_model.hpp"
+#include "properties/gpu_kernels.hpp"
+#include "properties/registry.hpp"
+#include "require_gpu.hpp"
+#include "stats/ks_continuous.hpp"
+
+namespace {
+
+using namespace warpsim;
+using gpu_test::DeviceArray;
+namespace rj = warpsim::oracle::rejection;
+
+const std::vector<double> kShapes = {0.05, 0.3, 1.0, 2.5, 30.0, 1000.0};
+
+template <class T>
+std::vector<T> on_gpu(const std::vector<T>& shape, std::uint64_t seed, std::uint64_t first, bool precached, gpu::RejectionCounts* counts = nullptr) {
+  const DeviceArray<T> s(shape);
+  DeviceArray<T> out(shape.size());
+  DeviceArray<gpu::RejectionCounts> c(1);
+  WARPSIM_CUDA(cudaMemset(c.p, 0, sizeof(gpu::RejectionCounts)));
+  gpu::gamma_sample(s.p, shape.size(), seed, first, out.p, precached, counts ? c.p : nullptr);
+  WARPSIM_CUDA(cudaDeviceSynchronize());
+  if (counts) *counts = c.download().at(0);
+  return out.download();
+}
+
+// 600,000 draws (the six shapes in turn) from task 12,345 on: pre-caching
+// changes no bit; each draw is within 1e-9 relative of the oracle's (the
+// same attempt accepted; a decision flipped by an ulp of log or cos would
+// show as a gross difference); KS against the gamma law a shape (alpha 1e-6).
+TEST(GpuGamma, DrawsAreTheOraclesWithinLogAndCos) {
+  WARPSIM_REQUIRE_GPU();
+  std::vector<double> shape(600000);
+  for (std::size_t i = 0; i < shape.size(); ++i) shape[i] = kShapes[i % kShapes.size()];
+  const std::uint64_t first = 12345;
+  const auto pre = on_gpu(shape, 7, first, true), un = on_gpu(shape, 7, first, false);
+  ASSERT_EQ(pre, un);
+  std::size_t far = 0;
+  double worst = 0;
+  std::vector<std::vector<double>> by_shape(kShapes.size());
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    const double want = rj::gamma_draw(shape[i], 7, first + i);
+    const double rel = std::fabs(pre[i] - want) / std::max(std::fabs(want), 1e-300);
+    worst = std::max(worst, rel);
+    if (rel > 1e-9 && ++far <= 3) ADD_FAILURE() << "draw " << i << " shape " << shape[i] << ": GPU " << pre[i] << ", oracle " << want;
+    by_shape[i % kShapes.size()].push_back(pre[i]);
+  }
+  EXPECT_EQ(far, 0u);
+  std::cout << "largest relative difference from the oracle: " << worst << "\n";
+  for (std::size_t s = 0; s < kShapes.size(); ++s) {
+    const boost::math::gamma_distribution<double> law(kShapes[s]);
+    const auto r = stats::ks_continuous_test(by_shape[s], [&](double v) { return v <= 0 ? 0.0 : boost::math::cdf(law, v); }, {.alpha = 1e-6});
+    EXPECT_FALSE(r.reject) << "shape " << kShapes[s] << ": D " << r.statistic << ", p " << r.p_value;
+    EXPECT_LT(*r.detectable.kolmogorov_distance, 0.012);
+  }
+  // fp32: the double variate rounded once.
+  std::vector<float> shape32(shape.begin(), shape.begin() + 6000);
+  const auto f = on_gpu(shape32, 7, first, true);
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    const auto want = static_cast<float>(rj::gamma_draw(static_cast<double>(shape32[i]), 7, first + i));
+    ASSERT_NEAR(f[i], want, std::fabs(want) * 2e-7f + 1e-37f) << i;
+  }
+}
+
+// 2^24 draws of one shape: iterations a warp call against E[L_32] (uncached)
+// and the pre-cached steady state for the measured acceptance, within 1%.
+TEST(GpuGamma, IterationsFollowSeed004sLaw) {
+  WARPSIM_REQUIRE_GPU();
+  for (const double a : {0.3, 2.5}) {
+    const std::vector<double> shape(std::size_t{1} << 24, a);
+    for (const bool pre : {false, true}) {
+      gpu::RejectionCounts c;
+      on_gpu(shape, 3, 0, pre, &c);
+      const double p = 1 / c.attempts_per_draw();
+      const double want = pre ? rj::cached_loop(32, p).loop.mean : rj::uncached_loop(32, p).mean;
+      EXPECT_NEAR(c.iterations_per_call(), want, 0.01 * want) << "shape " << a << (pre ? " pre-cached" : " uncached");
+      std::cout << "shape " << a << (pre ? ", pre-cached" : ", uncached") << ": acceptance " << p << ", " << c.iterations_per_call()
+                << " iterations a warp call, model " << want << "\n";
+    }
+  }
+}
+
+// A whole uncollapsed Gibbs iteration: z by the butterfly kernel (equal to
+// the oracle bit for bit: tests/gpu/lda_sampler_test.cpp), then theta and
+// phi from that z, against the oracle's (within 1e-9 relative in fp64;
+// 700 words: phi's column sums take three chunks).
+TEST(GpuGamma, LdaGibbsIterationEqualsTheOracle) {
+  WARPSIM_REQUIRE_GPU();
+  const auto corpus = oracle::make_lda_corpus({.documents = 300, .vocabulary = 700, .tokens = 9000, .longest = 80, .seed = 5});
+  const int k = 64, vocabulary = corpus.vocabulary;
+  const auto model = oracle::make_lda_model<double>(corpus, k, 9);
+  DeviceArray<double> theta(model.theta), phi(model.phi);
+  const DeviceArray<int> offsets(corpus.offsets), words(corpus.words);
+  DeviceArray<int> z(corpus.words.size());
+  gpu::LdaSampler<double> zs;
+  zs.draw(theta.p, phi.p, offsets.p, words.p, corpus.documents, k, 9, gpu::MatrixAlgorithm::ButterflyAddSub, z.p);
+  gpu::LdaTopicSampler<double> topics;
+  topics.draw(z.p, offsets.p, words.p, corpus.documents, vocabulary, k, 0.1, 0.01, 10, theta.p, phi.p);
+  WARPSIM_CUDA(cudaDeviceSynchronize());
+  const auto want_z = oracle::lda_draw<double>(corpus, model, 9, *properties::find_algorithm("butterfly-addsub").oracle_algorithm);
+  ASSERT_EQ(z.download(), want_z);
+  const auto want = rj::lda_topic_draws(want_z, corpus.offsets, corpus.words, vocabulary, k, 0.1, 0.01, 10);
+  const auto got_theta = theta.download(), got_phi = phi.download();
+  for (std::size_t i = 0; i < want.theta.size(); ++i) ASSERT_NEAR(got_theta[i], want.theta[i], 1e-9 * want.theta[i]) << "theta " << i;
+  for (std::size_t i = 0; i < want.phi.size(); ++i) ASSERT_NEAR(got_phi[i], want.phi[i], 1e-9 * want.phi[i]) << "phi " << i;
+  EXPECT_THROW(topics.draw(z.p, offsets.p, words.p, corpus.documents, vocabulary, k, 0.0, 0.01, 10, theta.p, phi.p), std::invalid_argument);
+  EXPECT_THROW(topics.draw(z.p, offsets.p, words.p, corpus.documents, vocabulary, k, 0.1, NAN, 10, theta.p, phi.p), std::invalid_argument);
+}
+
+}  // namespace
