@@ -22,6 +22,14 @@ __global__ void fill_uniform(T* w, std::size_t n, std::uint64_t seed, std::uint3
   }
 }
 
+template <class T>
+__global__ void fill_constant(T* w, std::size_t n, T value) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    w[i] = value;
+  }
+}
+
 // A shuffled power law: w[perm(i)] = (i + 1)^-1, perm(i) = i * 7919 mod n
 // (7919 is prime and divides none of the sizes used).
 template <class T>

@@ -12,6 +12,11 @@
 //                 set beside seed 004's exact E[L_32] (uncached) and the
 //                 pre-cached steady state (oracle/rejection/loop_model.hpp)
 //                 for the measured acceptance N / M
+// Gamma variates (gpu/gamma.hpp, Marsaglia-Tsang): 10^8 draws of shape 0.3,
+// 2.5 and 30 (fp32 out), uncached and pre-cached, with the same counted
+// run; and one whole uncollapsed LDA Gibbs iteration on the seed's Sec. 7
+// corpus size (43,556 documents, 37,286 words, 3.07M tokens), K = 1,024,
+// fp32: the z draw (butterfly add-subtract) and theta and phi.
 // Median of 10 runs between CUDA events after 2 warm-ups; the floor of a
 // sampling run writes 4 bytes a draw (reading the structure once) at the
 // copy bandwidth measured in the same run. JSON lines.
@@ -19,6 +24,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,17 +32,15 @@
 #include "gpu/alias_table.hpp"
 #include "gpu/bringmann_larsen.hpp"
 #include "gpu/cuda_check.hpp"
+#include "gpu/gamma.hpp"
+#include "gpu/lda_sampler.hpp"
+#include "oracle/lda_corpus.hpp"
 #include "rejection_model.hpp"
 
 namespace {
 
 using namespace warpsim;
 using bench::DeviceBuffer;
-
-__global__ void fill_equal(float* w, std::size_t n) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-    w[i] = 1;
-}
 
 enum class Weights { power_law, uniform, equal };
 
@@ -47,7 +51,7 @@ const char* name(Weights w) {
 void fill(float* w, std::size_t n, Weights kind) {
   if (kind == Weights::power_law) bench::fill_power_law<float><<<1024, 256>>>(w, n);
   else if (kind == Weights::uniform) bench::fill_uniform<float><<<1024, 256>>>(w, n, 1, 0);
-  else fill_equal<<<1024, 256>>>(w, n);
+  else bench::fill_constant<float><<<1024, 256>>>(w, n, 1.0f);
   WARPSIM_CUDA_LAUNCH("fill weights");
 }
 
@@ -72,14 +76,14 @@ void run(std::size_t n, Weights kind, std::uint64_t draws, double bw, int reps) 
   std::fflush(stdout);
 
   DeviceBuffer<std::uint32_t> out(draws);
-  DeviceBuffer<gpu::BringmannLarsenCounts> counts(1);
+  DeviceBuffer<gpu::RejectionCounts> counts(1);
   const double floor_ms = (static_cast<double>(draws) * 4 + static_cast<double>(n) * 12) / (bw * 1e6);
   for (const bool pre : {false, true}) {
     std::uint64_t seed = 1;
     const double ms = bench::median_ms([&] { gpu::bringmann_larsen_sample(words.p, thresholds.p, info, seed++, 0, draws, out.p, pre); }, reps, 2);
-    WARPSIM_CUDA(cudaMemset(counts.p, 0, sizeof(gpu::BringmannLarsenCounts)));
+    WARPSIM_CUDA(cudaMemset(counts.p, 0, sizeof(gpu::RejectionCounts)));
     gpu::bringmann_larsen_sample(words.p, thresholds.p, info, 99, 0, draws, out.p, pre, counts.p);
-    gpu::BringmannLarsenCounts c;
+    gpu::RejectionCounts c;
     WARPSIM_CUDA(cudaMemcpy(&c, counts.p, sizeof c, cudaMemcpyDeviceToHost));
     const double iterations = static_cast<double>(c.warp_iterations) / static_cast<double>(c.warp_calls);
     const double model = bench::predicted_warp_iterations(pre, info.acceptance());
@@ -101,12 +105,76 @@ void run(std::size_t n, Weights kind, std::uint64_t draws, double bw, int reps) 
   std::fflush(stdout);
 }
 
+void gamma_run(double shape, std::uint64_t n, int reps) {
+  DeviceBuffer<float> s(n), out(n);
+  bench::fill_constant<float><<<1024, 256>>>(s.p, n, static_cast<float>(shape));
+  WARPSIM_CUDA_LAUNCH("fill shapes");
+  DeviceBuffer<gpu::RejectionCounts> counts(1);
+  for (const bool pre : {false, true}) {
+    std::uint64_t seed = 1;
+    const double ms = bench::median_ms([&] { gpu::gamma_sample(s.p, n, seed++, 0, out.p, pre); }, reps, 2);
+    WARPSIM_CUDA(cudaMemset(counts.p, 0, sizeof(gpu::RejectionCounts)));
+    gpu::gamma_sample(s.p, n, 99, 0, out.p, pre, counts.p);
+    gpu::RejectionCounts c;
+    WARPSIM_CUDA(cudaMemcpy(&c, counts.p, sizeof c, cudaMemcpyDeviceToHost));
+    const double p = 1 / c.attempts_per_draw();
+    std::printf(
+        "{\"what\": \"gamma\", \"method\": \"marsaglia-tsang, %s\", \"shape\": %g, \"draws\": %llu, \"ms\": %.4f, \"gsamples_per_s\": %.2f, "
+        "\"acceptance\": %.6f, \"iterations_per_call\": %.4f, \"model_iterations_per_call\": %.4f}\n",
+        pre ? "pre-cached" : "uncached", shape, static_cast<unsigned long long>(n), ms, static_cast<double>(n) / (ms * 1e6), p, c.iterations_per_call(),
+        bench::predicted_warp_iterations(pre, p));
+    std::fflush(stdout);
+  }
+}
+
+void lda_iteration(int k, int reps) {
+  const auto corpus = oracle::make_lda_corpus({});
+  const std::size_t nt = static_cast<std::size_t>(corpus.documents) * k, np = static_cast<std::size_t>(corpus.vocabulary) * k;
+  DeviceBuffer<float> theta_buf(nt), phi_buf(np);
+  bench::fill_uniform<float><<<2048, 256>>>(theta_buf.p, nt, 5, 2);  // as bench_gpu_lda
+  bench::fill_uniform<float><<<2048, 256>>>(phi_buf.p, np, 5, 3);
+  WARPSIM_CUDA_LAUNCH("fill theta and phi");
+  auto up = [](const std::vector<int>& v) {
+    auto b = std::make_unique<DeviceBuffer<int>>(v.size());
+    WARPSIM_CUDA(cudaMemcpy(b->p, v.data(), v.size() * sizeof(int), cudaMemcpyHostToDevice));
+    return b;
+  };
+  auto offsets = up(corpus.offsets), words = up(corpus.words);
+  DeviceBuffer<float>* theta = &theta_buf;
+  DeviceBuffer<float>* phi = &phi_buf;
+  DeviceBuffer<int> z(corpus.words.size());
+  gpu::LdaSampler<float> zs;
+  gpu::LdaTopicSampler<float> topics;
+  const double z_ms = bench::median_ms(
+      [&] { zs.draw(theta->p, phi->p, offsets->p, words->p, corpus.documents, k, 1, gpu::MatrixAlgorithm::ButterflyAddSub, z.p); }, reps, 2);
+  DeviceBuffer<gpu::RejectionCounts> counts(1);
+  for (const bool pre : {false, true}) {
+    std::uint64_t seed = 2;
+    const double ms = bench::median_ms(
+        [&] { topics.draw(z.p, offsets->p, words->p, corpus.documents, corpus.vocabulary, k, 0.1, 0.01, seed++, theta->p, phi->p, pre); }, reps, 2);
+    WARPSIM_CUDA(cudaMemset(counts.p, 0, sizeof(gpu::RejectionCounts)));
+    topics.draw(z.p, offsets->p, words->p, corpus.documents, corpus.vocabulary, k, 0.1, 0.01, 99, theta->p, phi->p, pre, counts.p);
+    gpu::RejectionCounts c;
+    WARPSIM_CUDA(cudaMemcpy(&c, counts.p, sizeof c, cudaMemcpyDeviceToHost));
+    const double p = 1 / c.attempts_per_draw();
+    std::printf(
+        "{\"what\": \"lda gibbs iteration\", \"documents\": %d, \"vocabulary\": %d, \"tokens\": %zu, \"k\": %d, \"dtype\": \"f32\", "
+        "\"z_ms\": %.4f, \"theta_phi_ms\": %.4f, \"theta_phi\": \"%s\", \"gammas\": %llu, \"acceptance\": %.6f, \"iterations_per_call\": %.4f, "
+        "\"model_iterations_per_call\": %.4f}\n",
+        corpus.documents, corpus.vocabulary, corpus.words.size(), k, z_ms, ms, pre ? "pre-cached" : "uncached", c.draws, p, c.iterations_per_call(),
+        bench::predicted_warp_iterations(pre, p));
+    std::fflush(stdout);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app("rejection sampling on the device: Bringmann-Larsen uncached and pre-cached, beside the alias table");
   bool quick = false;
   app.add_flag("--quick", quick, "10^6 and 10^7 only, 10^8 draws");
+  bool gamma_only = false;
+  app.add_flag("--gamma", gamma_only, "the gamma variates and the LDA iteration only");
   CLI11_PARSE(app, argc, argv);
   try {
     const double bw = bench::copy_bandwidth_gbs();
@@ -116,8 +184,12 @@ int main(int argc, char** argv) {
     std::vector<std::size_t> sizes = {1'000'000, 10'000'000};
     if (!quick) sizes.push_back(100'000'000);
     const std::uint64_t draws = quick ? 100'000'000 : 1'000'000'000;
-    for (const std::size_t n : sizes)
-      for (const Weights kind : {Weights::power_law, Weights::uniform, Weights::equal}) run(n, kind, draws, bw, 10);
+    if (!gamma_only) {
+      for (const std::size_t n : sizes)
+        for (const Weights kind : {Weights::power_law, Weights::uniform, Weights::equal}) run(n, kind, draws, bw, 10);
+    }
+    for (const double shape : {0.3, 2.5, 30.0}) gamma_run(shape, quick ? 10'000'000 : 100'000'000, 10);
+    lda_iteration(1024, 5);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_gpu_rejection: %s\n", e.what());
     return 2;

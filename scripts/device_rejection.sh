@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device call for rejection sampling (issue 15): the GPU tests of seed
-# 004's loops and of Bringmann-Larsen against the oracle (and the registry's
-# GPU entry), compute-sanitizer (memcheck, racecheck, synccheck),
+# 004's loops, of Bringmann-Larsen and of the gamma variates and LDA's theta
+# and phi against the oracle (and the registry's GPU entry), compute-sanitizer (memcheck, racecheck, synccheck),
 # bench_gpu_rejection, and the thesis's own Bringmann-Larsen (built there
 # from .thesis-src, carried; bench/thesis_baseline/driver.cu rejection),
 # timed after ours. Expects .device-out/{gpu_tests,bench_gpu_rejection}
@@ -18,12 +18,12 @@ if [[ -d .thesis-src ]]; then
   (BUILD_ONLY=1 JOBS=12 bash bench/thesis_baseline/build_and_run.sh .thesis-src "$thesis_bin" > "$logs/thesis_build.log" 2>&1) &
   build_pid=$!
 fi
-./.device-out/gpu_tests --gtest_filter='GpuBringmannLarsen*:GpuRejection*:Registry/GpuEntry.*bringmann*' > "$logs/gpu_tests.log" 2>&1
+./.device-out/gpu_tests --gtest_filter='GpuBringmannLarsen*:GpuRejection*:GpuGamma*:Registry/GpuEntry.*bringmann*' > "$logs/gpu_tests.log" 2>&1
 echo "gpu_tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$logs/gpu_tests.log" | tr '\n' ' ')"
-grep -E "FAILED|iterations a warp call" "$logs/gpu_tests.log"
+grep -E "FAILED|iterations a warp call|relative difference" "$logs/gpu_tests.log"
 for tool in memcheck racecheck synccheck; do
   timeout 200 compute-sanitizer --tool $tool ./.device-out/gpu_tests \
-    --gtest_filter='GpuBringmannLarsen.BuildsTheOraclesStructureBitForBit:GpuBringmannLarsen.RefusesBad*:GpuBringmannLarsen.UncachedAttempts*:GpuRejection.EachWarp*' \
+    --gtest_filter='GpuBringmannLarsen.BuildsTheOraclesStructureBitForBit:GpuBringmannLarsen.RefusesBad*:GpuBringmannLarsen.UncachedAttempts*:GpuRejection.EachWarp*:GpuGamma.LdaGibbs*' \
     --gtest_brief=1 > "$logs/$tool.log" 2>&1
   echo "$tool: $(tail -1 "$logs/$tool.log")"
 done
