@@ -2,7 +2,8 @@
 # One device call for rejection sampling (issue 15): the GPU tests of seed
 # 004's loops, of Bringmann-Larsen and of the gamma variates and LDA's theta
 # and phi against the oracle (and the registry's GPU entry), compute-sanitizer (memcheck, racecheck, synccheck),
-# bench_gpu_rejection, and the thesis's own Bringmann-Larsen (built there
+# bench_gpu_rejection, PyTorch's gamma variates (bench/torch_gamma_baseline.py),
+# and the thesis's own Bringmann-Larsen (built there
 # from .thesis-src, carried; bench/thesis_baseline/driver.cu rejection),
 # timed after ours. Expects .device-out/{gpu_tests,bench_gpu_rejection}
 # (carried). Logs under $OUT/rejection-logs/, a summary on stdout.
@@ -29,6 +30,8 @@ for tool in memcheck racecheck synccheck; do
 done
 ./.device-out/bench_gpu_rejection ${BENCH_FLAGS:-} > "$logs/bench_gpu_rejection.jsonl" 2>&1
 cat "$logs/bench_gpu_rejection.jsonl"
+(cd bench && PYTHONUNBUFFERED=1 python3 torch_gamma_baseline.py) > "$logs/torch_gamma_baseline.jsonl" 2>&1
+cat "$logs/torch_gamma_baseline.jsonl"
 if [[ -n ${build_pid:-} ]]; then
   wait "$build_pid"
   tail -2 "$logs/thesis_build.log"
