@@ -118,10 +118,10 @@ Algorithm alias_row(std::string name, std::string listing, std::size_t psa_plus_
   return a;
 }
 
-// Bringmann-Larsen's oracle entry: the structure built on the host
-// (oracle/rejection/bringmann_larsen.hpp; kept for the next call with the
-// same weights), the draws made on the warp model a warp at a time by the
-// uncached loop (the pre-cached loop draws the same: tested there).
+// Bringmann-Larsen's oracle entry: the structure built on the warp model
+// (oracle/rejection/bringmann_larsen.hpp, build_on_model; kept for the next
+// call with the same weights), the draws made on the warp model a warp at a
+// time by the uncached loop (the pre-cached loop draws the same: tested there).
 template <class T>
 ManyDraw<T> oracle_bringmann_larsen() {
   struct Last {
@@ -131,7 +131,7 @@ ManyDraw<T> oracle_bringmann_larsen() {
   auto last = std::make_shared<Last>();
   return [last](std::span<const T> w, std::uint64_t seed, std::uint64_t first, std::uint64_t count) {
     if (last->weights.size() != w.size() || !std::equal(w.begin(), w.end(), last->weights.begin()) || last->s.n == 0) {
-      last->s = oracle::rejection::build(w);
+      last->s = oracle::rejection::build_on_model(oracle::alias::to_units(w));
       last->weights.assign(w.begin(), w.end());
     }
     return oracle::rejection::draws_on_model(last->s, seed, first, count);

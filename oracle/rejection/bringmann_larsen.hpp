@@ -304,6 +304,120 @@ inline WarpDraws draw_on_warp(sim::Warp& warp, const sim::GlobalMemory& mem, con
   return out;
 }
 
+/// The build on the warp model: what build() defines, made as a kernel
+/// would make it, so the model counts its memory traffic.
+///   items    a warp W items at a time: each lane's unit loaded, Occ and the
+///            threshold computed (128-bit, as `occupancy`), the threshold
+///            stored; the starts by an inclusive shfl_up scan of Occ plus the
+///            carry of the chunks before (the last lane's sum, shfl_sync),
+///            stored
+///   words    a warp W words at a time: lane w's rank is lower_bound(starts,
+///            64 w) (its binary search in global memory), and its bits the
+///            starts from there below 64 (w + 1), walked
+/// Returns the structure downloaded from the model's memory.
+inline BringmannLarsen build_on_model(const alias::Units& u, int width = 32) {
+  using sim::Op;
+  using sim::PerLane;
+  using sim::Reg;
+  const std::size_t n = u.units.size();
+  if (n == 0) throw std::invalid_argument("no weights");
+  if (n > kBringmannLarsenMaxItems) throw std::invalid_argument("more than 2^31 - 1 weights: Bringmann-Larsen's slots are 32-bit");
+  sim::GlobalMemory mem;
+  sim::Warp warp(sim::WarpConfig{.width = width});
+  const auto w = static_cast<std::uint64_t>(width);
+  const sim::LaneMask full = sim::full_mask(width);
+  const auto units = mem.allocate<std::uint64_t>(n);
+  mem.upload<std::uint64_t>(units, u.units);
+  const auto thresholds = mem.allocate<std::uint64_t>(n);
+  const auto starts = mem.allocate<std::uint64_t>(n);
+  const std::uint64_t total = u.total;
+  auto at = [](const auto& array, const Reg<std::uint64_t>& i, int l) { return array.address + i[l] * 8; };
+
+  // Items: Occ, thresholds, starts.
+  Reg<std::uint64_t> index("i"), addr("addr"), unit("u"), thr("t"), occ("occ"), incl("incl"), up("up"), start("start"), carry("carry", 0),
+      last("last");
+  Reg<bool> in("in");
+  for (std::uint64_t base = 0; base < n; base += w) {
+    warp.compute(Op::Other, index, [&](int l) { return base + static_cast<std::uint64_t>(l); }, "i <- base + l");
+    warp.compute(Op::Compare, in, [&](int l) { return index[l] < n; }, "in <- i < N");
+    warp.compute(Op::Other, occ, [&](int) { return std::uint64_t{0}; }, "occ <- 0");
+    warp.if_then(in, [&] {
+      warp.compute(Op::Other, addr, [&](int l) { return at(units, index, l); }, "addr <- &u[i]");
+      warp.load_global(unit, mem, PerLane<std::uint64_t>(addr));
+      warp.compute(Op::Other, occ, [&](int l) { return std::uint64_t{occupancy(unit[l], n, total).occ}; }, "occ <- N u / U + 1");
+      warp.compute(Op::Other, thr, [&](int l) { return remainder_threshold(occupancy(unit[l], n, total).remainder, total); },
+                   "t <- (N u mod U) 2^64 / U");
+      warp.compute(Op::Other, addr, [&](int l) { return at(thresholds, index, l); }, "addr <- &t[i]");
+      warp.store_global(mem, PerLane<std::uint64_t>(addr), thr);
+    });
+    warp.mov(incl, PerLane<std::uint64_t>(occ));
+    for (int d = 1; d < width; d *= 2) {  // inclusive scan
+      warp.shfl_up_sync(up, PerLane<sim::LaneMask>(full), incl, d);
+      warp.compute(Op::Add, incl, [&](int l) { return l >= d ? incl[l] + up[l] : incl[l]; }, "incl += lane >= d ? up : 0");
+    }
+    warp.compute(Op::Add, start, [&](int l) { return carry[l] + incl[l] - occ[l]; }, "start <- carry + incl - occ");
+    warp.if_then(in, [&] {
+      warp.compute(Op::Other, addr, [&](int l) { return at(starts, index, l); }, "addr <- &start[i]");
+      warp.store_global(mem, PerLane<std::uint64_t>(addr), start);
+    });
+    warp.shfl_sync(last, PerLane<sim::LaneMask>(full), incl, width - 1);
+    warp.add(carry, carry, PerLane<std::uint64_t>(last));
+  }
+  const std::uint64_t slots = carry[0];
+
+  // Words: rank by binary search, bits by walking the starts.
+  const std::uint64_t nwords = (slots + 63) / 64;
+  const auto words = mem.allocate<RankWord>(static_cast<std::size_t>(nwords));
+  Reg<std::uint64_t> word("w"), lo("lo"), hi("hi"), mid("mid"), value("start"), bits("bits"), target("target");
+  Reg<bool> go("go");
+  Reg<RankWord> out("word");
+  auto lower_bound = [&](Reg<std::uint64_t>& result, auto&& target_of) {
+    warp.compute(Op::Other, target, [&](int l) { return target_of(l); }, "target");
+    warp.compute(Op::Other, lo, [&](int) { return std::uint64_t{0}; }, "lo <- 0");
+    warp.compute(Op::Other, hi, [&](int) { return std::uint64_t{n}; }, "hi <- N");
+    warp.loop_while(
+        go, [&] { warp.compute(Op::Compare, go, [&](int l) { return lo[l] < hi[l]; }, "go <- lo < hi"); },
+        [&] {
+          warp.compute(Op::Other, mid, [&](int l) { return (lo[l] + hi[l]) / 2; }, "mid <- (lo + hi) / 2");
+          warp.compute(Op::Other, addr, [&](int l) { return at(starts, mid, l); }, "addr <- &start[mid]");
+          warp.load_global(value, mem, PerLane<std::uint64_t>(addr));
+          warp.compute(Op::Select, lo, [&](int l) { return value[l] < target[l] ? mid[l] + 1 : lo[l]; }, "lo <- start < target ? mid + 1 : lo");
+          warp.compute(Op::Select, hi, [&](int l) { return value[l] < target[l] ? hi[l] : mid[l]; }, "hi <- start < target ? hi : mid");
+        });
+    warp.mov(result, PerLane<std::uint64_t>(lo));
+  };
+  Reg<std::uint64_t> first("first"), end("end");
+  for (std::uint64_t base = 0; base < nwords; base += w) {
+    warp.compute(Op::Other, word, [&](int l) { return base + static_cast<std::uint64_t>(l); }, "w <- base + l");
+    warp.compute(Op::Compare, in, [&](int l) { return word[l] < nwords; }, "in <- w < words");
+    warp.if_then(in, [&] {
+      lower_bound(first, [&](int l) { return 64 * word[l]; });
+      lower_bound(end, [&](int l) { return 64 * word[l] + 64; });
+      warp.compute(Op::Other, bits, [&](int) { return std::uint64_t{0}; }, "bits <- 0");
+      warp.mov(index, PerLane<std::uint64_t>(first));
+      warp.loop_while(
+          go, [&] { warp.compute(Op::Compare, go, [&](int l) { return index[l] < end[l]; }, "go <- i < end"); },
+          [&] {
+            warp.compute(Op::Other, addr, [&](int l) { return at(starts, index, l); }, "addr <- &start[i]");
+            warp.load_global(value, mem, PerLane<std::uint64_t>(addr));
+            warp.compute(Op::Other, bits, [&](int l) { return bits[l] | std::uint64_t{1} << (value[l] - 64 * word[l]); }, "bits |= 1 << (start - 64 w)");
+            warp.compute(Op::Add, index, [&](int l) { return index[l] + 1; }, "i <- i + 1");
+          });
+      warp.compute(Op::Other, out, [&](int l) { return RankWord{bits[l], static_cast<std::uint32_t>(first[l]), 0}; }, "word <- {bits, rank}");
+      warp.compute(Op::Other, addr, [&](int l) { return words.address + word[l] * sizeof(RankWord); }, "addr <- &words[w]");
+      warp.store_global(mem, PerLane<std::uint64_t>(addr), out);
+    });
+  }
+  BringmannLarsen s;
+  s.n = n;
+  s.slots = slots;
+  s.capacity = total;
+  s.exponent = u.exponent;
+  s.words = mem.download(words);
+  s.threshold = mem.download(thresholds);
+  return s;
+}
+
 /// Draws first .. first + count - 1 on one warp of `width` lanes (the
 /// registry's oracle entry), in draw order.
 inline std::vector<std::uint32_t> draws_on_model(const BringmannLarsen& s, std::uint64_t seed, std::uint64_t first, std::uint64_t count,

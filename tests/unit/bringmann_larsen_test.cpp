@@ -56,6 +56,22 @@ TEST(BringmannLarsen, TheBitArrayAndRankGiveTheArrayA) {
   }
 }
 
+// The build on the warp model (a kernel's scan and binary searches) is the
+// definition's, on warps of 4, 32 and 64 lanes.
+TEST(BringmannLarsen, TheModelsBuildIsTheDefinitions) {
+  for (const auto& w : inputs()) {
+    const auto u = alias::to_units<double>(w);
+    const auto want = rj::build(u);
+    for (const int width : {4, 32, 64}) {
+      const auto got = rj::build_on_model(u, width);
+      EXPECT_EQ(got.slots, want.slots) << width;
+      EXPECT_EQ(got.capacity, want.capacity);
+      EXPECT_EQ(got.words, want.words) << width;
+      EXPECT_EQ(got.threshold, want.threshold) << width;
+    }
+  }
+}
+
 TEST(BringmannLarsen, AnAttemptAcceptsEachItemAtItsUnitsWithin2ToTheMinus64) {
   for (const auto& w : inputs()) {
     const auto u = alias::to_units<double>(w);
