@@ -83,8 +83,8 @@ TEST_P(GpuLdaTuning, DrawsEqualTheOracle) {
 INSTANTIATE_TEST_SUITE_P(RingAndTokens, GpuLdaTuning,
                          testing::Values(gpu::LdaTuning{0, 1}, gpu::LdaTuning{2, 1}, gpu::LdaTuning{3, 1}, gpu::LdaTuning{2, 2},
                                          gpu::LdaTuning{3, 2}, gpu::LdaTuning{2, 4}, gpu::LdaTuning{3, 4}),
-                         [](const testing::TestParamInfo<gpu::LdaTuning>& info) {
-                           return "ring" + std::to_string(info.param.ring) + "_tokens" + std::to_string(info.param.tokens);
+                         [](const testing::TestParamInfo<gpu::LdaTuning>& p) {
+                           return "ring" + std::to_string(p.param.ring) + "_tokens" + std::to_string(p.param.tokens);
                          });
 
 TEST(GpuLda, RejectsBadArguments) {
