@@ -11,14 +11,7 @@ set -uo pipefail
 out=${OUT:-/tmp/out}
 logs=$out/rejection-logs
 mkdir -p "$logs"
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv > "$logs/device.txt" 2>&1
-nvcc --version | tail -1 >> "$logs/device.txt"
-cat "$logs/device.txt"
-thesis_bin=/tmp/thesis_bench
-if [[ -d .thesis-src ]]; then
-  (BUILD_ONLY=1 JOBS=12 bash bench/thesis_baseline/build_and_run.sh .thesis-src "$thesis_bin" > "$logs/thesis_build.log" 2>&1) &
-  build_pid=$!
-fi
+source bench/thesis_baseline/device_start.sh  # device.txt; the thesis built in the background
 ./.device-out/gpu_tests --gtest_filter='GpuBringmannLarsen*:GpuRejection*:GpuGamma*:Registry/GpuEntry.*bringmann*' > "$logs/gpu_tests.log" 2>&1
 echo "gpu_tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$logs/gpu_tests.log" | tr '\n' ' ')"
 grep -E "FAILED|iterations a warp call|relative difference" "$logs/gpu_tests.log"
