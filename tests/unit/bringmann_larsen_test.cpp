@@ -115,26 +115,8 @@ TEST(RejectionErrata, E23AcceptanceIsAtLeastOneHalfNotAbove) {
   EXPECT_GT(pl.acceptance(), 0.5);
 }
 
-TEST(BringmannLarsen, DrawsFollowTheWeights) {
-  std::vector<double> w(64);
-  for (int i = 0; i < 64; ++i) w[static_cast<std::size_t>((i * 37 + 11) % 64)] = 1.0 / (1 + i);
-  w[5] = w[40] = 0;
-  const auto s = rj::build<double>(w);
-  std::vector<double> counts(64, 0.0), p(64);
-  double total = 0;
-  for (double x : w) total += x;
-  for (int i = 0; i < 64; ++i) p[static_cast<std::size_t>(i)] = w[static_cast<std::size_t>(i)] / total;
-  for (std::uint64_t d = 0; d < 400000; ++d) {
-    const auto i = rj::draw(s, 77, d);
-    ASSERT_NE(w[i], 0.0) << "drew an item of weight 0";
-    counts[i] += 1;
-  }
-  stats::GofOptions g;
-  g.alpha = 1e-6;
-  const auto r = stats::chi_square_test(counts, p, g);
-  EXPECT_FALSE(r.reject) << "p = " << r.p_value;
-  EXPECT_LT(*r.detectable.total_variation, 0.01) << "400,000 draws rule out a total-variation bias of 0.01 with power 0.9 at alpha 1e-6";
-}
+// The law of the draws: the registry's TableEntry.ManyDrawsFromOneTableAreInLaw
+// (tests/property/registry_properties.cpp) runs these draws, made on the model.
 
 // The warp model's draws, uncached and pre-cached, on one warp or as one warp
 // of a larger grid, are the host's draw d for every d.
