@@ -1321,6 +1321,20 @@ bool device_readable(const void* p) {
   return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged || (a.type == cudaMemoryTypeHost && a.devicePointer != nullptr);
 }
 
+// The unit's passes: the weights' check and their largest, e', S', e, U on
+// the device (each pass finds the scalars it needs from the one before).
+template <class T, int kThreads>
+void enqueue_units(const T* weights, std::size_t n, Scale* scale, int grid, cudaStream_t on) {
+  init_scale<<<1, 1, 0, on>>>(scale, n);
+  WARPSIM_CUDA(cudaGetLastError());
+  check_and_max<T, kThreads><<<grid, kThreads, 0, on>>>(weights, n, scale);
+  WARPSIM_CUDA(cudaGetLastError());
+  fine_sum<T, kThreads><<<grid, kThreads, 0, on>>>(weights, n, scale);
+  WARPSIM_CUDA(cudaGetLastError());
+  total_units<T, kThreads><<<grid, kThreads, 0, on>>>(weights, n, scale);
+  WARPSIM_CUDA(cudaGetLastError());
+}
+
 // One round trip after the unit's passes: the scale, and with it whether the
 // weights were good (std::invalid_argument with the oracle's message if not).
 template <class T>
@@ -1405,16 +1419,7 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
 
   // Every launch of the build, in order, on one stream.
   auto enqueue = [&](cudaStream_t on) {
-    // The weights' check and their largest, e', S', e, U, 1 / U: on the device
-    // (each pass finds the scalars it needs from the one before).
-    init_scale<<<1, 1, 0, on>>>(scale, n);
-    WARPSIM_CUDA(cudaGetLastError());
-    check_and_max<T, kThreads><<<grid, kThreads, 0, on>>>(weights, n, scale);
-    WARPSIM_CUDA(cudaGetLastError());
-    fine_sum<T, kThreads><<<grid, kThreads, 0, on>>>(weights, n, scale);
-    WARPSIM_CUDA(cudaGetLastError());
-    total_units<T, kThreads><<<grid, kThreads, 0, on>>>(weights, n, scale);
-    WARPSIM_CUDA(cudaGetLastError());
+    enqueue_units<T, kThreads>(weights, n, scale, grid, on);
 
     auto* splits = reinterpret_cast<SplitAt*>(base + at.splits);
     const int threads = config.threads_per_block;
@@ -1545,15 +1550,7 @@ AliasTableInfo AliasTableBuilder<T>::find_units(const T* weights, std::size_t n,
   if (n == 0) throw std::invalid_argument("no weights");
   constexpr int kThreads = 256;
   auto* scale = reinterpret_cast<Scale*>(scratch_->device.ensure(sizeof(Scale)));
-  const int grid = grid_for(n, kThreads);
-  init_scale<<<1, 1, 0, stream>>>(scale, n);
-  WARPSIM_CUDA(cudaGetLastError());
-  check_and_max<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, scale);
-  WARPSIM_CUDA(cudaGetLastError());
-  fine_sum<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, scale);
-  WARPSIM_CUDA(cudaGetLastError());
-  total_units<T, kThreads><<<grid, kThreads, 0, stream>>>(weights, n, scale);
-  WARPSIM_CUDA(cudaGetLastError());
+  enqueue_units<T, kThreads>(weights, n, scale, grid_for(n, kThreads), stream);
   const Scale host = read_scale(scale, weights, n, stream);
   AliasTableInfo info;
   info.n = n;
