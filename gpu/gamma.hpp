@@ -22,9 +22,10 @@
 
 namespace warpsim::gpu {
 
-/// out[i] = a Gamma(shape[i]) variate (scale 1), the oracle's task first + i:
-/// oracle::rejection::gamma_draw(shape[i], seed, first + i). Shapes must be
-/// finite and > 0 (not checked on the device: a kernel author's input).
+/// out[i] = a Gamma(shape[i]) variate (scale 1), the oracle's task first + i
+/// computed in T: oracle::rejection::gamma_draw<T>(shape[i], seed, first + i)
+/// to within CUDA's log, cos and exp. Shapes must be finite and > 0 (not
+/// checked on the device: a kernel author's input).
 /// `counts` (device memory, or null) is added to. Asynchronous on `stream`.
 template <class T>
 void gamma_sample(const T* shape, std::size_t n, std::uint64_t seed, std::uint64_t first, T* out, bool precached = true,
@@ -40,8 +41,9 @@ void gamma_sample(const T* shape, std::size_t n, std::uint64_t seed, std::uint64
 /// oracle's). Row m of theta is then a
 /// Dirichlet(alpha + n[m, .]) draw up to its scale, which the z draw does
 /// not see (it normalises each token's weights); column k of phi is a
-/// Dirichlet(beta + n[., k]) draw. Layouts as LdaSampler's: theta documents
-/// x K, phi vocabulary x K.
+/// Dirichlet(beta + n[., k]) draw. The variates are computed in T, the sums
+/// in double (oracle::rejection::lda_topic_draws<T>). Layouts as
+/// LdaSampler's: theta documents x K, phi vocabulary x K.
 template <class T>
 class LdaTopicSampler {
  public:
