@@ -148,7 +148,8 @@ int run_rejection(const RejectionOptions& o, std::ostream& out) {
   out << "  warp, uncached:       E[L_" << o.lanes << "] = " << u.mean << " iterations (" << u.mean * o.p << " x 1/p)\n";
   if (o.cached) {
     out << "  warp, pre-cached:     E[L] = " << c.loop.mean << " iterations in the steady state (uncached / pre-cached "
-        << u.mean / c.loop.mean << "; fixed point after " << c.fixed_point_steps << " calls)\n";
+        << u.mean / c.loop.mean << "; fixed point solved, checked by " << c.fixed_point_steps << (c.fixed_point_steps == 1 ? " call" : " calls")
+        << ")\n";
   }
   out << "\n  n   P(L = n) uncached" << (o.cached ? "   P(L = n) pre-cached" : "") << '\n';
   const std::size_t rows = std::max(rows_to_show(u), o.cached ? rows_to_show(c.loop) : 0);
