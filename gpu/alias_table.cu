@@ -1202,12 +1202,6 @@ __global__ void sample_counts_kernel(SampleArgs a, unsigned long long* __restric
   }
 }
 
-int grid_for(std::size_t items, int threads) {
-  const auto sms = multiprocessors();
-  const std::size_t blocks = (items + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
-  return static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(blocks, static_cast<std::size_t>(sms) * 8)));
-}
-
 template <class T>
 std::string bad_weight_message(std::size_t i, T x) {
   if (std::isnan(x)) return "weight " + std::to_string(i) + " is not a number";
@@ -1312,14 +1306,6 @@ struct AliasTableBuilder<T>::Scratch {
 };
 
 namespace {
-
-// Whether the device can read p: device or managed memory (or host memory
-// mapped for it); pageable host memory is not.
-bool device_readable(const void* p) {
-  cudaPointerAttributes a{};
-  WARPSIM_CUDA(cudaPointerGetAttributes(&a, p));
-  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged || (a.type == cudaMemoryTypeHost && a.devicePointer != nullptr);
-}
 
 // The unit's passes: the weights' check and their largest, e', S', e, U on
 // the device (each pass finds the scalars it needs from the one before).

@@ -35,11 +35,6 @@ __extension__ typedef unsigned __int128 u128;
 
 constexpr int kThreads = 256;
 
-int grid_for(std::size_t items) {
-  const std::size_t blocks = (items + kThreads - 1) / kThreads;
-  return static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(blocks, static_cast<std::size_t>(multiprocessors()) * 8)));
-}
-
 // ---- the build ------------------------------------------------------------
 
 template <class T>
@@ -116,13 +111,6 @@ __global__ void __launch_bounds__(kThreads) sample_kernel(SampleArgs a, std::uin
   if constexpr (kCount) tally.flush(counts, tid == 0 ? a.count : 0);
 }
 
-// Blocks that fill the device once (the grid-stride loop does the rest).
-template <class Kernel>
-int resident_grid(Kernel kernel, std::uint64_t count) {
-  const auto full = static_cast<std::uint64_t>(resident_blocks(reinterpret_cast<const void*>(kernel), kThreads, 0));
-  return static_cast<int>(std::max<std::uint64_t>(1, std::min(full, (count + kThreads - 1) / kThreads)));
-}
-
 }  // namespace
 
 template <class T>
@@ -144,9 +132,7 @@ BringmannLarsenInfo BringmannLarsenBuilder<T>::build(const T* weights, std::size
                                                      cudaStream_t stream) {
   if (n == 0) throw std::invalid_argument("no weights");
   if (n > kBringmannLarsenMaxItems) throw std::invalid_argument("more than 2^31 - 1 weights: Bringmann-Larsen's slots are 32-bit");
-  cudaPointerAttributes attr{};
-  WARPSIM_CUDA(cudaPointerGetAttributes(&attr, weights));
-  if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged && !(attr.type == cudaMemoryTypeHost && attr.devicePointer)) {
+  if (!device_readable(weights)) {
     T* copy = reinterpret_cast<T*>(scratch_->weights.ensure(n * sizeof(T)));  // host weights: to the device first
     WARPSIM_CUDA(cudaMemcpyAsync(copy, weights, n * sizeof(T), cudaMemcpyHostToDevice, stream));
     weights = copy;
@@ -171,7 +157,7 @@ BringmannLarsenInfo BringmannLarsenBuilder<T>::build(const T* weights, std::size
   auto* slots = reinterpret_cast<unsigned long long*>(base + at_slots);
   void* temp = base + at_temp;
 
-  const int grid = grid_for(n), word_grid = grid_for(nwords);
+  const int grid = grid_for(n, kThreads), word_grid = grid_for(nwords, kThreads);
   occupancy_kernel<T><<<grid, kThreads, 0, stream>>>(weights, n, units.exponent, units.capacity, occ, thresholds);
   WARPSIM_CUDA(cudaGetLastError());
   std::size_t bytes = scan_n;
@@ -205,7 +191,7 @@ void bringmann_larsen_sample(const BringmannLarsenWord* words, const std::uint64
   if (info.n == 0 || info.slots < info.n) throw std::invalid_argument("bringmann_larsen_sample: an empty structure");
   const SampleArgs a{words, thresholds, info.slots, seed, first, count};
   auto launch = [&](auto kernel) {
-    kernel<<<resident_grid(kernel, count), kThreads, 0, stream>>>(a, out, counts);
+    kernel<<<resident_grid(reinterpret_cast<const void*>(kernel), kThreads, count), kThreads, 0, stream>>>(a, out, counts);
     WARPSIM_CUDA(cudaGetLastError());
   };
   if (precached) {

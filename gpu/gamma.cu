@@ -198,16 +198,6 @@ __global__ void __launch_bounds__(kThreads) normalise(const T* __restrict__ phi_
     phi[i] = static_cast<T>(__ddiv_rn(static_cast<double>(phi_raw[i]), sums[i % static_cast<std::uint64_t>(k)]));
 }
 
-template <class Kernel>
-int resident_grid(Kernel kernel, std::uint64_t count) {
-  const auto full = static_cast<std::uint64_t>(resident_blocks(reinterpret_cast<const void*>(kernel), kThreads, 0));
-  return static_cast<int>(std::max<std::uint64_t>(1, std::min(full, (count + kThreads - 1) / kThreads)));
-}
-
-int grid_for(std::uint64_t items) {
-  return static_cast<int>(std::max<std::uint64_t>(1, std::min<std::uint64_t>((items + kThreads - 1) / kThreads, static_cast<std::uint64_t>(multiprocessors()) * 8)));
-}
-
 }  // namespace
 
 template <class T>
@@ -215,7 +205,7 @@ void gamma_sample(const T* shape, std::size_t n, std::uint64_t seed, std::uint64
                   cudaStream_t stream) {
   if (n == 0) return;
   auto launch = [&](auto kernel) {
-    kernel<<<resident_grid(kernel, n), kThreads, 0, stream>>>(shape, n, seed, first, out, counts);
+    kernel<<<resident_grid(reinterpret_cast<const void*>(kernel), kThreads, n), kThreads, 0, stream>>>(shape, n, seed, first, out, counts);
     WARPSIM_CUDA(cudaGetLastError());
   };
   if (precached) {
@@ -246,13 +236,13 @@ void LdaTopicSampler<T>::draw(const int* z, const int* offsets, const int* words
   auto* phi_raw = reinterpret_cast<T*>(base + raw_at);
   auto* sums = reinterpret_cast<double*>(base + sums_at);
   WARPSIM_CUDA(cudaMemsetAsync(topic_counts, 0, counts_bytes, stream));
-  count_topics<<<grid_for(static_cast<std::uint64_t>(documents)), kThreads, 0, stream>>>(z, offsets, words, documents, k, topic_counts,
+  count_topics<<<grid_for(static_cast<std::size_t>(documents), kThreads), kThreads, 0, stream>>>(z, offsets, words, documents, k, topic_counts,
                                                                                         topic_counts + theta_n);
   WARPSIM_CUDA(cudaGetLastError());
   const LdaShape shape{topic_counts, theta_n, alpha, beta};
   const std::uint64_t tasks = theta_n + phi_n;
   auto launch = [&](auto kernel) {
-    kernel<<<resident_grid(kernel, tasks), kThreads, 0, stream>>>(shape, tasks, seed, theta, phi_raw, counts);
+    kernel<<<resident_grid(reinterpret_cast<const void*>(kernel), kThreads, tasks), kThreads, 0, stream>>>(shape, tasks, seed, theta, phi_raw, counts);
     WARPSIM_CUDA(cudaGetLastError());
   };
   if (precached) {
@@ -267,7 +257,7 @@ void LdaTopicSampler<T>::draw(const int* z, const int* offsets, const int* words
   WARPSIM_CUDA(cudaGetLastError());
   column_sums<<<(k + kThreads - 1) / kThreads, kThreads, 0, stream>>>(partial, chunks, k, sums);
   WARPSIM_CUDA(cudaGetLastError());
-  normalise<T><<<grid_for(phi_n), kThreads, 0, stream>>>(phi_raw, sums, phi_n, k, phi);
+  normalise<T><<<grid_for(phi_n, kThreads), kThreads, 0, stream>>>(phi_raw, sums, phi_n, k, phi);
   WARPSIM_CUDA(cudaGetLastError());
 }
 

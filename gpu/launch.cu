@@ -26,6 +26,22 @@ int resident_blocks(const void* kernel, int threads, std::size_t shared_bytes) {
   return std::max(1, multiprocessors() * per_sm);
 }
 
+int grid_for(std::size_t items, int threads) {
+  const std::size_t blocks = (items + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
+  return static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(blocks, static_cast<std::size_t>(multiprocessors()) * 8)));
+}
+
+int resident_grid(const void* kernel, int threads, std::size_t items) {
+  const auto full = static_cast<std::size_t>(resident_blocks(kernel, threads, 0));
+  return static_cast<int>(std::max<std::size_t>(1, std::min(full, (items + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads))));
+}
+
+bool device_readable(const void* p) {
+  cudaPointerAttributes a{};
+  WARPSIM_CUDA(cudaPointerGetAttributes(&a, p));
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged || (a.type == cudaMemoryTypeHost && a.devicePointer != nullptr);
+}
+
 namespace detail {
 
 SharedPlan most_resident(const void* kernel, std::size_t per_warp) {

@@ -18,6 +18,18 @@ std::size_t max_shared_per_block();
 // Blocks of `kernel` resident on the whole device at once (at least 1).
 int resident_blocks(const void* kernel, int threads, std::size_t shared_bytes);
 
+// A grid-stride pass over `items`: a block per `threads` items, at most 8
+// blocks a multiprocessor (at least 1).
+int grid_for(std::size_t items, int threads);
+
+// A grid-stride loop's grid: the blocks of `kernel` (no dynamic shared
+// memory) that fill the device once, no more than `items` need (at least 1).
+int resident_grid(const void* kernel, int threads, std::size_t items);
+
+// Whether the device can read p: device or managed memory, or host memory
+// mapped for it (pageable host memory cannot be).
+bool device_readable(const void* p);
+
 // Device memory that grows on demand and is freed with the owner.
 template <class T>
 class DeviceScratch {
