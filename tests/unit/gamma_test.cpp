@@ -47,7 +47,10 @@ TEST(Gamma, DrawsAreFixedByTaskAndSeed) {
   EXPECT_EQ(rj::gamma_draw(2.5, 3, 99), rj::gamma_draw(2.5, 3, 99));
   EXPECT_NE(rj::gamma_draw(2.5, 3, 99), rj::gamma_draw(2.5, 3, 100));
   EXPECT_NE(rj::gamma_draw(2.5, 3, 99), rj::gamma_draw(2.5, 4, 99));
-  EXPECT_GT(rj::gamma_draw(1e-3, 3, 5), 0.0 - 1e-300);
+  // Shapes below 1: Gamma(a + 1)'s variate of the same task times U^(1/a),
+  // U from the block (seed, 2^63 + task, 0, word3 1).
+  const auto x = rng::philox_bits(3, rj::kGammaStreams + 5, 0, 1);
+  EXPECT_EQ(rj::gamma_draw(0.4, 3, 5), rj::gamma_draw(0.4 + 1.0, 3, 5) * std::exp(std::log(rj::open_uniform53(x.v[0], x.v[1])) / 0.4));
 }
 
 // A Dirichlet(0.5, 2, 7.5) component is Beta(a_i, sum - a_i): KS on 20,000
