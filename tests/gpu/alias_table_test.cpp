@@ -98,6 +98,7 @@ rc::Gen<gpu::AliasBuildConfig> gen_config() {
     c.threads_per_block = *rc::gen::element(32, 128, 256, 1024);
     c.shared_pack = *rc::gen::arbitrary<bool>();
     c.merge_pack = *rc::gen::element(true, true, false);
+    c.implicit_lights = *rc::gen::arbitrary<bool>();
     c.pack_chunk = *rc::gen::element(0, 0, 8, 16);
     c.pary_split = *rc::gen::arbitrary<bool>();
     // PSA (0) or PSA+ with groups of 1 to 1,024 items.
@@ -257,6 +258,36 @@ TEST(GpuAlias, BuildEqualsTheOracleAtTheEndsOfTheRange) {
   }
 }
 
+// Where the lights lie far apart: long runs of heavies (weight 1) between
+// rare lights (weight 0 or a little), so that one light's bucket is filled
+// over thousands of heavy steps, many sections hold heavies alone, and the
+// merge pack that finds l again from the weights must start from a chunk's
+// start, not from the directory's light (ImplicitLists::locate); then
+// lights in runs, and every 32nd item light.
+TEST(GpuAlias, BuildEqualsTheOracleWhereHeaviesRunLong) {
+  WARPSIM_REQUIRE_GPU();
+  for (const std::size_t period : {std::size_t{2001}, std::size_t{300}, std::size_t{32}}) {
+    const std::size_t n = 200'003;
+    std::vector<float> w(n, 1.0f);
+    for (std::size_t i = period / 2; i < n; i += period) w[i] = (i / period) % 3 == 0 ? 0.0f : 0.25f;
+    const auto u = oracle::alias::to_units<float>(w);
+    const auto want = oracle::alias::sweep(u);
+    // l implicit (a warp a split; with sections of 16 items, a warp 32
+    // splits), and l written.
+    for (const int mode : {0, 1, 2}) {
+      gpu::AliasBuildConfig config;
+      config.implicit_lights = mode < 2;
+      config.sections = mode == 1 ? n / 16 : 0;
+      gpu::AliasTableInfo info;
+      const auto got = gpu_table(w, config, &info);
+      bool same = got.keep == want.keep;
+      for (std::size_t k = 0; k < n && same; ++k) same = got.alias[k] == oracle::alias::sampled_alias(want, k);
+      EXPECT_TRUE(same) << "a light every " << period << " items, mode " << mode;
+      EXPECT_EQ(info.lights, (n - period / 2 + period - 1) / period) << period;
+    }
+  }
+}
+
 // Sizes users have: 10^6 items, uniform and a shuffled power law.
 TEST(GpuAlias, BuildEqualsTheOracleAtAMillionItems) {
   WARPSIM_REQUIRE_GPU();
@@ -267,17 +298,20 @@ TEST(GpuAlias, BuildEqualsTheOracleAtAMillionItems) {
     const auto want = oracle::alias::sweep(u);
     // The merge pack (sections of 1,024, 1,004 and 16 steps) and the shared
     // and global packs.
-    for (const bool merge : {true, false}) {
+    // The merge pack with l found again from the weights or written out.
+    for (const int pack : {0, 1, 2}) {
+      const bool merge = pack < 2;
       for (std::size_t sections : {std::size_t{0}, std::size_t{997}, std::size_t{1'000'000 / 16}}) {
         gpu::AliasBuildConfig config;
         config.sections = sections;
         config.shared_pack = sections != 997;
         config.merge_pack = merge;
+        config.implicit_lights = pack == 0;
         const auto got = gpu_table(*w, config);
         EXPECT_EQ(got.capacity, u.total);
         bool same = got.keep == want.keep;
         for (std::size_t k = 0; k < n && same; ++k) same = got.alias[k] == oracle::alias::sampled_alias(want, k);
-        EXPECT_TRUE(same) << "sections " << sections << (merge ? ", merge pack" : "");
+        EXPECT_TRUE(same) << "sections " << sections << (merge ? pack == 0 ? ", merge pack, l implicit" : ", merge pack" : "");
       }
     }
   }
