@@ -9,6 +9,8 @@
 #include <limits>
 #include <numeric>
 #include <stdexcept>
+#include <algorithm>
+#include <random>
 #include <vector>
 
 #include "device_array.hpp"
@@ -284,6 +286,33 @@ TEST(GpuAlias, BuildEqualsTheOracleWhereHeaviesRunLong) {
       for (std::size_t k = 0; k < n && same; ++k) same = got.alias[k] == oracle::alias::sampled_alias(want, k);
       EXPECT_TRUE(same) << "a light every " << period << " items, mode " << mode;
       EXPECT_EQ(info.lights, (n - period / 2 + period - 1) / period) << period;
+    }
+  }
+}
+
+// Where many items sit at the line between light and heavy (heavy iff
+// u > floor(U / N)): equal weights (every item on the line, so light and
+// exactly full), and 1 and 1/2 in equal numbers with 50,007 items at their
+// mean 3/4 or within 2^-22 of it, shuffled (those just above it heavy by a
+// few units, those on it full, those below it light).
+TEST(GpuAlias, BuildEqualsTheOracleWhereItemsSitAtTheLine) {
+  WARPSIM_REQUIRE_GPU();
+  const std::size_t n = 300'007;
+  std::vector<float> equal(n, 0.75f), near;
+  for (std::size_t i = 0; i < 125'000; ++i) near.insert(near.end(), {1.0f, 0.5f});
+  for (std::size_t i = 0; i < 50'007; ++i) near.push_back(0.75f * (i % 3 == 0 ? 1.0f : i % 3 == 1 ? 1.0f + 0x1p-22f : 1.0f - 0x1p-22f));
+  std::shuffle(near.begin(), near.end(), std::mt19937_64(11));
+  for (const auto* w : {&equal, &near}) {
+    const auto u = oracle::alias::to_units<float>(*w);
+    const auto want = oracle::alias::sweep(u);
+    for (const bool implicit : {true, false}) {
+      gpu::AliasBuildConfig config;
+      config.implicit_lights = implicit;
+      const auto got = gpu_table(*w, config);
+      EXPECT_EQ(got.capacity, u.total);
+      bool same = got.keep == want.keep;
+      for (std::size_t k = 0; k < n && same; ++k) same = got.alias[k] == oracle::alias::sampled_alias(want, k);
+      EXPECT_TRUE(same) << (w == &equal ? "equal" : "near") << (implicit ? ", l implicit" : "");
     }
   }
 }
