@@ -1,10 +1,10 @@
 // Fuzz target: the whole `warpsim` command line, in-process.
 //
-// The input is text in sections separated by lines "@@". With WARPSIM_FUZZ_ARGS
-// empty, the first section is the argument list (one argument a line) and the
-// rest are the files @1, @2, ...; otherwise WARPSIM_FUZZ_ARGS fixes the
-// arguments (separated by spaces, as fuzz/CMakeLists.txt writes them) and
-// every section is a file. Files are held in memory (cli::MemoryInputs): nothing
+// The input is text in sections separated by lines "@@". With the target's
+// fixed arguments (warpsim_fuzz_args, a one-line source fuzz/CMakeLists.txt
+// writes for each target) empty, the first section is the argument list (one
+// argument a line) and the rest are the files @1, @2, ...; otherwise they fix
+// the arguments (separated by spaces) and every section is a file. Files are held in memory (cli::MemoryInputs): nothing
 // touches the disk or standard input.
 //
 // Beyond crashes, sanitizer reports and timeouts, it checks the CLI's
@@ -24,9 +24,8 @@
 #include "cli/inputs.hpp"
 #include "fuzz/fuzz_contract.hpp"
 
-#ifndef WARPSIM_FUZZ_ARGS
-#define WARPSIM_FUZZ_ARGS ""
-#endif
+// The target's fixed arguments (fuzz/CMakeLists.txt, warpsim_fuzz_cli).
+extern const char* const warpsim_fuzz_args;
 
 namespace {
 
@@ -86,7 +85,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto sections = split(text, "\n@@\n");
   std::vector<std::string> args;
   std::size_t first_file = 0;
-  const std::string_view fixed = WARPSIM_FUZZ_ARGS;
+  const std::string_view fixed = warpsim_fuzz_args;
   if (fixed.empty()) {
     args = split(sections[0], "\n");
     if (args.size() == 1 && args[0].empty()) args.clear();

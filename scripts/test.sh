@@ -18,7 +18,7 @@ ctest --test-dir "$build" --output-on-failure -j "$jobs"
 if command -v clang++ >/dev/null && [[ -n "$(clang++ -print-file-name=libclang_rt.fuzzer-x86_64.a | grep /)" ]]; then
   CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPSIM_FUZZ=ON \
     -DWARPSIM_TESTS=OFF -DWARPSIM_BENCHMARKS=OFF -DWARPSIM_CUDA=OFF
-  cmake --build build-fuzz -j "$jobs"
+  cmake --build build-fuzz -j "$jobs" --target warpsim_fuzz_targets  # (the fuzz targets alone)
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 ctest --test-dir build-fuzz --output-on-failure -j "$jobs"
 else
   echo "test.sh: clang with libFuzzer not found (apt-get install clang libclang-rt-14-dev): fuzzing session skipped"
