@@ -600,28 +600,8 @@ struct ImplicitLists {
     if (lo == first) return {at, 32 * m, dir.prefix[m]};
     return {lo * kPerWarp, lights_before_chunk(lo), dir.chunk_start[lo].light_units};
   }
-  // Light p itself: its item, p, and the units of the lights before it
-  // (SL(p), psa.hpp); for p = |l|, item n. Eight weights read at a time.
-  __device__ Cursor exact(std::uint64_t p) const {
-    if (p >= lights) return {n, lights, cap - heavy_prefix[heavies]};  // all lights: U less the heavies' units
-    const Cursor c = locate(p);
-    std::uint64_t pos = c.pos, sum = c.prefix;
-    for (std::uint64_t i = c.item;; i += 8) {
-      T x[8];
-#pragma unroll
-      for (int b = 0; b < 8; ++b) x[b] = i + b < n ? __ldg(w + i + b) : T(0);
-#pragma unroll
-      for (int b = 0; b < 8; ++b) {
-        const std::uint64_t u = item.units_of_weight(x[b]);
-        if (i + b < n && !item.heavy(u)) {
-          if (pos == p) return {i + b, p, sum};
-          sum += u;
-          ++pos;
-        }
-      }
-    }
-  }
-  __device__ std::uint64_t light_units_before(std::uint64_t p) const { return exact(p).prefix; }
+  // SL(|l|), the units of all the lights: U less the heavies'.
+  __device__ std::uint64_t all_light_units() const { return cap - heavy_prefix[heavies]; }
   __device__ u128 excess(std::uint64_t j) const { return static_cast<u128>(n) * heavy_prefix[j] - static_cast<u128>(j) * cap; }
 };
 
@@ -887,7 +867,7 @@ __global__ void split_implicit_kernel(PackArgs<ImplicitLists<T>> base, const Sca
   }
   if (split >= a.lights) {  // (no light left: the walk ran off l's end)
     item = l.n;
-    prefix = l.light_units_before(split);
+    prefix = l.all_light_units();
   }
   splits[s] = SplitAt{split, k - split};
   l.dir.start_item[s] = item;
@@ -972,7 +952,7 @@ __global__ void split_implicit_warp_kernel(PackArgs<ImplicitLists<T>> base, cons
   }
   if (split >= a.lights) {  // (past l's last light)
     item = l.n;
-    prefix = l.light_units_before(split);
+    prefix = l.all_light_units();
   }
   if (lane == 0) {
     splits[s] = SplitAt{split, k - split};
