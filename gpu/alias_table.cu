@@ -695,6 +695,7 @@ struct PackArgs {
   std::uint64_t lights, heavies, steps, sections;
   std::uint64_t cap;
   u128 recip;  // floor(2^126 / U)
+  std::uint64_t per_step = 0;  // floor(U / N) (PSA: N the steps)
 };
 
 // The sweep's state after k steps: the largest i in [max(0, k - |h|), min(k, |l|)]
@@ -720,6 +721,7 @@ __device__ __forceinline__ PackArgs<L> with_scale(PackArgs<L> a, const Scale* s)
   a.steps = a.lights + a.heavies;  // N for PSA; PSA+'s leftovers
   a.cap = s->total;
   a.recip = s->recip;
+  a.per_step = s->heavy_above;
   a.lists.bind(s);
   return a;
 }
@@ -961,17 +963,28 @@ __global__ void split_implicit_warp_kernel(PackArgs<ImplicitLists<T>> base, cons
   }
 }
 
+// x N where the product is below 2^64 (a mass, a spill), N < 2^32: two
+// 32-bit products where the compiler's 64-bit one takes three.
+__device__ __forceinline__ std::uint64_t times_n_low(std::uint64_t x, std::uint32_t n) {
+  return static_cast<std::uint64_t>(static_cast<std::uint32_t>(x)) * n + (static_cast<std::uint64_t>(static_cast<std::uint32_t>(x >> 32) * n) << 32);
+}
+
 // Row k as sampling reads it: the threshold floor(keep 2^64 / U) (2^64 - 1
 // and the item itself for a full row).
 // The division by U is a multiplication by R = floor(2^126 / U): keep R < 2^126
 // (keep < U), and (keep R) >> 62 is t or t - 1 (the error of R times keep is
-// below 2^62), settled by one product.
+// below 2^62; R <= 2^126 / U, so never t + 1), settled by the remainder
+// r = keep 2^64 - t' U: in [0, 2U), below 2^63, so its low 64 bits are all
+// of it, and those are -t' U mod 2^64 (keep 2^64 has none): one 64-bit
+// product, where comparing (t' + 1) U with keep 2^64 took a 128-bit one
+// (the pack's most executed line).
 __device__ __forceinline__ std::uint64_t threshold(std::uint64_t keep, std::uint64_t cap, u128 recip) {
   const std::uint64_t r_lo = static_cast<std::uint64_t>(recip), r_hi = static_cast<std::uint64_t>(recip >> 64);  // r_hi < 4
-  const u128 product = static_cast<u128>(keep) * r_lo + (static_cast<u128>(keep * r_hi) << 64);
-  std::uint64_t t = static_cast<std::uint64_t>(product >> 62);
-  if (static_cast<u128>(t + 1) * cap <= static_cast<u128>(keep) << 64) ++t;
-  return t;
+  // (keep R) >> 62 from keep r_lo + keep r_hi 2^64: the low half's top two bits below the high half.
+  const std::uint64_t hi = __umul64hi(keep, r_lo) + keep * r_hi, lo = keep * r_lo;
+  const std::uint64_t t = hi << 2 | lo >> 62;
+  const std::uint64_t r = std::uint64_t{0} - t * cap;  // keep 2^64 - t U
+  return r >= cap ? t + 1 : t;
 }
 
 __device__ __forceinline__ void store_row(AliasRow* rows, std::uint32_t k, std::uint64_t keep, std::uint32_t alias, std::uint64_t cap,
@@ -1215,27 +1228,53 @@ __global__ void __launch_bounds__(kMergeThreads, 8) pack_merge_kernel(PackArgs<L
   }
   __pipeline_wait_prior(0);
   __syncthreads();
-  const std::uint64_t cap = a.cap, n = a.steps;
+  const std::uint64_t cap = a.cap;
+  const auto n = static_cast<std::uint32_t>(a.steps);  // N <= 2^32 - 1 (kAliasMaxItems): masses as 32 x 64-bit products
   const auto tile_steps = static_cast<unsigned>(steps);
   const unsigned from = threadIdx.x * tile_steps / kMergeThreads, to = (threadIdx.x + 1) * tile_steps / kMergeThreads;
   const std::uint64_t* light_p = copied_prefix + pl;   // light_p[li], li in [0, nl]: the prefix sum of light i0 + li
   const std::uint64_t* heavy_p = copied_prefix + ph;   // heavy_p[hj], hj in [1, nh]
   const std::uint32_t* light = copied_items + dl;      // light[li]
   const std::uint32_t* heavy = copied_items + hb;      // heavy[hj]
+  // k U / N as a quotient and a remainder, (q, r) = (floor(k U / N), k U
+  // mod N), so that the sweep runs in 64-bit integers (its 128-bit
+  // products and spills were half of the kernel's instructions). With S
+  // the two prefix sums' sum (< U < 2^62), an integer:
+  //   k U < N S  <=>  q_k < S;
+  //   the spill w = N S - k U = N (S - q_k) - r_k (w <= U where it is kept);
+  //   w > U  <=>  N S > (k + 1) U  <=>  S > q_{k+1}.
+  // From U = A N + B (A = floor(U / N), B < N): q_k = k A + floor(k B / N),
+  // r_k = k B mod N (k B < 2^64), and each step adds A and B, carrying N.
+  const std::uint64_t per_step = a.per_step;
+  const auto per_step_rest = static_cast<std::uint32_t>(cap - per_step * n);
+  struct Quotient {
+    std::uint64_t q;
+    std::uint32_t r;
+  };
+  const auto advance = [&](Quotient x) {
+    const bool carry = x.r >= n - per_step_rest;
+    return Quotient{x.q + per_step + carry, carry ? x.r - (n - per_step_rest) : x.r + per_step_rest};
+  };
+  Quotient at;  // k = k0 + from
+  {
+    const std::uint64_t k = k0 + from, rest = k * per_step_rest;
+    at = {k * per_step + rest / n, static_cast<std::uint32_t>(rest % n)};
+  }
   // split_at(k0 + from) within the tile: the largest li in [max(0, from - nj),
   // min(nl, from)] at the bottom or with D(i - 1) < E(k - i + 1).
   // D(x - 1) < E(k - x + 1) <=> (x - 1) U + (k - x + 1) U < N (l_p(x - 1)
-  // + h_p(k - x + 1)), i.e. k U < N S with S the two prefix sums' sum
-  // (< U < 2^62): one 64-bit addition and one product a probe.
-  const u128 kU = static_cast<u128>(k0 + from) * cap;
+  // + h_p(k - x + 1)), i.e. k U < N S, i.e. q_k < S: one 64-bit addition and
+  // comparison a probe.
   unsigned li = from > nj ? from - nj : 0u, hi = min(nl, from);
   while (li < hi) {
     const unsigned mid = li + (hi - li + 1) / 2, hj = from - mid;
-    if (hj >= heavies || kU < static_cast<u128>(n) * (light_p[mid - 1] + heavy_p[hj + 1])) li = mid; else hi = mid - 1;
+    if (hj >= heavies || at.q < light_p[mid - 1] + heavy_p[hj + 1]) li = mid; else hi = mid - 1;
   }
   unsigned hj = from - li;
-  // The spill E(j + 1) + U - D(i) = N (l_p(i) + h_p(j + 1)) - k U.
-  u128 w = hj < heavies ? static_cast<u128>(n) * (light_p[li] + heavy_p[hj + 1]) - kU : 0;
+  // S = l_p(i) + h_p(j + 1), whose spill N S - k U is E(j + 1) + U - D(i)
+  // (meaningless once no heavy is left: not used then).
+  std::uint64_t sum = light_p[li] + heavy_p[hj + 1];
+  Quotient next = advance(at);
   // pack_kernel's three cases as one path of selects (a warp's lanes take
   // different cases at every step, which branches would serialise): a light
   // step fills light i from heavy j (or, no heavy left, keeps it whole); a
@@ -1245,20 +1284,21 @@ __global__ void __launch_bounds__(kMergeThreads, 8) pack_merge_kernel(PackArgs<L
   // the arrays and are not used.
   for (unsigned step = from; step < to; ++step) {
     const bool none_left = hj >= heavies;
-    const bool fill = none_left || (li < lights && w > cap);
+    const bool fill = none_left || (li < lights && sum > next.q);  // (w > U)
     const bool more = hj + 1 < heavies;
-    const std::uint32_t h = heavy[hj], next = heavy[hj + 1];
-    const std::uint64_t m = n * (light_p[li + 1] - light_p[li]);  // a light's mass N u <= U < 2^62
+    const std::uint32_t h = heavy[hj], following = heavy[hj + 1];
+    const std::uint64_t light_units = light_p[li + 1] - light_p[li];
+    const std::uint64_t heavy_units = more ? heavy_p[hj + 2] - heavy_p[hj + 1] : 0;  // heavy j + 1's
+    // A light keeps its mass N u (<= U < 2^62), a heavy its spill N (S - q) - r.
+    const std::uint64_t kept = times_n_low(fill ? light_units : sum - at.q, n) - (fill ? 0 : at.r);
     const unsigned e = fill ? li : nl + hj;
-    keep_of[e] = none_left ? cap : fill ? m : static_cast<std::uint64_t>(w);
-    alias_of[e] = fill ? h : more ? next : h;  // (a full row's alias is the item itself: store_row)
-    if (fill) {
-      w -= cap - m;
-      ++li;
-    } else {
-      if (more) w = static_cast<u128>(n) * (heavy_p[hj + 2] - heavy_p[hj + 1]) - (cap - w);
-      ++hj;
-    }
+    keep_of[e] = none_left ? cap : kept;
+    alias_of[e] = fill ? h : more ? following : h;  // (a full row's alias is the item itself: store_row)
+    sum += fill ? light_units : heavy_units;  // (the spill less U, plus light i's mass or heavy j + 1's)
+    li += fill;
+    hj += !fill;
+    at = next;
+    next = advance(next);
   }
   __syncthreads();
   // The tile's rows, lights then heavies, each in index order: a warp's 32
