@@ -429,24 +429,16 @@ __device__ __forceinline__ void for_each_in_chunk(const T* __restrict__ w, std::
 // bytes in flight: 202 us at 10^8 items, two chunks 167, four 156).
 constexpr int kTotalsChunks = 4;  // a warp's
 
+static_assert(kTotalsChunks == kTileWarps, "a warp's chunks are one tile");
+
+// Tile `tile`'s chunk sums by one warp (each lane's part: reduce over the
+// warp), every lane's vectors of the whole tile in flight at once.
 template <class T>
-__global__ void __launch_bounds__(kScanThreads) tile_totals(const T* w, std::uint64_t n, Scale* scale, PrefixItem* tiles,
-                                                             PrefixItem* chunks, std::uint64_t tile_count) {
-  const std::uint64_t above = scale->total / n;  // floor(U / N)
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    scale->heavy_above = above;
-    scale->recip = reciprocal(scale->total);
-  }
-  const Item<T> item(w, n, scale, above);
-  using WarpReduce = cub::WarpReduce<PrefixItem>;
-  __shared__ typename WarpReduce::TempStorage tmp[kTileWarps];
-  __shared__ PrefixItem chunk_sums[kTileWarps * kTotalsChunks];
-  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-  const std::uint64_t first_chunk = (static_cast<std::uint64_t>(blockIdx.x) * kTileWarps + warp) * kTotalsChunks;
+__device__ __forceinline__ void tile_chunk_sums(const Item<T>& item, const T* w, std::uint64_t n, std::uint64_t tile, RunSum (&sum)[kTotalsChunks]) {
+  const unsigned lane = threadIdx.x & 31u;
   constexpr int kPer = 16 / sizeof(T), kVectors = static_cast<int>(kPerWarp) / 32 / kPer;
   using Vec = std::conditional_t<sizeof(T) == 4, float4, double2>;
-  RunSum sum[kTotalsChunks];
-  const std::uint64_t first = first_chunk * kPerWarp;
+  const std::uint64_t first = tile * kTile;
   if (reinterpret_cast<std::uintptr_t>(w) % 16 == 0 && first + kTotalsChunks * kPerWarp <= n) {
     // Whole chunks, 16-byte aligned: each one's sum in any order.
     const Vec* v = reinterpret_cast<const Vec*>(w + first);
@@ -472,22 +464,32 @@ __global__ void __launch_bounds__(kScanThreads) tile_totals(const T* w, std::uin
       });
     }
   }
+}
+
+template <class T>
+__global__ void __launch_bounds__(kScanThreads) tile_totals(const T* w, std::uint64_t n, Scale* scale, PrefixItem* tiles,
+                                                             PrefixItem* chunks, std::uint64_t tile_count) {
+  const std::uint64_t above = scale->total / n;  // floor(U / N)
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    scale->heavy_above = above;
+    scale->recip = reciprocal(scale->total);
+  }
+  const Item<T> item(w, n, scale, above);
+  using WarpReduce = cub::WarpReduce<PrefixItem>;
+  __shared__ typename WarpReduce::TempStorage tmp[kTileWarps];
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  const std::uint64_t tile = static_cast<std::uint64_t>(blockIdx.x) * kTileWarps + warp;  // the warp's
+  RunSum sum[kTotalsChunks];
+  tile_chunk_sums(item, w, n, tile, sum);
+  PrefixItem total{};
 #pragma unroll
   for (int c = 0; c < kTotalsChunks; ++c) {
     const PrefixItem chunk = WarpReduce(tmp[warp]).Reduce(sum[c].item(), PrefixSum{});
-    if (lane == 0) {
-      if (first_chunk + c < tile_count * kTileWarps) chunks[first_chunk + c] = chunk;
-      chunk_sums[warp * kTotalsChunks + c] = chunk;
-    }
+    if (lane == 0 && tile < tile_count) chunks[tile * kTileWarps + c] = chunk;
+    total = PrefixSum{}(total, chunk);
     __syncwarp();
   }
-  __syncthreads();
-  if (threadIdx.x < kTotalsChunks) {  // the block's tiles
-    const std::uint64_t tile = static_cast<std::uint64_t>(blockIdx.x) * kTotalsChunks + threadIdx.x;
-    PrefixItem total{};
-    for (int q = 0; q < kTileWarps; ++q) total = PrefixSum{}(total, chunk_sums[threadIdx.x * kTileWarps + q]);
-    if (tile < tile_count) tiles[tile] = total;
-  }
+  if (lane == 0 && tile < tile_count) tiles[tile] = total;
 }
 
 // out[b] <- the sum of in[0 .. b - 1] (in place if out = in) by one block of
@@ -1860,7 +1862,7 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
       auto* tiles = reinterpret_cast<PrefixItem*>(base + at.tiles);
       const auto tile_count = static_cast<unsigned>((n + kTile - 1) / kTile);
       auto* chunks = reinterpret_cast<PrefixItem*>(base + at.chunks);
-      tile_totals<T><<<(tile_count + kTotalsChunks - 1) / kTotalsChunks, kScanThreads, 0, on>>>(weights, n, scale, tiles, chunks, tile_count);
+      tile_totals<T><<<(tile_count + kTileWarps - 1) / kTileWarps, kScanThreads, 0, on>>>(weights, n, scale, tiles, chunks, tile_count);
       WARPSIM_CUDA(cudaGetLastError());
       // tile_prefix[b] <- the sum of tiles[0 .. b - 1] (CUB's single-pass scan).
       auto* tile_prefix = reinterpret_cast<PrefixItem*>(base + at.tile_prefix);
