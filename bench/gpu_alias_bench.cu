@@ -36,6 +36,8 @@ bool g_global_pack = false;           // the pack reads l and h from global memo
 int g_pack_chunk = 0;                 // the chunked pack's windows (0: the shared pack)
 bool g_binary = false;                // the binary-search split instead of the partial p-ary one
 bool g_no_merge = false;              // not the merge pack (the shared pack, sections of 64 items)
+bool g_plain_launch = false;          // AliasBuildConfig::dependent_launch = false
+bool g_graph = false;                 // every construction as a replayed graph (AliasBuildConfig::graph)
 bool g_explicit_lights = false;       // the merge pack with l written out (AliasBuildConfig::implicit_lights = false)
 
 template <class T>
@@ -48,18 +50,19 @@ void construction(std::size_t n, bool power, double bw, int reps, std::size_t ps
   gpu::AliasBuildConfig config;
   if (g_items_per_section > 0) config.sections = std::max<std::size_t>(1, n / g_items_per_section);
   config.psa_plus_group = psa_plus_group;
-  config.graph = graph;
   config.shared_pack = !g_global_pack;
   config.pack_chunk = g_pack_chunk;
   config.pary_split = !g_binary;
   config.merge_pack = !g_no_merge;
   config.implicit_lights = !g_explicit_lights;
+  config.dependent_launch = !g_plain_launch;
+  config.graph = graph || g_graph;
   const double ms = bench::median_ms([&] { info = builder.build(w.p, n, rows.p, config); }, reps, 2);
   const double bytes = static_cast<double>(n) * (sizeof(T) + sizeof(gpu::AliasRow));  // read the weights, write the rows
   const double floor_ms = bytes / (bw * 1e6);
   // The issue's floor (issue 14): 24 bytes an item, as for fp32 weights and 8-byte rows.
   const double issue_floor_ms = 24.0 * static_cast<double>(n) / (bw * 1e6);
-  const std::string method = std::string(psa_plus_group ? "psa+" : "psa") + (graph ? ", graph" : "") + (g_explicit_lights && !psa_plus_group ? ", l written" : "");
+  const std::string method = std::string(psa_plus_group ? "psa+" : "psa") + (config.graph ? ", graph" : "") + (g_plain_launch ? ", plain launches" : "") + (g_explicit_lights && !psa_plus_group ? ", l written" : "");
   std::printf(
       "{\"what\": \"construction\", \"method\": \"%s\", \"dtype\": \"%s\", \"n\": %zu, \"weights\": \"%s\", \"ms\": %.4f, "
       "\"floor_ms\": %.4f, \"x_floor\": %.2f, \"x_issue_floor\": %.2f, \"lights\": %zu, \"heavies\": %zu, \"sections\": %zu, "
@@ -114,6 +117,8 @@ int main(int argc, char** argv) {
   app.add_flag("--binary-split", g_binary, "construction: a thread a split, binary search (not the partial p-ary split)");
   app.add_flag("--no-merge-pack", g_no_merge, "construction: the shared pack of sections of 64 items, not the merge pack");
   app.add_flag("--explicit-lights", g_explicit_lights, "construction: every PSA build with l and its prefix sums written out and read back");
+  app.add_flag("--plain-launch", g_plain_launch, "construction: plain launches, not programmatic dependent ones (AliasBuildConfig::dependent_launch = false)");
+  app.add_flag("--graph", g_graph, "construction: every build captured once as a CUDA graph and replayed (AliasBuildConfig::graph)");
   app.add_option("--pack-chunk", g_pack_chunk, "construction: the chunked pack with windows of 8 or 16 items");
   app.add_option("--once", once, "one fp32 build of N power-law items and 10^8 draws from it, untimed (for a profiler)");
   CLI11_PARSE(app, argc, argv);
@@ -126,6 +131,7 @@ int main(int argc, char** argv) {
       gpu::AliasTableBuilder<float> builder;
       gpu::AliasBuildConfig config;
       config.implicit_lights = !g_explicit_lights;
+      config.dependent_launch = !g_plain_launch;
       const auto info = builder.build(w.p, once, rows.p, config);
       gpu::alias_sample(rows.p, info, 1, 0, 100'000'000, out.p);
       WARPSIM_CUDA(cudaDeviceSynchronize());
@@ -137,7 +143,7 @@ int main(int argc, char** argv) {
     std::printf("{\"what\": \"device\", \"name\": \"%s\", \"copy_bandwidth_gbs\": %.0f}\n", prop.name, bw);
     std::vector<std::size_t> sizes = {1'000'000, 10'000'000};
     if (!quick) sizes.push_back(100'000'000);
-    if (g_items_per_section > 0 || g_global_pack || g_pack_chunk > 0 || g_binary || g_no_merge) {  // a construction sweep point only
+    if (g_items_per_section > 0 || g_global_pack || g_pack_chunk > 0 || g_binary || g_no_merge || g_plain_launch || g_graph) {  // a construction sweep point only
       for (const std::size_t n : sizes) construction<float>(n, true, bw, 10);
       return 0;
     }

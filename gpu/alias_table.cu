@@ -49,6 +49,7 @@
 #include <vector>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/detail/dependent_launch.cuh"
 #include "gpu/detail/exact_units.hpp"
 #include "gpu/launch.hpp"
 #include "rng/philox_uniform.hpp"
@@ -153,6 +154,7 @@ __device__ __forceinline__ void for_each_weight(const T* __restrict__ w, std::si
 
 template <class T, int kThreads>
 __global__ void check_and_max(const T* __restrict__ w, std::size_t n, Scale* out) {
+  detail::join_dependent_chain();
   using B = typename Bits<T>::type;
   using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
   __shared__ typename Reduce::TempStorage tmp;
@@ -211,17 +213,20 @@ __device__ inline int unit_shift(int width) { return width > kUnitBits - 1 ? wid
 __device__ inline u128 reciprocal(std::uint64_t total) { return (static_cast<u128>(1) << 126) / (total == 0 ? 1 : total); }
 
 __global__ void init_scale(Scale* s, std::size_t n) {
+  detail::join_dependent_chain();
   *s = Scale{};
   s->first_bad = n;
 }
 
 __global__ void find_recip(Scale* s, std::size_t n) {
+  detail::join_dependent_chain();
   s->recip = reciprocal(s->total);
   s->heavy_above = s->total / n;  // N u > U <=> u > U / N <=> u > floor(U / N), u an integer
 }
 
 template <class T, int kThreads>
 __global__ void fine_sum(const T* __restrict__ w, std::size_t n, Scale* out) {
+  detail::join_dependent_chain();
   const int fine = fine_exponent<T>(out, n);
   // The two shifts S' may ask for (Scale::approx): S' = sum floor(w_i / 2^e')
   // lies in [X - N, X] for X = sum w_i / 2^e' >= 2^63, and the doubles' sum
@@ -279,6 +284,7 @@ __global__ void fine_sum(const T* __restrict__ w, std::size_t n, Scale* out) {
 
 template <class T, int kThreads>
 __global__ void total_units(const T* __restrict__ w, std::size_t n, Scale* out) {
+  detail::join_dependent_chain();
   const int fine = out->fine, width = fine_width(out), shift = unit_shift(width);
   const int known = !out->candidates_ok ? -1 : shift == out->candidate_shift[0] ? 0 : shift == out->candidate_shift[1] ? 1 : -1;
   if (blockIdx.x == 0 && threadIdx.x == 0) {
@@ -469,6 +475,7 @@ __device__ __forceinline__ void tile_chunk_sums(const Item<T>& item, const T* w,
 template <class T>
 __global__ void __launch_bounds__(kScanThreads) tile_totals(const T* w, std::uint64_t n, Scale* scale, PrefixItem* tiles,
                                                              PrefixItem* chunks, std::uint64_t tile_count) {
+  detail::join_dependent_chain();
   const std::uint64_t above = scale->total / n;  // floor(U / N)
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     scale->heavy_above = above;
@@ -619,6 +626,7 @@ struct ImplicitLists {
 template <class T, bool kImplicit>
 __global__ void __launch_bounds__(kScanThreads, 8) tile_scatter(const T* w, std::uint64_t n, const Scale* scale, Lists lists,
                                                              const PrefixItem* tiles, const PrefixItem* chunks, LightDirectory dir) {
+  detail::join_dependent_chain();
   using WarpScan = cub::WarpScan<PrefixItem>;
   __shared__ typename WarpScan::TempStorage scan_tmp[kTileWarps];
   __shared__ std::uint32_t stage_item[kTileWarps][kStaged];
@@ -629,6 +637,10 @@ __global__ void __launch_bounds__(kScanThreads, 8) tile_scatter(const T* w, std:
   PrefixItem carry = tiles[blockIdx.x];
   for (unsigned q = 0; q < warp; ++q) carry = PrefixSum{}(carry, chunks[blockIdx.x * kTileWarps + q]);
   if (kImplicit && lane == 0) dir.chunk_start[blockIdx.x * kTileWarps + warp] = ChunkStart{carry.heavies, carry.light_units};
+  if (blockIdx.x == 0 && threadIdx.x == 0) {  // the lists' prefix sums start at 0
+    lists.heavy_prefix[0] = 0;
+    if (!kImplicit) lists.light_prefix[0] = 0;
+  }
   T x[kPerThread];
   load_lane_items(w, n, mine, x);
   RunSum sum;  // (items past n: units 0, light, never placed)
@@ -693,6 +705,7 @@ struct SplitAt {
 
 template <class L>
 struct PackArgs {
+  using List = L;
   L lists;
   std::uint64_t lights, heavies, steps, sections;
   std::uint64_t cap;
@@ -730,6 +743,7 @@ __device__ __forceinline__ PackArgs<L> with_scale(PackArgs<L> a, const Scale* s)
 
 template <class L>
 __global__ void split_kernel(PackArgs<L> base, const Scale* scale, SplitAt* splits) {
+  detail::join_dependent_chain();
   const PackArgs<L> a = with_scale(base, scale);
   const std::uint64_t s = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (s > a.sections) return;
@@ -748,6 +762,7 @@ __global__ void split_kernel(PackArgs<L> base, const Scale* scale, SplitAt* spli
 // exactly for x up to the split of step k (psa.hpp), which split_at finds.
 template <class L>
 __global__ void split_pary_kernel(PackArgs<L> base, const Scale* scale, SplitAt* splits) {
+  detail::join_dependent_chain();
   const PackArgs<L> a = with_scale(base, scale);
   const unsigned lane = threadIdx.x & 31u;
   const std::uint64_t first = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x >> 5) + (threadIdx.x >> 5)) * 32;
@@ -796,6 +811,7 @@ __global__ void split_pary_kernel(PackArgs<L> base, const Scale* scale, SplitAt*
 // Then the section's first light (its item and SL) for the merge pack.
 template <class T>
 __global__ void split_implicit_kernel(PackArgs<ImplicitLists<T>> base, const Scale* scale, SplitAt* splits) {
+  detail::join_dependent_chain();
   const PackArgs<ImplicitLists<T>> a = with_scale(base, scale);
   const ImplicitLists<T>& l = a.lists;
   const unsigned lane = threadIdx.x & 31u;
@@ -886,6 +902,7 @@ __global__ void split_implicit_kernel(PackArgs<ImplicitLists<T>> base, const Sca
 // warp scan summing their units, each lane testing its own light's place.
 template <class T>
 __global__ void split_implicit_warp_kernel(PackArgs<ImplicitLists<T>> base, const Scale* scale, SplitAt* splits) {
+  detail::join_dependent_chain();
   const PackArgs<ImplicitLists<T>> a = with_scale(base, scale);
   const std::uint64_t s = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32;
   if (s > a.sections) return;  // the whole warp
@@ -1001,6 +1018,7 @@ __device__ __forceinline__ void store_row(AliasRow* rows, std::uint32_t k, std::
 // Section s packs steps k_s .. k_{s+1} - 1 from its split, as psa.hpp's pack().
 template <class L>
 __global__ void pack_kernel(PackArgs<L> base, const Scale* scale, const SplitAt* splits, AliasRow* rows) {
+  detail::join_dependent_chain();
   const PackArgs<L> a = with_scale(base, scale);
   const std::uint64_t s = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (s >= a.sections) return;
@@ -1036,6 +1054,7 @@ __global__ void pack_kernel(PackArgs<L> base, const Scale* scale, const SplitAt*
 // pack_kernel's, reading shared memory.
 __global__ void pack_shared_kernel(PackArgs<Lists> base, const Scale* scale, const SplitAt* __restrict__ splits, AliasRow* rows,
                                    std::uint32_t per_warp) {
+  detail::join_dependent_chain();
   const PackArgs<Lists> a = with_scale(base, scale);
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
@@ -1171,6 +1190,7 @@ __device__ void find_lights(const ImplicitLists<T>& l, std::uint64_t section, st
 template <class L>
 __global__ void __launch_bounds__(kMergeThreads, 8) pack_merge_kernel(PackArgs<L> base, const Scale* scale, const SplitAt* __restrict__ splits,
                                                                    AliasRow* rows) {
+  detail::join_dependent_chain();
   const PackArgs<L> a = with_scale(base, scale);
   __shared__ __align__(16) std::uint64_t copied_prefix[kMergeCopied];
   __shared__ __align__(16) std::uint32_t copied_items[kMergeCopied];
@@ -1324,6 +1344,7 @@ constexpr int kChunkThreads = 128;
 template <int kChunk>
 __global__ void __launch_bounds__(kChunkThreads) pack_chunked_kernel(PackArgs<Lists> base, const Scale* scale, const SplitAt* __restrict__ splits,
                                                                      AliasRow* rows) {
+  detail::join_dependent_chain();
   const PackArgs<Lists> a = with_scale(base, scale);
   __shared__ std::uint64_t light_u[kChunkThreads * kChunk], heavy_u[kChunkThreads * kChunk];
   __shared__ std::uint32_t light_at[kChunkThreads * kChunk], heavy_at[kChunkThreads * kChunk];
@@ -1418,6 +1439,7 @@ struct Leftovers {
 template <class T>
 __global__ void __launch_bounds__(32) psa_plus_greedy(const T* __restrict__ w, std::uint64_t n, const Scale* scale, std::uint32_t group,
                                                       AliasRow* rows, Leftovers out) {
+  detail::join_dependent_chain();
   __shared__ std::uint64_t units[kPlusGroupMax];
   __shared__ std::uint16_t light[kPlusGroupMax], heavy[kPlusGroupMax];
   __shared__ std::uint32_t packed[kPlusGroupMax / 32];  // a bit an item: written by B
@@ -1508,6 +1530,7 @@ __global__ void __launch_bounds__(32) psa_plus_greedy(const T* __restrict__ w, s
 
 // prefix[g] <- the sum of totals[0 .. g - 1]; the lists' lengths to the scale.
 __global__ void __launch_bounds__(512) scan_groups(const GroupTotal* totals, GroupTotal* prefix, std::size_t count, Scale* scale) {
+  detail::join_dependent_chain();
   const GroupTotal all = exclusive_scan_one_block<GroupTotal, GroupSum>(totals, prefix, count);
   if (threadIdx.x == 0) {
     scale->counts[0] = all.lights;
@@ -1519,6 +1542,7 @@ __global__ void __launch_bounds__(512) scan_groups(const GroupTotal* totals, Gro
 // order, with their masses and the prefix sums D and E (warp scans).
 __global__ void __launch_bounds__(32) psa_plus_scatter(Leftovers in, const GroupTotal* prefix, std::uint32_t group, std::uint64_t n,
                                                        const Scale* scale, MassLists lists) {
+  detail::join_dependent_chain();
   using WarpScan = cub::WarpScan<GroupTotal>;
   __shared__ typename WarpScan::TempStorage tmp;
   const std::uint64_t cap = scale->total;
@@ -1686,10 +1710,12 @@ struct GraphKey {
   bool pary_split = false;
   bool merge_pack = false;
   bool implicit_lights = false;
+  bool dependent_launch = false;
   bool operator==(const GraphKey& o) const {
     return weights == o.weights && rows == o.rows && scratch == o.scratch && n == o.n && sections == o.sections &&
            psa_plus_group == o.psa_plus_group && threads == o.threads && shared_pack == o.shared_pack && pack_chunk == o.pack_chunk &&
-           pary_split == o.pary_split && merge_pack == o.merge_pack && implicit_lights == o.implicit_lights;
+           pary_split == o.pary_split && merge_pack == o.merge_pack && implicit_lights == o.implicit_lights &&
+           dependent_launch == o.dependent_launch;
   }
 };
 
@@ -1701,7 +1727,15 @@ struct AliasTableBuilder<T>::Scratch {
   cudaStream_t capture = nullptr;
   cudaGraphExec_t exec = nullptr;
   GraphKey key;
+  // The scale read back into pinned memory (a pageable copy is staged by
+  // the driver: several microseconds more on every build).
+  void* pinned = nullptr;
+  void* host_scale(std::size_t bytes) {
+    if (!pinned) WARPSIM_CUDA(cudaMallocHost(&pinned, bytes));
+    return pinned;
+  }
   ~Scratch() {
+    if (pinned) cudaFreeHost(pinned);
     if (exec) cudaGraphExecDestroy(exec);  // never throw from a destructor
     if (capture) cudaStreamDestroy(capture);
   }
@@ -1712,24 +1746,21 @@ namespace {
 // The unit's passes: the weights' check and their largest, e', S', e, U on
 // the device (each pass finds the scalars it needs from the one before).
 template <class T, int kThreads>
-void enqueue_units(const T* weights, std::size_t n, Scale* scale, int grid, cudaStream_t on) {
-  init_scale<<<1, 1, 0, on>>>(scale, n);
-  WARPSIM_CUDA(cudaGetLastError());
-  check_and_max<T, kThreads><<<grid, kThreads, 0, on>>>(weights, n, scale);
-  WARPSIM_CUDA(cudaGetLastError());
-  fine_sum<T, kThreads><<<grid, kThreads, 0, on>>>(weights, n, scale);
-  WARPSIM_CUDA(cudaGetLastError());
-  total_units<T, kThreads><<<grid, kThreads, 0, on>>>(weights, n, scale);
-  WARPSIM_CUDA(cudaGetLastError());
+void enqueue_units(const T* weights, std::size_t n, Scale* scale, int grid, cudaStream_t on, bool dependent) {
+  detail::launch(init_scale, 1, 1, 0, on, false, scale, n);
+  detail::launch(check_and_max<T, kThreads>, grid, kThreads, 0, on, dependent, weights, n, scale);
+  detail::launch(fine_sum<T, kThreads>, grid, kThreads, 0, on, dependent, weights, n, scale);
+  detail::launch(total_units<T, kThreads>, grid, kThreads, 0, on, dependent, weights, n, scale);
 }
 
 // One round trip after the unit's passes: the scale, and with it whether the
 // weights were good (std::invalid_argument with the oracle's message if not).
 template <class T>
-Scale read_scale(const Scale* scale, const T* weights, std::size_t n, cudaStream_t stream) {
-  Scale host{};
-  WARPSIM_CUDA(cudaMemcpyAsync(&host, scale, sizeof host, cudaMemcpyDeviceToHost, stream));
+Scale read_scale(const Scale* scale, const T* weights, std::size_t n, cudaStream_t stream, void* pinned) {
+  WARPSIM_CUDA(cudaMemcpyAsync(pinned, scale, sizeof(Scale), cudaMemcpyDeviceToHost, stream));
   WARPSIM_CUDA(cudaStreamSynchronize(stream));
+  Scale host{};
+  std::memcpy(&host, pinned, sizeof host);
   if (host.first_bad < n) {
     T x{};
     WARPSIM_CUDA(cudaMemcpy(&x, weights + host.first_bad, sizeof x, cudaMemcpyDeviceToHost));
@@ -1807,9 +1838,12 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
     throw std::invalid_argument("pack_chunk must be 0, 8 or 16 (" + std::to_string(config.pack_chunk) + " asked)");
   }
 
-  // Every launch of the build, in order, on one stream.
+  // Every launch of the build, in order, on one stream; each after the
+  // first a programmatic dependent launch of the one before
+  // (gpu/detail/dependent_launch.cuh) unless the config says not.
+  const bool dependent = config.dependent_launch;
   auto enqueue = [&](cudaStream_t on) {
-    enqueue_units<T, kThreads>(weights, n, scale, grid, on);
+    enqueue_units<T, kThreads>(weights, n, scale, grid, on, dependent);
 
     auto* splits = reinterpret_cast<SplitAt*>(base + at.splits);
     const int threads = config.threads_per_block;
@@ -1819,9 +1853,9 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
     auto split = [&](const auto& args) {
       if (config.pary_split) {
         const auto warps = (sections + 1 + 31) / 32, per_block = static_cast<std::size_t>(threads / 32);
-        split_pary_kernel<<<static_cast<unsigned>((warps + per_block - 1) / per_block), threads, 0, on>>>(args, scale, splits);
+        detail::launch(split_pary_kernel<typename std::decay_t<decltype(args)>::List>, static_cast<unsigned>((warps + per_block - 1) / per_block), threads, 0, on, dependent, args, scale, splits);
       } else {
-        split_kernel<<<split_blocks, threads, 0, on>>>(args, scale, splits);
+        detail::launch(split_kernel<typename std::decay_t<decltype(args)>::List>, split_blocks, threads, 0, on, dependent, args, scale, splits);
       }
     };
     if (config.psa_plus_group > 0) {
@@ -1836,34 +1870,25 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
                       reinterpret_cast<u128*>(base + at.light_mass),     reinterpret_cast<u128*>(base + at.heavy_mass),
                       reinterpret_cast<u128*>(base + at.deficits),       reinterpret_cast<u128*>(base + at.excesses),
                       0};
-      find_recip<<<1, 1, 0, on>>>(scale, n);  // (PSA's tile totals find these themselves)
-      WARPSIM_CUDA(cudaGetLastError());
-      psa_plus_greedy<T><<<static_cast<unsigned>(groups), 32, 0, on>>>(weights, n, scale, group, rows, left);
-      WARPSIM_CUDA(cudaGetLastError());
-      scan_groups<<<1, 512, 0, on>>>(left.totals, prefix, groups, scale);
-      WARPSIM_CUDA(cudaGetLastError());
-      psa_plus_scatter<<<static_cast<unsigned>(groups), 32, 0, on>>>(left, prefix, group, n, scale, lists);
-      WARPSIM_CUDA(cudaGetLastError());
+      detail::launch(find_recip, 1, 1, 0, on, dependent, scale, n);  // (PSA's tile totals find these themselves)
+      detail::launch(psa_plus_greedy<T>, static_cast<unsigned>(groups), 32, 0, on, dependent, weights, n, scale, group, rows, left);
+      detail::launch(scan_groups, 1, 512, 0, on, dependent, left.totals, prefix, groups, scale);
+      detail::launch(psa_plus_scatter, static_cast<unsigned>(groups), 32, 0, on, dependent, left, prefix, group, n, scale, lists);
       const PackArgs<MassLists> args{lists, 0, 0, 0, sections, 0, 0};
       split(args);
-      WARPSIM_CUDA(cudaGetLastError());
-      pack_kernel<<<pack_blocks, threads, 0, on>>>(args, scale, splits, rows);
-      WARPSIM_CUDA(cudaGetLastError());
+      detail::launch(pack_kernel<MassLists>, pack_blocks, threads, 0, on, dependent, args, scale, splits, rows);
     } else {
       // The partition: lists, units and prefix sums.
       Lists lists{reinterpret_cast<std::uint32_t*>(base + at.light),    reinterpret_cast<std::uint32_t*>(base + at.heavy),
                   reinterpret_cast<std::uint64_t*>(base + at.light_prefix), reinterpret_cast<std::uint64_t*>(base + at.heavy_prefix),
                   n, 0, scale->counts};
-      if (!implicit) WARPSIM_CUDA(cudaMemsetAsync(lists.light_prefix, 0, 8, on));
-      WARPSIM_CUDA(cudaMemsetAsync(lists.heavy_prefix, 0, 8, on));
       const LightDirectory dir{reinterpret_cast<std::uint32_t*>(base + at.dir_at), reinterpret_cast<std::uint64_t*>(base + at.dir_prefix),
                                reinterpret_cast<ChunkStart*>(base + at.chunk_start), reinterpret_cast<unsigned long long*>(base + at.start_item),
                                reinterpret_cast<unsigned long long*>(base + at.start_prefix)};
       auto* tiles = reinterpret_cast<PrefixItem*>(base + at.tiles);
       const auto tile_count = static_cast<unsigned>((n + kTile - 1) / kTile);
       auto* chunks = reinterpret_cast<PrefixItem*>(base + at.chunks);
-      tile_totals<T><<<(tile_count + kTileWarps - 1) / kTileWarps, kScanThreads, 0, on>>>(weights, n, scale, tiles, chunks, tile_count);
-      WARPSIM_CUDA(cudaGetLastError());
+      detail::launch(tile_totals<T>, (tile_count + kTileWarps - 1) / kTileWarps, kScanThreads, 0, on, dependent, weights, n, scale, tiles, chunks, tile_count);
       // tile_prefix[b] <- the sum of tiles[0 .. b - 1] (CUB's single-pass scan).
       auto* tile_prefix = reinterpret_cast<PrefixItem*>(base + at.tile_prefix);
       std::size_t scan_bytes = at.scan_bytes;
@@ -1871,52 +1896,45 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
                                                   static_cast<int>(tile_count), on));
       WARPSIM_CUDA(cudaGetLastError());
       if (implicit) {
-        tile_scatter<T, true><<<tile_count, kScanThreads, 0, on>>>(weights, n, scale, lists, tile_prefix, chunks, dir);
-        WARPSIM_CUDA(cudaGetLastError());
+        detail::launch(tile_scatter<T, true>, tile_count, kScanThreads, 0, on, dependent, weights, n, scale, lists, tile_prefix, chunks, dir);
         const ImplicitLists<T> found{weights, lists.heavy, lists.heavy_prefix, dir, n, 0};
         const PackArgs<ImplicitLists<T>> args{found, 0, 0, n, sections, 0, 0};
         const std::size_t per_block = static_cast<std::size_t>(threads / 32);
         if (sections + 1 <= kWarpSplitsMax) {  // a warp a split
-          split_implicit_warp_kernel<<<static_cast<unsigned>((sections + 1 + per_block - 1) / per_block), threads, 0, on>>>(args, scale, splits);
+          detail::launch(split_implicit_warp_kernel<T>, static_cast<unsigned>((sections + 1 + per_block - 1) / per_block), threads, 0, on, dependent, args, scale, splits);
         } else {  // a warp 32 splits
           const std::size_t warps = (sections + 1 + 31) / 32;
-          split_implicit_kernel<<<static_cast<unsigned>((warps + per_block - 1) / per_block), threads, 0, on>>>(args, scale, splits);
+          detail::launch(split_implicit_kernel<T>, static_cast<unsigned>((warps + per_block - 1) / per_block), threads, 0, on, dependent, args, scale, splits);
         }
-        WARPSIM_CUDA(cudaGetLastError());
-        pack_merge_kernel<<<static_cast<unsigned>(sections), kMergeThreads, 0, on>>>(args, scale, splits, rows);
-        WARPSIM_CUDA(cudaGetLastError());
+        detail::launch(pack_merge_kernel<ImplicitLists<T>>, static_cast<unsigned>(sections), kMergeThreads, 0, on, dependent, args, scale, splits, rows);
         return;
       }
-      tile_scatter<T, false><<<tile_count, kScanThreads, 0, on>>>(weights, n, scale, lists, tile_prefix, chunks, dir);
-      WARPSIM_CUDA(cudaGetLastError());
+      detail::launch(tile_scatter<T, false>, tile_count, kScanThreads, 0, on, dependent, weights, n, scale, lists, tile_prefix, chunks, dir);
 
       // Split and pack (the lengths, U and 1 / U read from the scale).
       const PackArgs<Lists> args{lists, 0, 0, n, sections, 0, 0};
       split(args);
-      WARPSIM_CUDA(cudaGetLastError());
       // The pack: chunked, or the merge pack, or from shared memory where a
       // warp's range fits, else from global memory.
       const auto chunk_blocks = static_cast<unsigned>((sections + kChunkThreads - 1) / kChunkThreads);
       if (merge_pack) {
-        pack_merge_kernel<<<static_cast<unsigned>(sections), kMergeThreads, 0, on>>>(args, scale, splits, rows);
+        detail::launch(pack_merge_kernel<Lists>, static_cast<unsigned>(sections), kMergeThreads, 0, on, dependent, args, scale, splits, rows);
       } else if (config.pack_chunk == 8) {
-        pack_chunked_kernel<8><<<chunk_blocks, kChunkThreads, 0, on>>>(args, scale, splits, rows);
+        detail::launch(pack_chunked_kernel<8>, chunk_blocks, kChunkThreads, 0, on, dependent, args, scale, splits, rows);
       } else if (config.pack_chunk == 16) {
-        pack_chunked_kernel<16><<<chunk_blocks, kChunkThreads, 0, on>>>(args, scale, splits, rows);
+        detail::launch(pack_chunked_kernel<16>, chunk_blocks, kChunkThreads, 0, on, dependent, args, scale, splits, rows);
       } else if (shared_pack) {
         const std::size_t warps = (sections + 31) / 32;
         const auto blocks = static_cast<unsigned>((warps + static_cast<std::size_t>(warps_per_block) - 1) / static_cast<std::size_t>(warps_per_block));
-        pack_shared_kernel<<<blocks, 32 * warps_per_block, pack_smem, on>>>(args, scale, splits, rows, static_cast<std::uint32_t>(per_warp));
+        detail::launch(pack_shared_kernel, blocks, 32 * warps_per_block, pack_smem, on, dependent, args, scale, splits, rows, static_cast<std::uint32_t>(per_warp));
       } else {
-        pack_kernel<<<pack_blocks, threads, 0, on>>>(args, scale, splits, rows);
+        detail::launch(pack_kernel<Lists>, pack_blocks, threads, 0, on, dependent, args, scale, splits, rows);
       }
-      WARPSIM_CUDA(cudaGetLastError());
-
     }
   };
 
   const GraphKey key{weights, rows, base, n, sections, config.psa_plus_group, config.threads_per_block, config.shared_pack, config.pack_chunk,
-                     config.pary_split, config.merge_pack, implicit};
+                     config.pary_split, config.merge_pack, implicit, dependent};
   if (!config.graph) {
     enqueue(stream);
   } else {
@@ -1944,7 +1962,7 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
     WARPSIM_CUDA(cudaGraphLaunch(scratch_->exec, stream));
   }
 
-  const Scale host = read_scale(scale, weights, n, stream);
+  const Scale host = read_scale(scale, weights, n, stream, scratch_->host_scale(sizeof(Scale)));
   AliasTableInfo info;
   info.n = n;
   info.exponent = host.exponent;
@@ -1960,8 +1978,8 @@ AliasTableInfo AliasTableBuilder<T>::find_units(const T* weights, std::size_t n,
   if (n == 0) throw std::invalid_argument("no weights");
   constexpr int kThreads = 256;
   auto* scale = reinterpret_cast<Scale*>(scratch_->device.ensure(sizeof(Scale)));
-  enqueue_units<T, kThreads>(weights, n, scale, grid_for(n, kThreads), stream);
-  const Scale host = read_scale(scale, weights, n, stream);
+  enqueue_units<T, kThreads>(weights, n, scale, grid_for(n, kThreads), stream, true);
+  const Scale host = read_scale(scale, weights, n, stream, scratch_->host_scale(sizeof(Scale)));
   AliasTableInfo info;
   info.n = n;
   info.exponent = host.exponent;

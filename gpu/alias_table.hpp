@@ -83,6 +83,10 @@ struct AliasBuildConfig {
   // tables, where the thirteen launches are much of the time. The first
   // build pays the capture.
   bool graph = false;
+  // Each kernel of the build after the first a programmatic dependent
+  // launch of the one before (Hopper: the next pass is scheduled while the
+  // last drains, gpu/detail/dependent_launch.cuh); false: plain launches.
+  bool dependent_launch = true;
 };
 
 // The largest N: indices are 32-bit.

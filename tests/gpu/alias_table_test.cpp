@@ -103,6 +103,7 @@ rc::Gen<gpu::AliasBuildConfig> gen_config() {
     c.implicit_lights = *rc::gen::arbitrary<bool>();
     c.pack_chunk = *rc::gen::element(0, 0, 8, 16);
     c.pary_split = *rc::gen::arbitrary<bool>();
+    c.dependent_launch = *rc::gen::arbitrary<bool>();
     // PSA (0) or PSA+ with groups of 1 to 1,024 items.
     c.psa_plus_group = *rc::gen::element<std::size_t>(0, 0, 0, 1, 2, 31, 32, 33, 100, 512, 1024);
     return c;

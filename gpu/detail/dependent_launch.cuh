@@ -1,0 +1,78 @@
+// Programmatic dependent launch (Hopper; CUDA programming guide, "Programmatic
+// Dependent Launch and Synchronization"): a chain of kernels on one stream in
+// which each may be scheduled while the one before it drains, instead of
+// after it has finished and the launch has been processed. For builds made
+// of many short passes (the alias build at 10^5-10^7 items: about ten
+// kernels, each a few microseconds), the gaps between them are much of the
+// time.
+//
+// The contract, for every kernel launched with `dependent = true`:
+//   * it calls previous_grid_done() before it touches global memory (reads
+//     what the kernel before wrote, or writes what that kernel reads), on
+//     every path, and before it returns: a grid whose every block returned
+//     without waiting could finish before the grid it follows, and the
+//     kernel after it would then read too early;
+//   * it may call next_grid_may_start() anywhere: the next kernel's blocks
+//     then take the SM slots this grid's tail leaves free and wait there.
+// A kernel launched without the attribute (the first of a build, CUB's)
+// waits for the one before it as usual; the calls are then no-ops.
+//
+//   __global__ void pass(const float* w, Scale* s) {
+//     next_grid_may_start();
+//     previous_grid_done();
+//     ...
+//   }
+//   launch(pass, grid, threads, 0, stream, /*dependent=*/true, w, s);
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <utility>
+
+#include "gpu/cuda_check.hpp"
+
+namespace warpsim::gpu::detail {
+
+// Blocks until the grid this one follows has finished and its writes are
+// visible (griddepcontrol.wait; returns at once where it already had).
+__device__ __forceinline__ void previous_grid_done() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+// Lets the next grid on the stream be scheduled once every block of this one
+// has called this or returned (griddepcontrol.launch_dependents).
+__device__ __forceinline__ void next_grid_may_start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+// Both, at the top of a kernel of the chain.
+__device__ __forceinline__ void join_dependent_chain() {
+  next_grid_may_start();
+  previous_grid_done();
+}
+
+// kernel<<<grid, block, shared, stream>>>(args...), checked; with
+// `dependent`, as a programmatic dependent launch of the kernel before it
+// on the stream (cudaLaunchAttributeProgrammaticStreamSerialization; kept
+// by stream capture, so a captured graph has the same edges).
+template <class... Params, class... Args>
+void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared, cudaStream_t stream, bool dependent, Args&&... args) {
+  cudaLaunchAttribute attribute[1]{};
+  attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = shared;
+  config.stream = stream;
+  config.attrs = dependent ? attribute : nullptr;
+  config.numAttrs = dependent ? 1 : 0;
+  WARPSIM_CUDA(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(std::forward<Args>(args))...));
+}
+
+}  // namespace warpsim::gpu::detail
