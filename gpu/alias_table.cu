@@ -81,14 +81,6 @@ struct Bits<double> {
 using detail::units_of;
 using detail::units_of_float;
 
-// 2^k as a double, for the k an fp32 weight's units use ([-99, 212]: a
-// normal double); fp64 weights take the integer path and get 1.
-template <class T>
-__device__ __forceinline__ double power_of_two(int k) {
-  if constexpr (sizeof(T) == 4) return __longlong_as_double(static_cast<long long>(1023 + k) << 52);
-  else return 1.0;
-}
-
 // The build's scalars, found and kept on the device so that the phases run
 // back to back on the stream with no round trip to the host: the reductions'
 // targets, the unit, the capacity and its reciprocal, the lists' lengths.
@@ -248,10 +240,10 @@ __global__ void fine_sum(const T* __restrict__ w, std::size_t n, Scale* out) {
   unsigned long long lo = 0, hi = 0;  // each < n 2^32 <= 2^64
   unsigned long long u0 = 0, u1 = 0;  // the units at either shift (wrapping where the shift is not S''s: unused then)
   if (shifts[0] == shifts[1]) {  // (S' far from a power of two: one candidate)
-    const double pow2 = power_of_two<T>(-fine);
+    const detail::FloatScale scale = detail::float_scale(fine);
     for_each_weight<kThreads>(w, n, [&](T x, std::size_t) {
       std::uint64_t a;
-      if constexpr (sizeof(T) == 4) a = units_of_float(x, pow2);
+      if constexpr (sizeof(T) == 4) a = units_of_float(x, scale);
       else a = units_of(x, fine);
       lo += a & 0xffffffffu;
       hi += a >> 32;
@@ -343,13 +335,13 @@ struct Item {
   std::uint64_t n;
   std::uint64_t cap;
   std::uint64_t above;
-  double pow2;  // fp32: 2^-e, for units_of_float
+  detail::FloatScale scale;  // fp32: 2^-e, for units_of_float
   Item() = default;
   __device__ Item(const T* weights, std::uint64_t count, const Scale* s) : Item(weights, count, s, s->heavy_above) {}
   __device__ Item(const T* weights, std::uint64_t count, const Scale* s, std::uint64_t heavy_above)
-      : w(weights), fine(s->fine), shift(s->shift), n(count), cap(s->total), above(heavy_above), pow2(power_of_two<T>(-(s->fine + s->shift))) {}
+      : w(weights), fine(s->fine), shift(s->shift), n(count), cap(s->total), above(heavy_above), scale(detail::float_scale(s->fine + s->shift)) {}
   __device__ std::uint64_t units_of_weight(T x) const {
-    if constexpr (sizeof(T) == 4) return units_of_float(x, pow2);
+    if constexpr (sizeof(T) == 4) return units_of_float(x, scale);
     else return units_of(x, fine + shift);
   }
   __device__ std::uint64_t units(std::uint64_t i) const { return units_of_weight(w[i]); }

@@ -52,18 +52,35 @@ WARPSIM_HD inline std::uint64_t units_of(T w, int e) {
   return -s >= 64 ? 0 : m >> -s;
 }
 
-// The same for fp32 weights through the double unit: double(w) 2^-e is
-// exact (24 significant bits times a power of two, for every e an fp32
-// weight's units use: 2^-e within [2^-99, 2^212]) and the conversion
-// truncates, which floors for w >= 0. Three instructions where units_of
-// takes about twenty (both shift directions and their range checks), and
-// on the conversion and FP64 pipes, not the integer one the passes are
-// bound by. pow2 = 2^-e, exactly; the result must be below 2^64.
-WARPSIM_HD inline std::uint64_t units_of_float(float w, double pow2) {
+// The same for fp32 weights by float multiplications: w 2^-e in float is
+// exact (a power of two times 24 significant bits; e at least ilogb(w) -
+// 63, so below 2^64, and a product too small to be normal floors to 0 as
+// the true one does), and the conversion to an integer truncates, which
+// floors for w >= 0. 2^-e (up to 2^212: e >= ilogb(largest) - 63 for fp32
+// weights as small as 2^-149) is a product of two floats, FloatScale. Two
+// multiplications and one conversion where units_of takes about twenty
+// integer instructions; and one conversion where going through a double
+// took two (float to double and double to integer: the conversion pipe's
+// quarter rate is what the build's passes over the weights wait on).
+struct FloatScale {
+  float first, second;  // 2^min(k, 127) and 2^(k - min(k, 127)), k = -e
+};
+WARPSIM_HD inline FloatScale float_scale(int e) {
+  const int k = -e, first = k < 127 ? k : 127;
+  auto power = [](int p) {  // 2^p, a normal float (p in [-126, 127])
+    const std::uint32_t bits = static_cast<std::uint32_t>(p + 127) << 23;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+  };
+  return {power(first), power(k - first)};
+}
+WARPSIM_HD inline std::uint64_t units_of_float(float w, FloatScale scale) {
 #if defined(__CUDA_ARCH__)
-  return __double2ull_rz(__dmul_rn(static_cast<double>(w), pow2));
+  return __float2ull_rz(__fmul_rn(__fmul_rn(w, scale.first), scale.second));
 #else
-  return static_cast<std::uint64_t>(static_cast<double>(w) * pow2);
+  const volatile float scaled = w * scale.first;  // (each product rounded as a float, as on the device)
+  return static_cast<std::uint64_t>(scaled * scale.second);
 #endif
 }
 
