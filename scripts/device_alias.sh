@@ -31,6 +31,16 @@ for n in 10000000 100000000; do
   "$ncu" --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum ./.device-out/bench_gpu_alias --once $n \
     > "$logs/ncu_kernels_$n.txt" 2>&1
 done
+# The same kernels timed in situ: caches kept from the kernel before and
+# clocks free, as in a build (ncu still runs them one at a time).
+for n in 10000000 100000000; do
+  "$ncu" --cache-control none --clock-control none --metrics gpu__time_duration.sum ./.device-out/bench_gpu_alias --once $n \
+    > "$logs/ncu_insitu_$n.txt" 2>&1
+done
+# The construction with plain launches (AliasBuildConfig::dependent_launch
+# = false) and as replayed graphs, for the launches' share.
+./.device-out/bench_gpu_alias --plain-launch > "$logs/plain_launch.jsonl" 2>&1
+./.device-out/bench_gpu_alias --graph > "$logs/graph.jsonl" 2>&1
 # The sectioned sampler's first launch (10^8 draws, 10^5 items): its
 # instructions, pipes and occupancy.
 "$ncu" --kernel-name regex:sectioned_draws --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
