@@ -80,7 +80,7 @@ struct AliasBuildConfig {
   // Capture the build's launches as a CUDA graph and replay it while the
   // weights and rows pointers, n and this configuration stay the same (new
   // weights in the same buffer are read afresh): for rebuilding small
-  // tables, where the thirteen launches are much of the time. The first
+  // tables, where the ten launches are much of the time. The first
   // build pays the capture.
   bool graph = false;
   // Each kernel of the build after the first a programmatic dependent

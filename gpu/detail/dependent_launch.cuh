@@ -35,18 +35,19 @@
 namespace warpsim::gpu::detail {
 
 // Blocks until the grid this one follows has finished and its writes are
-// visible (griddepcontrol.wait; returns at once where it already had).
+// visible; returns at once where it already had (the runtime's
+// cudaGridDependencySynchronize: griddepcontrol.wait, sm_90 and later).
 __device__ __forceinline__ void previous_grid_done() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
+  cudaGridDependencySynchronize();
 #endif
 }
 
 // Lets the next grid on the stream be scheduled once every block of this one
-// has called this or returned (griddepcontrol.launch_dependents).
+// has called this or returned (cudaTriggerProgrammaticLaunchCompletion).
 __device__ __forceinline__ void next_grid_may_start() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  cudaTriggerProgrammaticLaunchCompletion();
 #endif
 }
 
