@@ -1,0 +1,102 @@
+// The (M, K) plane of issue 16 on the device: the sum-tree draw
+// (gpu/sum_tree_sampler.hpp) at the issue's grid -- rows of 32K to 16M
+// weights, batches of 1 to 4,096 -- and at M x K = 2^28 with K = 32, 128,
+// 1,024 (with seed 000's butterfly add-subtract beside it there), fp32 and
+// fp64, one draw a row and S draws a row. For each point: the median of
+// >= 15 timed runs after warm-up (CUDA events), the read-once floor (the
+// matrix's bytes over the copy bandwidth measured in the same run), an empty
+// kernel's launch measured the same way, and the issue's target:
+// 1.2 x the floor where the floor is above 50 us, else 2 x (empty launch +
+// floor). One JSON object a line; bench/torch_rows_baselines.py measures
+// PyTorch's methods on the same grid.
+#include <cuda_runtime.h>
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "bench/cuda_timing.cuh"
+#include "gpu/cuda_check.hpp"
+#include "gpu/matrix_sampler.hpp"
+#include "gpu/sum_tree_sampler.hpp"
+
+using namespace warpsim;
+
+namespace {
+
+__global__ void empty_kernel() {}
+
+struct Point {
+  int m;
+  std::int64_t k;
+  int draws;
+};
+
+template <class T>
+void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs, double empty_ms, bool seed_kernels) {
+  std::size_t most = 0;
+  for (const auto& p : grid) most = std::max(most, static_cast<std::size_t>(p.m) * static_cast<std::size_t>(p.k));
+  bench::DeviceBuffer<T> w(most);
+  bench::fill_uniform<T><<<4096, 256>>>(w.p, most, 42, 1);
+  WARPSIM_CUDA(cudaGetLastError());
+  WARPSIM_CUDA(cudaDeviceSynchronize());
+  gpu::SumTreeSampler<T> sampler;
+  gpu::MatrixSampler<T> seed000;
+  for (const auto& p : grid) {
+    const double bytes = static_cast<double>(p.m) * static_cast<double>(p.k) * sizeof(T);
+    const double floor_ms = bytes / (bandwidth_gbs * 1e6);
+    const double target_ms = floor_ms > 0.05 ? 1.2 * floor_ms : 2 * (empty_ms + floor_ms);
+    bench::DeviceBuffer<int> out(static_cast<std::size_t>(p.m) * static_cast<std::size_t>(p.draws));
+    std::uint64_t seed = 1;
+    const double ms = bench::median_ms([&] { sampler.draw(w.p, p.m, p.k, seed++, p.draws, out.p); }, 15, 3);
+    WARPSIM_CUDA(cudaDeviceSynchronize());
+    std::printf(
+        "{\"dtype\": \"%s\", \"what\": \"sum-tree\", \"M\": %d, \"K\": %lld, \"S\": %d, \"plan\": \"%s\", \"ms\": %.4f, \"floor_ms\": %.4f, "
+        "\"x_floor\": %.2f, \"target_ms\": %.4f}\n",
+        dtype, p.m, static_cast<long long>(p.k), p.draws, gpu::SumTreeSampler<T>::plan(p.m, p.k).describe().c_str(), ms, floor_ms, ms / floor_ms,
+        target_ms);
+    std::fflush(stdout);
+    if (seed_kernels && p.draws == 1 && p.k <= 1024) {
+      const double b = bench::median_ms(
+          [&] { seed000.draw(w.p, p.m, static_cast<int>(p.k), seed++, gpu::MatrixAlgorithm::ButterflyAddSub, out.p); }, 15, 3);
+      WARPSIM_CUDA(cudaDeviceSynchronize());
+      std::printf(
+          "{\"dtype\": \"%s\", \"what\": \"butterfly-addsub\", \"M\": %d, \"K\": %lld, \"S\": 1, \"ms\": %.4f, \"floor_ms\": %.4f, \"x_floor\": "
+          "%.2f}\n",
+          dtype, p.m, static_cast<long long>(p.k), b, floor_ms, b / floor_ms);
+      std::fflush(stdout);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"The sum-tree draw across the (M, K) plane (issue 16)"};
+  bool only_fp32 = false;
+  app.add_flag("--fp32", only_fp32, "fp32 only");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    const double bandwidth = bench::copy_bandwidth_gbs();
+    const double empty_ms = bench::median_ms(
+        [] {
+          empty_kernel<<<1, 32>>>();
+          WARPSIM_CUDA(cudaGetLastError());
+        },
+        51, 5);
+    cudaDeviceProp prop{};
+    WARPSIM_CUDA(cudaGetDeviceProperties(&prop, 0));
+    std::printf("{\"device\": \"%s\", \"copy_bandwidth_GBps\": %.0f, \"empty_launch_ms\": %.4f}\n", prop.name, bandwidth, empty_ms);
+    std::vector<Point> grid = {{1, 131072, 1},   {64, 131072, 1},   {256, 131072, 1}, {1024, 131072, 1}, {4096, 32768, 1},
+                               {32, 1048576, 1}, {1, 16777216, 1},  {1, 4096, 1},     {64, 4096, 1},     {1, 131072, 64},
+                               {256, 131072, 64}, {1024, 32768, 16}, {1 << 23, 32, 1}, {1 << 21, 128, 1}, {1 << 18, 1024, 1}};
+    run<float>("fp32", grid, bandwidth, empty_ms, true);
+    if (!only_fp32) run<double>("fp64", grid, bandwidth, empty_ms, true);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_gpu_rows: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""PyTorch's categorical draws on the (M, K) grid of bench/gpu_rows_bench.cu
+(issue 16): torch.multinomial, the exponential race ((w / Exp(1)).argmax),
+cumsum + searchsorted, and Gumbel-max, one draw a row, and S draws a row
+where the method has them (torch.multinomial with replacement, cumsum +
+searchsorted with S uniforms). Median of 15 timed runs after warm-up, CUDA
+events (bench/torch_timing.py). One JSON object a line; a method that cannot
+run at a point (torch.multinomial past 2^24 categories, memory) says why."""
+import json
+
+import torch
+
+from torch_timing import median_ms
+
+GRID = [(1, 131072, 1), (64, 131072, 1), (256, 131072, 1), (1024, 131072, 1), (4096, 32768, 1),
+        (32, 1048576, 1), (1, 16777216, 1), (1, 4096, 1), (64, 4096, 1), (1, 131072, 64),
+        (256, 131072, 64), (1024, 32768, 16), (1 << 23, 32, 1), (1 << 21, 128, 1), (1 << 18, 1024, 1)]
+
+
+def methods(w, s):
+    m = w.shape[0]
+
+    def multinomial():
+        return torch.multinomial(w, s, replacement=True)
+
+    def cumsum_search():
+        c = w.cumsum(1)
+        u = torch.rand(m, s, device=w.device, dtype=w.dtype) * c[:, -1:]
+        return torch.searchsorted(c, u)
+
+    def exponential_race():
+        return (w / torch.empty_like(w).exponential_()).argmax(-1)
+
+    def gumbel():
+        g = -torch.log(-torch.log(torch.rand_like(w)))
+        return (w.log() + g).argmax(-1)
+
+    out = [("torch.multinomial", multinomial), ("cumsum+searchsorted", cumsum_search)]
+    if s == 1:
+        out += [("exponential race", exponential_race), ("gumbel-max", gumbel)]
+    return out
+
+
+def main():
+    print(json.dumps({"torch": torch.__version__, "device": torch.cuda.get_device_name()}), flush=True)
+    for dtype, name in [(torch.float32, "fp32"), (torch.float64, "fp64")]:
+        for m, k, s in GRID:
+            w = torch.rand(m, k, device="cuda", dtype=dtype)
+            for label, fn in methods(w, s):
+                try:
+                    ms = median_ms(fn)
+                except RuntimeError as e:  # say why, never invent a number
+                    print(json.dumps({"dtype": name, "what": label, "M": m, "K": k, "S": s, "error": str(e)[:160]}), flush=True)
+                    torch.cuda.empty_cache()
+                    continue
+                print(json.dumps({"dtype": name, "what": label, "M": m, "K": k, "S": s, "ms": round(ms, 4)}), flush=True)
+            del w
+            torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    main()

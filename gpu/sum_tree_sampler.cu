@@ -1,0 +1,337 @@
+// The sum-tree draw on the GPU (gpu/sum_tree_sampler.hpp), level by level as
+// oracle/sum_tree.hpp defines it; the two share nothing but rng/, so the tree's
+// shape is written here again:
+//   vector   E = 16 / sizeof(T) consecutive weights, one 16-byte load:
+//            (x0 + x1) + (x2 + x3), or x0 + x1
+//   lane     lane l of a segment: vectors l, 32 + l, ..., 992 + l, summed in
+//            that order from 0
+//   segment  G = 1,024 E weights: the 32 lanes' sums by pairs (the warp's
+//            xor butterfly)
+//   row      the segments' sums by pairs, padded to a power of two P
+// and the draw goes down from the root: left if t < left or the right sum
+// is 0, else right with t - left. Every addition, subtraction and product is
+// written as __dadd_rn, __dsub_rn, __dmul_rn: rounded once, never contracted
+// into a fused multiply-add (the oracle rounds each too).
+//
+// Two kernels:
+//   segment_pass  a warp a segment of the M x ceil(K / G) segments: its lanes'
+//                 sums to lane_sums, the segment's to seg_sums; where a row is
+//                 one segment (WarpPerRow), the warp also makes the row's draws
+//   row_pass      a block a row: the row's tree in shared memory from its
+//                 segments' sums, then each draw, a thread a draw, down the
+//                 row tree, the chosen segment's lanes (from lane_sums), and
+//                 the chosen lane's vectors (read again from the weights)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/detail/dependent_launch.cuh"
+#include "gpu/sum_tree_sampler.hpp"
+#include "rng/philox_uniform.hpp"
+
+namespace warpsim::gpu {
+
+namespace {
+
+constexpr int kLanes = 32;
+constexpr int kVectorsPerLane = 32;
+constexpr int kBatch = 8;  // vectors a lane has in flight
+constexpr int kRowThreads = 256;
+
+template <class T>
+struct Shape {
+  static constexpr int E = 16 / static_cast<int>(sizeof(T));
+  static constexpr std::int64_t G = static_cast<std::int64_t>(kLanes) * kVectorsPerLane * E;
+};
+
+__device__ __forceinline__ double add(double a, double b) { return __dadd_rn(a, b); }
+
+// Vector `first / E` of a row (first: its first element's offset in the
+// row), zeros past K: one 16-byte load where the row is aligned.
+template <class T>
+__device__ __forceinline__ void load_vector(const T* row, std::int64_t k, bool aligned, std::int64_t first, T (&x)[Shape<T>::E]) {
+  constexpr int E = Shape<T>::E;
+  if (aligned && first + E <= k) {
+    if constexpr (E == 4) {
+      const float4 v = __ldg(reinterpret_cast<const float4*>(row + first));
+      x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w;
+    } else {
+      const double2 v = __ldg(reinterpret_cast<const double2*>(row + first));
+      x[0] = v.x, x[1] = v.y;
+    }
+  } else {
+#pragma unroll
+    for (int c = 0; c < E; ++c) x[c] = first + c < k ? __ldg(row + first + c) : T(0);
+  }
+}
+
+template <class T>
+__device__ __forceinline__ double vector_sum(const T (&x)[Shape<T>::E]) {
+  if constexpr (Shape<T>::E == 4) {
+    return add(add(static_cast<double>(x[0]), static_cast<double>(x[1])), add(static_cast<double>(x[2]), static_cast<double>(x[3])));
+  } else {
+    return add(static_cast<double>(x[0]), static_cast<double>(x[1]));
+  }
+}
+
+template <class T>
+__device__ __forceinline__ std::int64_t vector_first(std::int64_t segment_base, int lane, int j) {
+  return segment_base + (static_cast<std::int64_t>(j) * kLanes + lane) * Shape<T>::E;
+}
+
+// Lane `lane`'s sum over its vectors of the segment at segment_base.
+template <class T>
+__device__ double lane_sum(const T* row, std::int64_t k, bool aligned, std::int64_t segment_base, int lane) {
+  double r = 0;
+#pragma unroll 1
+  for (int j0 = 0; j0 < kVectorsPerLane; j0 += kBatch) {
+    if (vector_first<T>(segment_base, 0, j0) >= k) break;  // the rest are zeros: r + 0 is r
+    T x[kBatch][Shape<T>::E];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) load_vector(row, k, aligned, vector_first<T>(segment_base, lane, j0 + b), x[b]);
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) r = add(r, vector_sum<T>(x[b]));
+  }
+  return r;
+}
+
+// The pair tree's node over s[0 .. n) (n a power of two), as the butterfly
+// forms it.
+template <int n>
+__device__ __forceinline__ double pair_sum(const double* s) {
+  if constexpr (n == 1) {
+    return s[0];
+  } else {
+    return add(pair_sum<n / 2>(s), pair_sum<n / 2>(s + n / 2));
+  }
+}
+
+template <int n>
+__device__ __forceinline__ bool any_positive(const double* s) {
+  bool any = false;
+#pragma unroll
+  for (int i = 0; i < n; ++i) any |= s[i] > 0;  // (a sum of weights >= 0 is > 0 iff one of them is)
+  return any;
+}
+
+// From a segment's lane sums (shared or global memory) down to a lane; t
+// becomes the lane's own target.
+__device__ __forceinline__ int descend_lanes(const double* s, double& t) {
+  int lo = 0;
+  const auto step = [&](auto half_tag) {
+    constexpr int half = decltype(half_tag)::value;
+    const double left = pair_sum<half>(s + lo);
+    if (!(t < left) && any_positive<half>(s + lo + half)) {
+      t = __dsub_rn(t, left);
+      lo += half;
+    }
+  };
+  step(std::integral_constant<int, 16>{});
+  step(std::integral_constant<int, 8>{});
+  step(std::integral_constant<int, 4>{});
+  step(std::integral_constant<int, 2>{});
+  step(std::integral_constant<int, 1>{});
+  return lo;
+}
+
+// Inside lane l of the segment at segment_base: the last vector j whose sum
+// is > 0 and t >= r_(j-1), then the weight inside it. Returns its column.
+template <class T>
+__device__ std::int64_t descend_vectors(const T* row, std::int64_t k, bool aligned, std::int64_t segment_base, int l, double t) {
+  constexpr int E = Shape<T>::E;
+  double r = 0, below = 0;
+  int chosen = 0;
+  T kept[E];
+#pragma unroll
+  for (int c = 0; c < E; ++c) kept[c] = T(0);
+  bool going = true;
+#pragma unroll 1
+  for (int j0 = 0; j0 < kVectorsPerLane && going; j0 += kBatch) {
+    if (vector_first<T>(segment_base, l, j0) >= k) break;  // zeros from here: never chosen, r unchanged
+    T x[kBatch][E];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) load_vector(row, k, aligned, vector_first<T>(segment_base, l, j0 + b), x[b]);
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      if (!(t >= r)) {
+        going = false;
+        break;
+      }
+      const double q = vector_sum<T>(x[b]);
+      if (q > 0) {
+        chosen = j0 + b;
+        below = r;
+#pragma unroll
+        for (int c = 0; c < E; ++c) kept[c] = x[b][c];
+      }
+      r = add(r, q);
+    }
+  }
+  t = __dsub_rn(t, below);
+  int c = 0;
+  if constexpr (E == 4) {
+    const double left = add(static_cast<double>(kept[0]), static_cast<double>(kept[1]));
+    const double right = add(static_cast<double>(kept[2]), static_cast<double>(kept[3]));
+    if (!(t < left) && right > 0) {
+      t = __dsub_rn(t, left);
+      c = 2;
+    }
+  }
+  const double here = static_cast<double>(c == 0 ? kept[0] : kept[2]);
+  const double next = static_cast<double>(c == 0 ? kept[1] : kept[3]);
+  if (!(t < here) && next > 0) c += 1;
+  return vector_first<T>(segment_base, l, chosen) + c;
+}
+
+__device__ __forceinline__ double target(std::uint64_t seed, std::uint64_t row, int s, double root) {
+  return __dmul_rn(rng::uniform<double>(seed, row, static_cast<std::uint32_t>(s)), root);
+}
+
+template <class T>
+__global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int m, std::int64_t k, std::int64_t segments,
+                                                    double* __restrict__ lane_sums, double* __restrict__ seg_sums, bool draw_here,
+                                                    std::uint64_t seed, int draws, int* __restrict__ out) {
+  __shared__ double shared_sums[256 / kLanes][kLanes];
+  detail::join_dependent_chain();
+  const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
+  const std::int64_t id = static_cast<std::int64_t>(blockIdx.x) * (blockDim.x / kLanes) + warp;
+  if (id >= static_cast<std::int64_t>(m) * segments) return;  // (whole warps)
+  const std::int64_t row = id / segments, g = id % segments, base = g * Shape<T>::G;
+  const T* r = w + row * k;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
+  const double mine = lane_sum(r, k, aligned, base, lane);
+  double v = mine;
+#pragma unroll
+  for (int bit = 1; bit < kLanes; bit <<= 1) v = add(v, __shfl_xor_sync(~0u, v, bit));
+  if (!draw_here) {
+    lane_sums[id * kLanes + lane] = mine;
+    if (lane == 0) seg_sums[id] = v;
+    return;
+  }
+  shared_sums[warp][lane] = mine;
+  __syncwarp();
+  for (int s = lane; s < draws; s += kLanes) {
+    double t = target(seed, static_cast<std::uint64_t>(row), s, v);
+    const int l = descend_lanes(shared_sums[warp], t);
+    out[row * draws + s] = static_cast<int>(descend_vectors(r, k, aligned, base, l, t));
+  }
+}
+
+template <class T>
+__global__ void __launch_bounds__(kRowThreads) row_pass(const T* __restrict__ w, std::int64_t k, std::int64_t segments, int p,
+                                                        const double* __restrict__ lane_sums, const double* __restrict__ seg_sums,
+                                                        std::uint64_t seed, int draws, int* __restrict__ out) {
+  extern __shared__ double tree[];  // level 0 (the segments) at [0, p), level 1 after it, ..., the root last
+  detail::join_dependent_chain();
+  const std::int64_t row = blockIdx.x;
+  for (int i = threadIdx.x; i < p; i += blockDim.x) tree[i] = i < segments ? seg_sums[row * segments + i] : 0.0;
+  __syncthreads();
+  int levels = 0;
+  for (int n = p, off = 0; n > 1; off += n, n /= 2, ++levels) {
+    for (int i = threadIdx.x; i < n / 2; i += blockDim.x) tree[off + n + i] = add(tree[off + 2 * i], tree[off + 2 * i + 1]);
+    __syncthreads();
+  }
+  const double root = tree[2 * p - 2];
+  const T* r = w + row * k;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
+  for (int s = threadIdx.x; s < draws; s += blockDim.x) {
+    double t = target(seed, static_cast<std::uint64_t>(row), s, root);
+    // Level h starts at 2p - 2^(L + 1 - h) (L = log2 p): down from the root.
+    std::int64_t g = 0;
+    for (int h = levels; h > 0; --h) {
+      const int below = 2 * p - (2 << (levels - h + 1));  // level h - 1's start
+      const double left = tree[below + 2 * g], right = tree[below + 2 * g + 1];
+      if (!(t < left) && right > 0) {
+        t = __dsub_rn(t, left);
+        g = 2 * g + 1;
+      } else {
+        g = 2 * g;
+      }
+    }
+    const int l = descend_lanes(lane_sums + (row * segments + g) * kLanes, t);
+    out[row * draws + s] = static_cast<int>(descend_vectors(r, k, aligned, g * Shape<T>::G, l, t));
+  }
+}
+
+int ceil_pow2(std::int64_t x) {
+  int p = 1;
+  while (p < x) p *= 2;
+  return p;
+}
+
+}  // namespace
+
+std::string SumTreePlan::describe() const {
+  const char* name = layout == Layout::WarpPerRow ? "warp-per-row" : layout == Layout::Segmented ? "segmented" : "auto";
+  return std::string(name) + ", " + std::to_string(warps_per_block) + " warps a block";
+}
+
+template <class T>
+std::size_t SumTreeSampler<T>::max_k() {
+  return static_cast<std::size_t>(8192) * static_cast<std::size_t>(Shape<T>::G);  // a tree of 2 x 8,192 doubles: 128 KB
+}
+
+template <class T>
+SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& ask) {
+  if (m < 1 || k < 1) throw std::invalid_argument("sum-tree draw: M and K must be >= 1 (M = " + std::to_string(m) + ", K = " + std::to_string(k) + ")");
+  if (static_cast<std::size_t>(k) > max_k()) {
+    throw std::invalid_argument("sum-tree draw: rows of at most " + std::to_string(max_k()) + " weights (K = " + std::to_string(k) + ")");
+  }
+  SumTreePlan p = ask;
+  const std::int64_t segments = (k + Shape<T>::G - 1) / Shape<T>::G;
+  if (p.layout == SumTreePlan::Layout::Auto) p.layout = segments == 1 ? SumTreePlan::Layout::WarpPerRow : SumTreePlan::Layout::Segmented;
+  if (p.layout == SumTreePlan::Layout::WarpPerRow && segments != 1) {
+    throw std::invalid_argument("sum-tree draw: a warp a row holds rows of at most " + std::to_string(Shape<T>::G) + " weights (K = " +
+                                std::to_string(k) + ")");
+  }
+  if (p.warps_per_block == 0) {
+    // The most warps a block (up to 8) that still leaves two blocks for
+    // every multiprocessor: a short matrix is spread over the GPU.
+    const std::int64_t warps = static_cast<std::int64_t>(m) * segments;
+    const std::int64_t want = 2LL * multiprocessors();
+    p.warps_per_block = 8;
+    while (p.warps_per_block > 1 && warps / p.warps_per_block < want) p.warps_per_block /= 2;
+  }
+  if (p.warps_per_block != 1 && p.warps_per_block != 2 && p.warps_per_block != 4 && p.warps_per_block != 8) {
+    throw std::invalid_argument("sum-tree draw: warps_per_block must be 1, 2, 4 or 8 (" + std::to_string(p.warps_per_block) + " asked)");
+  }
+  return p;
+}
+
+template <class T>
+void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream,
+                             const SumTreePlan& ask) {
+  const SumTreePlan p = plan(m, k, ask);
+  if (draws < 1) throw std::invalid_argument("sum-tree draw: draws must be >= 1 (" + std::to_string(draws) + " asked)");
+  if (static_cast<std::int64_t>(m) * draws > 0x7fffffff) throw std::invalid_argument("sum-tree draw: M x draws past 2^31 - 1");
+  const std::int64_t segments = (k + Shape<T>::G - 1) / Shape<T>::G;
+  const std::int64_t warps = static_cast<std::int64_t>(m) * segments;
+  const std::int64_t blocks = (warps + p.warps_per_block - 1) / p.warps_per_block;
+  if (blocks > 0x7fffffff) throw std::invalid_argument("sum-tree draw: too many segments for one grid");
+  const bool here = p.layout == SumTreePlan::Layout::WarpPerRow;
+  double* lane_sums = nullptr;
+  double* seg_sums = nullptr;
+  if (!here) {
+    lane_sums = scratch_.ensure(static_cast<std::size_t>(warps) * (kLanes + 1));
+    seg_sums = lane_sums + warps * kLanes;
+  }
+  detail::launch(segment_pass<T>, dim3(static_cast<unsigned>(blocks)), dim3(p.warps_per_block * kLanes), 0, stream, false, weights, m, k,
+                 segments, lane_sums, seg_sums, here, seed, draws, out);
+  if (here) return;
+  const int pow2 = ceil_pow2(segments);
+  const std::size_t smem = 2 * static_cast<std::size_t>(pow2) * sizeof(double);
+  if (smem > 48 * 1024) {
+    WARPSIM_CUDA(cudaFuncSetAttribute(row_pass<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  }
+  detail::launch(row_pass<T>, dim3(static_cast<unsigned>(m)), dim3(kRowThreads), smem, stream, true, weights, k, segments, pow2,
+                 static_cast<const double*>(lane_sums), static_cast<const double*>(seg_sums), seed, draws, out);
+}
+
+template class SumTreeSampler<float>;
+template class SumTreeSampler<double>;
+
+}  // namespace warpsim::gpu

@@ -1,0 +1,70 @@
+// S draws from each row of an M x K row-major weight matrix by the sum-tree
+// draw (oracle/sum_tree.hpp: seed 000's block sums then a search inside the
+// chosen block, at every level of one binary tree over the row), for rows
+// from a few weights to tens of millions, fp32 or fp64. Every index equals
+// the oracle's bit for bit, whatever the layout; the draws resolve items down
+// to about 2^-45 of their row (docs/resolution.md), where seed 000's fp32
+// samplers stop at 2^-24.
+//
+// Draw s of row r takes rng::uniform<double>(seed, stream = r, draw = s) and
+// goes to out[r * S + s]: torch.multinomial(w, S, replacement=True).
+//
+// Usage:
+//   gpu::SumTreeSampler<float> sampler;
+//   sampler.draw(d_weights, m, k, /*seed=*/7, /*draws=*/4, d_out);  // d_out: m * 4 ints
+//   auto plan = sampler.plan(m, k);  // the layout it chose (plan.describe())
+//
+// Every CUDA call is checked (gpu/cuda_check.hpp).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "gpu/launch.hpp"
+
+namespace warpsim::gpu {
+
+// How a row is laid over the GPU. A warp sums each segment of G weights
+// (4,096 fp32, 2,048 fp64: the tree's segments); the plan says how many of
+// those warps a block holds and whether the warp that owns a row's only
+// segment also draws from it (a warp a row) or a second kernel, a block a
+// row, builds the row's tree over its segments and draws (a row over one
+// or several blocks). The result never depends on the plan.
+struct SumTreePlan {
+  enum class Layout {
+    Auto,       // plan(): WarpPerRow where K <= G, else Segmented
+    WarpPerRow, // K <= G only: one kernel, a warp a row
+    Segmented,  // a warp a segment (a row over as many warps and blocks as it has segments), then a block a row
+  };
+  Layout layout = Layout::Auto;
+  int warps_per_block = 0;  // of the segment pass: 1, 2, 4 or 8 (0: plan() chooses)
+  std::string describe() const;
+};
+
+template <class T>
+class SumTreeSampler {
+ public:
+  // Rows of at most this many weights (the row's tree, 2 P doubles for P
+  // segments rounded up to a power of two, is built in shared memory).
+  static std::size_t max_k();
+
+  // The layout draw() takes for an M x K matrix on the current device.
+  static SumTreePlan plan(int m, std::int64_t k, const SumTreePlan& ask = {});
+
+  // weights: device, M x K row-major, every weight finite and >= 0 (not
+  // checked here: properties/ and the CLI check the host's); out: device,
+  // M * draws ints. Asynchronous on `stream`. Throws std::invalid_argument on
+  // M < 1, K < 1, K > max_k(), draws < 1, or M * draws past 2^31 - 1, or a
+  // plan that cannot hold K (WarpPerRow past G, warps_per_block not a power
+  // of two up to 8).
+  void draw(const T* weights, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream = nullptr,
+            const SumTreePlan& ask = {});
+
+ private:
+  DeviceScratch<double> scratch_;
+};
+
+}  // namespace warpsim::gpu

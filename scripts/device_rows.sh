@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# One device call for issue 16 (the sum-tree draw across the (M, K) plane):
+# its GPU tests against the oracle, compute-sanitizer (memcheck, racecheck,
+# synccheck) on them, bench_gpu_rows and PyTorch's methods on the same grid,
+# and ncu on the grid's slowest shapes; logs under $OUT. Expects the binaries
+# built here in .device-out/ (carried): gpu_tests, bench_gpu_rows.
+set -uo pipefail
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv > "$out/device.txt" 2>&1
+cat "$out/device.txt"
+./.device-out/gpu_tests --gtest_filter='SumTree*:Registry/GpuEntry.*sum_tree*' > "$out/gpu_tests.log" 2>&1
+echo "gpu_tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$out/gpu_tests.log" | tr '\n' ' ')"
+grep -E '^\[  FAILED|Failure|GPU [0-9]' "$out/gpu_tests.log" | head -20
+for tool in memcheck racecheck synccheck; do
+  filter='SumTreeSampler.TinyTails*:SumTreeSampler.Refuses*'
+  [[ $tool == memcheck ]] && filter="$filter:SumTreeSampler.EveryDrawIsTheOraclesFp32"
+  timeout 300 compute-sanitizer --tool $tool ./.device-out/gpu_tests --gtest_filter="$filter" \
+    --gtest_brief=1 > "$out/$tool.log" 2>&1
+  echo "$tool: $(tail -1 "$out/$tool.log")"
+done
+./.device-out/bench_gpu_rows 2>&1 | tee "$out/bench_gpu_rows.jsonl"
+PYTHONUNBUFFERED=1 python3 bench/torch_rows_baselines.py 2>&1 | tee "$out/torch_rows_baselines.jsonl"

@@ -1,0 +1,127 @@
+// The sum-tree kernels against the scalar definition (oracle/sum_tree.hpp),
+// bit for bit: every draw of every row, for every family of weights, rows
+// shorter than a vector up to many segments, aligned and misaligned rows,
+// one or many draws a row, and every layout (a warp a row, segmented with
+// 1 to 8 warps a block): the result must not depend on the layout.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "device_array.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/sum_tree_sampler.hpp"
+#include "oracle/sum_tree.hpp"
+#include "properties/generators.hpp"
+#include "properties/rc_checks.hpp"
+#include "require_gpu.hpp"
+#include "rng/philox_uniform.hpp"
+
+using namespace warpsim;
+
+namespace {
+
+using gpu_test::DeviceArray;
+namespace tree = oracle::sum_tree;
+
+template <class T>
+std::vector<T> weights(properties::WeightFamily f, int m, std::int64_t k, std::uint64_t seed) {
+  return properties::sample(properties::gen_matrix<T>(f, m, static_cast<int>(k), seed), seed).weights;
+}
+
+// The scalar definition's draws, row after row (draw s of row r at r * S + s).
+template <class T>
+std::vector<int> expected(const std::vector<T>& w, int m, std::int64_t k, std::uint64_t seed, int draws) {
+  std::vector<int> out;
+  for (int r = 0; r < m; ++r) {
+    const std::span<const T> row(w.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(k), static_cast<std::size_t>(k));
+    const tree::PairTree t(tree::segment_sums(row));
+    for (int s = 0; s < draws; ++s) {
+      out.push_back(static_cast<int>(tree::draw(row, t, rng::uniform<double>(seed, static_cast<std::uint64_t>(r), static_cast<std::uint32_t>(s)))));
+    }
+  }
+  return out;
+}
+
+// The rows whose draws differ (the first few reported). `offset` elements
+// before the matrix on the device (1: rows not 16-byte aligned).
+template <class T>
+int compare(const std::vector<T>& w, int m, std::int64_t k, std::uint64_t seed, int draws, const gpu::SumTreePlan& plan, int offset = 0) {
+  std::vector<T> padded(static_cast<std::size_t>(offset), T(5));
+  padded.insert(padded.end(), w.begin(), w.end());
+  DeviceArray<T> dw(padded);
+  DeviceArray<int> dz(static_cast<std::size_t>(m) * static_cast<std::size_t>(draws));
+  gpu::SumTreeSampler<T> sampler;
+  sampler.draw(dw.p + offset, m, k, seed, draws, dz.p, nullptr, plan);
+  WARPSIM_CUDA(cudaDeviceSynchronize());
+  const auto got = dz.download();
+  const auto want = expected(w, m, k, seed, draws);
+  int bad = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (got[i] != want[i] && ++bad <= 3) {
+      ADD_FAILURE() << "M " << m << " K " << k << " S " << draws << " (" << gpu::SumTreeSampler<T>::plan(m, k, plan).describe() << ", offset "
+                    << offset << ") row " << i / static_cast<std::size_t>(draws) << " draw " << i % static_cast<std::size_t>(draws) << ": GPU "
+                    << got[i] << ", oracle " << want[i];
+    }
+  }
+  return bad;
+}
+
+template <class T>
+void every_shape() {
+  WARPSIM_REQUIRE_GPU();
+  const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<T>);
+  struct Shape {
+    int m;
+    std::int64_t k;
+    int draws;
+  };
+  const Shape shapes[] = {{5, 1, 3}, {7, 3, 2}, {33, 37, 5}, {9, 128, 40}, {3, g - 1, 7}, {4, g, 64}, {2, g + 1, 9},
+                          {3, 3 * g + 5, 33}, {1, 5 * g, 300}, {2, 40 * g + 17, 4}};
+  using L = gpu::SumTreePlan::Layout;
+  std::uint64_t seed = 11;
+  for (const auto f : properties::kFamilies) {
+    for (const auto& s : shapes) {
+      const auto w = weights<T>(f, s.m, s.k, seed);
+      SCOPED_TRACE(properties::family_name(f));
+      for (int offset : {0, 1}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {}, offset), 0);
+      for (int wpb : {1, 2, 8}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, wpb}), 0);
+      if (s.k <= g) {
+        EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::WarpPerRow, 4}), 0);
+      }
+      ++seed;
+    }
+  }
+}
+
+TEST(SumTreeSampler, EveryDrawIsTheOraclesFp32) { every_shape<float>(); }
+TEST(SumTreeSampler, EveryDrawIsTheOraclesFp64) { every_shape<double>(); }
+
+// Tails far below 2^-24 of the row: one weight of 1 and the rest 2^-40,
+// many of them; the draws still equal the oracle's (whose resolution the
+// property in properties/ checks).
+TEST(SumTreeSampler, TinyTailsAreTheOracles) {
+  WARPSIM_REQUIRE_GPU();
+  const int m = 4;
+  const std::int64_t k = 100000;
+  std::vector<float> w(static_cast<std::size_t>(m * k), std::ldexp(1.0f, -40));
+  for (int r = 0; r < m; ++r) w[static_cast<std::size_t>(r * k + 777 * (r + 1))] = 1.0f;
+  EXPECT_EQ(compare(w, m, k, 3, 2000, {}), 0);
+}
+
+TEST(SumTreeSampler, RefusesBadShapes) {
+  WARPSIM_REQUIRE_GPU();
+  gpu::SumTreeSampler<float> s;
+  DeviceArray<float> w(16);
+  DeviceArray<int> z(16);
+  using L = gpu::SumTreePlan::Layout;
+  EXPECT_THROW(s.draw(w.p, 0, 4, 1, 1, z.p), std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 0, 1, 1, z.p), std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 4, 1, 0, z.p), std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, static_cast<std::int64_t>(gpu::SumTreeSampler<float>::max_k()) + 1, 1, 1, z.p), std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 5000, 1, 1, z.p, nullptr, {L::WarpPerRow, 1}), std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::Segmented, 3}), std::invalid_argument);
+}
+
+}  // namespace
