@@ -58,6 +58,16 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
         dtype, p.m, static_cast<long long>(p.k), p.draws, gpu::SumTreeSampler<T>::plan(p.m, p.k).describe().c_str(), ms, floor_ms, ms / floor_ms,
         target_ms);
     std::fflush(stdout);
+    for (auto layout : {gpu::SumTreePlan::Layout::ThreadPerRow, gpu::SumTreePlan::Layout::WarpPerRow}) {  // the short rows' two layouts
+      if (p.k > static_cast<std::int64_t>(16 / sizeof(T)) * 1024) break;
+      const gpu::SumTreePlan forced{layout, 0};
+      const double f = bench::median_ms([&] { sampler.draw(w.p, p.m, p.k, seed++, p.draws, out.p, nullptr, forced); }, 15, 3);
+      WARPSIM_CUDA(cudaDeviceSynchronize());
+      std::printf("{\"dtype\": \"%s\", \"what\": \"sum-tree forced\", \"M\": %d, \"K\": %lld, \"S\": %d, \"plan\": \"%s\", \"ms\": %.4f, \"x_floor\": %.2f}\n",
+                  dtype, p.m, static_cast<long long>(p.k), p.draws, gpu::SumTreeSampler<T>::plan(p.m, p.k, forced).describe().c_str(), f,
+                  f / floor_ms);
+      std::fflush(stdout);
+    }
     if (seed_kernels && p.draws == 1 && p.k <= 1024) {
       const double b = bench::median_ms(
           [&] { seed000.draw(w.p, p.m, static_cast<int>(p.k), seed++, gpu::MatrixAlgorithm::ButterflyAddSub, out.p); }, 15, 3);
@@ -91,7 +101,8 @@ int main(int argc, char** argv) {
     std::printf("{\"device\": \"%s\", \"copy_bandwidth_GBps\": %.0f, \"empty_launch_ms\": %.4f}\n", prop.name, bandwidth, empty_ms);
     std::vector<Point> grid = {{1, 131072, 1},   {64, 131072, 1},   {256, 131072, 1}, {1024, 131072, 1}, {4096, 32768, 1},
                                {32, 1048576, 1}, {1, 16777216, 1},  {1, 4096, 1},     {64, 4096, 1},     {1, 131072, 64},
-                               {256, 131072, 64}, {1024, 32768, 16}, {1 << 23, 32, 1}, {1 << 21, 128, 1}, {1 << 18, 1024, 1}};
+                               {256, 131072, 64}, {1024, 32768, 16}, {1 << 23, 32, 1}, {1 << 21, 128, 1}, {1 << 20, 256, 1}, {1 << 19, 512, 1}, {1 << 18, 1024, 1},
+                               {1 << 16, 4096, 1}};
     run<float>("fp32", grid, bandwidth, empty_ms, true);
     if (!only_fp32) run<double>("fp64", grid, bandwidth, empty_ms, true);
   } catch (const std::exception& e) {

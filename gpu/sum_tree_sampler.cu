@@ -13,14 +13,20 @@
 // written as __dadd_rn, __dsub_rn, __dmul_rn: rounded once, never contracted
 // into a fused multiply-add (the oracle rounds each too).
 //
-// Two kernels:
-//   segment_pass  a warp a segment of the M x ceil(K / G) segments: its lanes'
-//                 sums to lane_sums, the segment's to seg_sums; where a row is
-//                 one segment (WarpPerRow), the warp also makes the row's draws
-//   row_pass      a block a row: the row's tree in shared memory from its
-//                 segments' sums, then each draw, a thread a draw, down the
-//                 row tree, the chosen segment's lanes (from lane_sums), and
-//                 the chosen lane's vectors (read again from the weights)
+// The kernels (the layouts of SumTreePlan):
+//   thread_pass   a thread a row (rows of one segment): the row's 32 lanes'
+//                 sums in shared memory, then its draws
+//   rows_pass     a warp 32 rows (rows of one segment), summed one after
+//                 another, then the 32 rows' draws at once, a lane a row
+//   segment_pass  a warp a segment of the M x ceil(K / G) segments: its
+//                 lanes' sums to lane_sums and the segment's to seg_sums;
+//                 where a row has at most 32 segments its last
+//                 warp to finish (a ticket a row) builds the row's tree by a
+//                 butterfly and draws
+//   row_pass      past 32 segments: a block a row, the row's tree in shared
+//                 memory from its segments' sums, then each draw, a thread a
+//                 draw, down the row tree, the chosen segment's lanes (from
+//                 lane_sums), and the chosen lane's vectors (read again)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -99,33 +105,36 @@ __device__ double lane_sum(const T* row, std::int64_t k, bool aligned, std::int6
   return r;
 }
 
-// The pair tree's node over s[0 .. n) (n a power of two), as the butterfly
-// forms it.
-template <int n>
-__device__ __forceinline__ double pair_sum(const double* s) {
+// The pair tree's node over lanes [lo, lo + n) (n a power of two), as the
+// butterfly forms it; at(i) is lane i's sum.
+template <int n, class At>
+__device__ __forceinline__ double pair_sum(const At& at, int lo) {
   if constexpr (n == 1) {
-    return s[0];
+    return at(lo);
   } else {
-    return add(pair_sum<n / 2>(s), pair_sum<n / 2>(s + n / 2));
+    return add(pair_sum<n / 2>(at, lo), pair_sum<n / 2>(at, lo + n / 2));
   }
 }
 
-template <int n>
-__device__ __forceinline__ bool any_positive(const double* s) {
+template <int n, class At>
+__device__ __forceinline__ bool any_positive(const At& at, int lo) {
   bool any = false;
 #pragma unroll
-  for (int i = 0; i < n; ++i) any |= s[i] > 0;  // (a sum of weights >= 0 is > 0 iff one of them is)
+  for (int i = 0; i < n; ++i) any |= at(lo + i) > 0;  // (a sum of weights >= 0 is > 0 iff one of them is)
   return any;
 }
 
-// From a segment's lane sums (shared or global memory) down to a lane; t
-// becomes the lane's own target.
-__device__ __forceinline__ int descend_lanes(const double* s, double& t) {
+// From a segment's 32 lane sums (at(i): lane i's) down to a lane, each
+// node's left sum formed again as the butterfly formed it; t becomes the
+// lane's own target. (The same descent goes down a row's tree of at most 32
+// segments.)
+template <class At>
+__device__ __forceinline__ int descend_lanes(const At& at, double& t) {
   int lo = 0;
   const auto step = [&](auto half_tag) {
     constexpr int half = decltype(half_tag)::value;
-    const double left = pair_sum<half>(s + lo);
-    if (!(t < left) && any_positive<half>(s + lo + half)) {
+    const double left = pair_sum<half>(at, lo);
+    if (!(t < left) && any_positive<half>(at, lo + half)) {
       t = __dsub_rn(t, left);
       lo += half;
     }
@@ -137,6 +146,18 @@ __device__ __forceinline__ int descend_lanes(const double* s, double& t) {
   step(std::integral_constant<int, 1>{});
   return lo;
 }
+
+// Lane sums in memory: written by an earlier kernel or this thread's warp
+// (plain loads), or by other blocks of this kernel (through L2: ld.global.cg).
+struct Plain {
+  const double* p;
+  int stride = 1;
+  __device__ double operator()(int i) const { return p[i * stride]; }
+};
+struct ThroughL2 {
+  const double* p;
+  __device__ double operator()(int i) const { return __ldcg(p + i); }
+};
 
 // Inside lane l of the segment at segment_base: the last vector j whose sum
 // is > 0 and t >= r_(j-1), then the weight inside it. Returns its column.
@@ -191,10 +212,16 @@ __device__ __forceinline__ double target(std::uint64_t seed, std::uint64_t row, 
   return __dmul_rn(rng::uniform<double>(seed, row, static_cast<std::uint32_t>(s)), root);
 }
 
+// Where a row's draws are made once its segments are summed.
+enum class Finish : int {
+  LastWarp,   // up to 32 segments: the row's last warp to finish draws (a ticket a row)
+  RowPass,    // more: row_pass, a block a row
+};
+
 template <class T>
 __global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int m, std::int64_t k, std::int64_t segments,
-                                                    double* __restrict__ lane_sums, double* __restrict__ seg_sums, bool draw_here,
-                                                    std::uint64_t seed, int draws, int* __restrict__ out) {
+                                                    double* __restrict__ lane_sums, double* __restrict__ seg_sums, int* __restrict__ tickets,
+                                                    Finish finish, std::uint64_t seed, int draws, int* __restrict__ out) {
   __shared__ double shared_sums[256 / kLanes][kLanes];
   detail::join_dependent_chain();
   const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
@@ -207,17 +234,33 @@ __global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int
   double v = mine;
 #pragma unroll
   for (int bit = 1; bit < kLanes; bit <<= 1) v = add(v, __shfl_xor_sync(~0u, v, bit));
-  if (!draw_here) {
-    lane_sums[id * kLanes + lane] = mine;
-    if (lane == 0) seg_sums[id] = v;
-    return;
-  }
-  shared_sums[warp][lane] = mine;
+  lane_sums[id * kLanes + lane] = mine;
+  if (lane == 0) seg_sums[id] = v;
+  if (finish == Finish::RowPass) return;
+  // The row's last warp to get here (its ticket the row's segments less one)
+  // draws: every segment's sums are in L2 by then (each warp's stores are
+  // fenced before its ticket). It sets the ticket back to 0 for the next call.
+  __threadfence();
+  int ticket = 0;
+  if (lane == 0) ticket = atomicAdd(tickets + row, 1);
+  ticket = __shfl_sync(~0u, ticket, 0);
+  if (ticket != segments - 1) return;
+  __threadfence();
+  if (lane == 0) tickets[row] = 0;
+  // The row's tree: its segments' sums by pairs, padded to 32 with zeros --
+  // the butterfly over the lanes, whose root and left sums are those of the
+  // padded tree (x + 0 is x).
+  const double s_here = lane < segments ? __ldcg(seg_sums + row * segments + lane) : 0.0;
+  shared_sums[warp][lane] = s_here;
+  double root = s_here;
+#pragma unroll
+  for (int bit = 1; bit < kLanes; bit <<= 1) root = add(root, __shfl_xor_sync(~0u, root, bit));
   __syncwarp();
   for (int s = lane; s < draws; s += kLanes) {
-    double t = target(seed, static_cast<std::uint64_t>(row), s, v);
-    const int l = descend_lanes(shared_sums[warp], t);
-    out[row * draws + s] = static_cast<int>(descend_vectors(r, k, aligned, base, l, t));
+    double t = target(seed, static_cast<std::uint64_t>(row), s, root);
+    const int chosen = descend_lanes(Plain{shared_sums[warp]}, t);
+    const int l = descend_lanes(ThroughL2{lane_sums + (row * segments + chosen) * kLanes}, t);
+    out[row * draws + s] = static_cast<int>(descend_vectors(r, k, aligned, chosen * Shape<T>::G, l, t));
   }
 }
 
@@ -252,8 +295,84 @@ __global__ void __launch_bounds__(kRowThreads) row_pass(const T* __restrict__ w,
         g = 2 * g;
       }
     }
-    const int l = descend_lanes(lane_sums + (row * segments + g) * kLanes, t);
+    const int l = descend_lanes(Plain{lane_sums + (row * segments + g) * kLanes}, t);
     out[row * draws + s] = static_cast<int>(descend_vectors(r, k, aligned, g * Shape<T>::G, l, t));
+  }
+}
+
+// A warp 32 rows (rows of one segment): the warp sums each row as
+// segment_pass sums a segment, one row after another, keeping the rows'
+// lanes' sums in shared memory and lane i the root of row i; then lane i
+// makes row i's draws (all 32 rows' draws at once: the uniforms and the
+// descents are the costly part of a short row).
+constexpr int kRowsWarps = 4;
+template <class T>
+__global__ void __launch_bounds__(kRowsWarps * kLanes) rows_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed, int draws,
+                                                                 int* __restrict__ out) {
+  __shared__ double sums[kRowsWarps][kLanes][kLanes + 1];  // warp, its row, lane (+1: rows apart in banks)
+  const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
+  const std::int64_t row0 = (static_cast<std::int64_t>(blockIdx.x) * kRowsWarps + warp) * kLanes;
+  if (row0 >= m) return;
+  const int rows = static_cast<int>(min(static_cast<std::int64_t>(kLanes), m - row0));
+  double root = 0;
+#pragma unroll 2
+  for (int i = 0; i < rows; ++i) {
+    const T* r = w + (row0 + i) * k;
+    const double mine = lane_sum(r, k, reinterpret_cast<std::uintptr_t>(r) % 16 == 0, 0, lane);
+    sums[warp][i][lane] = mine;
+    double v = mine;
+#pragma unroll
+    for (int bit = 1; bit < kLanes; bit <<= 1) v = add(v, __shfl_xor_sync(~0u, v, bit));
+    if (lane == i) root = v;
+  }
+  __syncwarp();
+  if (lane >= rows) return;
+  const std::int64_t row = row0 + lane;
+  const T* r = w + row * k;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
+  for (int s = 0; s < draws; ++s) {
+    double t = target(seed, static_cast<std::uint64_t>(row), s, root);
+    const int l = descend_lanes(Plain{sums[warp][lane]}, t);
+    out[row * draws + s] = static_cast<int>(descend_vectors(r, k, aligned, 0, l, t));
+  }
+}
+
+// A thread a row (rows of one segment): the thread sums its row's vectors
+// into the 32 lanes' sums itself, vector v to lane v mod 32 in order, kept in
+// shared memory (lane i of thread x at sums[i][x]), then draws as the warp
+// would.
+constexpr int kThreadRows = 64;
+template <class T>
+__global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed, int draws,
+                                                           int* __restrict__ out) {
+  __shared__ double sums[kLanes][kThreadRows];
+  const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * kThreadRows + threadIdx.x;
+  if (row >= m) return;
+  const T* r = w + row * k;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
+#pragma unroll
+  for (int l = 0; l < kLanes; ++l) sums[l][threadIdx.x] = 0;
+  constexpr int E = Shape<T>::E;
+  const int vectors = static_cast<int>((k + E - 1) / E);
+#pragma unroll 1
+  for (int v0 = 0; v0 < vectors; v0 += kBatch) {
+    T x[kBatch][E];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) load_vector(r, k, aligned, static_cast<std::int64_t>(v0 + b) * E, x[b]);
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      if (v0 + b < vectors) {
+        double& lane = sums[(v0 + b) % kLanes][threadIdx.x];
+        lane = add(lane, vector_sum<T>(x[b]));
+      }
+    }
+  }
+  const Plain at{&sums[0][threadIdx.x], kThreadRows};
+  const double root = pair_sum<kLanes>(at, 0);
+  for (int s = 0; s < draws; ++s) {
+    double t = target(seed, static_cast<std::uint64_t>(row), s, root);
+    const int l = descend_lanes(at, t);
+    out[row * draws + s] = static_cast<int>(descend_vectors(r, k, aligned, 0, l, t));
   }
 }
 
@@ -266,8 +385,12 @@ int ceil_pow2(std::int64_t x) {
 }  // namespace
 
 std::string SumTreePlan::describe() const {
-  const char* name = layout == Layout::WarpPerRow ? "warp-per-row" : layout == Layout::Segmented ? "segmented" : "auto";
-  return std::string(name) + ", " + std::to_string(warps_per_block) + " warps a block";
+  switch (layout) {
+    case Layout::ThreadPerRow: return "thread-per-row";
+    case Layout::WarpPerRow: return "warp-per-row";
+    case Layout::Segmented: return "segmented, " + std::to_string(warps_per_block) + " warps a block";
+    default: return "auto";
+  }
 }
 
 template <class T>
@@ -276,17 +399,33 @@ std::size_t SumTreeSampler<T>::max_k() {
 }
 
 template <class T>
+std::int64_t SumTreeSampler<T>::thread_per_row_max_k() {
+  return kLanes * Shape<T>::E;  // a vector a lane: 128 fp32, 64 fp64 (docs/PERF.md)
+}
+
+template <class T>
 SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& ask) {
   if (m < 1 || k < 1) throw std::invalid_argument("sum-tree draw: M and K must be >= 1 (M = " + std::to_string(m) + ", K = " + std::to_string(k) + ")");
   if (static_cast<std::size_t>(k) > max_k()) {
     throw std::invalid_argument("sum-tree draw: rows of at most " + std::to_string(max_k()) + " weights (K = " + std::to_string(k) + ")");
   }
+  using L = SumTreePlan::Layout;
   SumTreePlan p = ask;
   const std::int64_t segments = (k + Shape<T>::G - 1) / Shape<T>::G;
-  if (p.layout == SumTreePlan::Layout::Auto) p.layout = segments == 1 ? SumTreePlan::Layout::WarpPerRow : SumTreePlan::Layout::Segmented;
-  if (p.layout == SumTreePlan::Layout::WarpPerRow && segments != 1) {
-    throw std::invalid_argument("sum-tree draw: a warp a row holds rows of at most " + std::to_string(Shape<T>::G) + " weights (K = " +
-                                std::to_string(k) + ")");
+  if (p.layout == L::Auto) {
+    // A warp 32 rows sums them one after another: it pays where there are
+    // rows enough for eight such warps a multiprocessor; fewer rows are
+    // spread a warp a row (Segmented, one segment a row).
+    const bool many_rows = static_cast<std::int64_t>(m) >= 8LL * kLanes * multiprocessors();
+    p.layout = k <= thread_per_row_max_k() ? L::ThreadPerRow : segments == 1 && many_rows ? L::WarpPerRow : L::Segmented;
+  }
+  if ((p.layout == L::WarpPerRow || p.layout == L::ThreadPerRow) && segments != 1) {
+    throw std::invalid_argument("sum-tree draw: a thread or a warp a row holds rows of at most " + std::to_string(Shape<T>::G) +
+                                " weights (K = " + std::to_string(k) + ")");
+  }
+  if (p.layout == L::ThreadPerRow || p.layout == L::WarpPerRow) {
+    p.warps_per_block = 0;
+    return p;
   }
   if (p.warps_per_block == 0) {
     // The most warps a block (up to 8) that still leaves two blocks for
@@ -308,20 +447,36 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   const SumTreePlan p = plan(m, k, ask);
   if (draws < 1) throw std::invalid_argument("sum-tree draw: draws must be >= 1 (" + std::to_string(draws) + " asked)");
   if (static_cast<std::int64_t>(m) * draws > 0x7fffffff) throw std::invalid_argument("sum-tree draw: M x draws past 2^31 - 1");
+  using L = SumTreePlan::Layout;
+  if (p.layout == L::ThreadPerRow) {
+    detail::launch(thread_pass<T>, dim3(static_cast<unsigned>((m + kThreadRows - 1) / kThreadRows)), dim3(kThreadRows), 0, stream, false,
+                   weights, m, k, seed, draws, out);
+    return;
+  }
+  if (p.layout == L::WarpPerRow) {
+    const std::int64_t warps = (static_cast<std::int64_t>(m) + kLanes - 1) / kLanes;
+    detail::launch(rows_pass<T>, dim3(static_cast<unsigned>((warps + kRowsWarps - 1) / kRowsWarps)), dim3(kRowsWarps * kLanes), 0, stream,
+                   false, weights, m, k, seed, draws, out);
+    return;
+  }
   const std::int64_t segments = (k + Shape<T>::G - 1) / Shape<T>::G;
   const std::int64_t warps = static_cast<std::int64_t>(m) * segments;
   const std::int64_t blocks = (warps + p.warps_per_block - 1) / p.warps_per_block;
   if (blocks > 0x7fffffff) throw std::invalid_argument("sum-tree draw: too many segments for one grid");
-  const bool here = p.layout == SumTreePlan::Layout::WarpPerRow;
+  const Finish finish = segments <= kLanes ? Finish::LastWarp : Finish::RowPass;
   double* lane_sums = nullptr;
   double* seg_sums = nullptr;
-  if (!here) {
-    lane_sums = scratch_.ensure(static_cast<std::size_t>(warps) * (kLanes + 1));
-    seg_sums = lane_sums + warps * kLanes;
+  int* tickets = nullptr;
+  lane_sums = scratch_.ensure(static_cast<std::size_t>(warps) * (kLanes + 1));
+  seg_sums = lane_sums + warps * kLanes;
+  if (finish == Finish::LastWarp) {
+    const std::size_t had = tickets_.size();
+    tickets = tickets_.ensure(static_cast<std::size_t>(m));
+    if (tickets_.size() != had) WARPSIM_CUDA(cudaMemsetAsync(tickets, 0, tickets_.size() * sizeof(int), stream));  // (new memory)
   }
   detail::launch(segment_pass<T>, dim3(static_cast<unsigned>(blocks)), dim3(p.warps_per_block * kLanes), 0, stream, false, weights, m, k,
-                 segments, lane_sums, seg_sums, here, seed, draws, out);
-  if (here) return;
+                 segments, lane_sums, seg_sums, tickets, finish, seed, draws, out);
+  if (finish == Finish::LastWarp) return;
   const int pow2 = ceil_pow2(segments);
   const std::size_t smem = 2 * static_cast<std::size_t>(pow2) * sizeof(double);
   if (smem > 48 * 1024) {

@@ -27,20 +27,20 @@
 
 namespace warpsim::gpu {
 
-// How a row is laid over the GPU. A warp sums each segment of G weights
-// (4,096 fp32, 2,048 fp64: the tree's segments); the plan says how many of
-// those warps a block holds and whether the warp that owns a row's only
-// segment also draws from it (a warp a row) or a second kernel, a block a
-// row, builds the row's tree over its segments and draws (a row over one
-// or several blocks). The result never depends on the plan.
+// How rows are laid over the GPU; the result never depends on it.
+//   ThreadPerRow  K <= G: a thread a row, which sums the 32 lanes' shares of
+//                 its row itself (short rows, many of them)
+//   WarpPerRow    K <= G: a warp sums 32 rows one after another, then makes
+//                 their draws at once, a lane a row
+//   Segmented     a warp a segment of G weights (4,096 fp32, 2,048 fp64), a
+//                 row over as many warps and blocks as it has segments; then
+//                 the row's last warp to finish draws (up to 32 segments), or
+//                 a second kernel, a block a row, builds the row's tree over
+//                 its segments and draws
 struct SumTreePlan {
-  enum class Layout {
-    Auto,       // plan(): WarpPerRow where K <= G, else Segmented
-    WarpPerRow, // K <= G only: one kernel, a warp a row
-    Segmented,  // a warp a segment (a row over as many warps and blocks as it has segments), then a block a row
-  };
+  enum class Layout { Auto, ThreadPerRow, WarpPerRow, Segmented };
   Layout layout = Layout::Auto;
-  int warps_per_block = 0;  // of the segment pass: 1, 2, 4 or 8 (0: plan() chooses)
+  int warps_per_block = 0;  // Segmented: 1, 2, 4 or 8 (0: plan() chooses)
   std::string describe() const;
 };
 
@@ -51,20 +51,28 @@ class SumTreeSampler {
   // segments rounded up to a power of two, is built in shared memory).
   static std::size_t max_k();
 
-  // The layout draw() takes for an M x K matrix on the current device.
+  // Rows this long or shorter are drawn a thread a row by default.
+  static std::int64_t thread_per_row_max_k();
+  // The layout draw() takes for an M x K matrix on the current device: a
+  // thread a row up to thread_per_row_max_k(), a warp 32 rows up to G where
+  // M fills eight such warps a multiprocessor, else segmented, with the
+  // most warps a block (up to 8) that leave two blocks for every
+  // multiprocessor. `ask` overrides either.
   static SumTreePlan plan(int m, std::int64_t k, const SumTreePlan& ask = {});
 
   // weights: device, M x K row-major, every weight finite and >= 0 (not
   // checked here: properties/ and the CLI check the host's); out: device,
   // M * draws ints. Asynchronous on `stream`. Throws std::invalid_argument on
   // M < 1, K < 1, K > max_k(), draws < 1, or M * draws past 2^31 - 1, or a
-  // plan that cannot hold K (WarpPerRow past G, warps_per_block not a power
-  // of two up to 8).
+  // plan that cannot hold K (ThreadPerRow or WarpPerRow past G,
+  // warps_per_block not a power of two up to 8). One call at a time per
+  // sampler (its scratch).
   void draw(const T* weights, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream = nullptr,
             const SumTreePlan& ask = {});
 
  private:
   DeviceScratch<double> scratch_;
+  DeviceScratch<int> tickets_;  // a row's count of summed segments, 0 between calls
 };
 
 }  // namespace warpsim::gpu

@@ -20,4 +20,4 @@ for tool in memcheck racecheck synccheck; do
   echo "$tool: $(tail -1 "$out/$tool.log")"
 done
 ./.device-out/bench_gpu_rows 2>&1 | tee "$out/bench_gpu_rows.jsonl"
-PYTHONUNBUFFERED=1 python3 bench/torch_rows_baselines.py 2>&1 | tee "$out/torch_rows_baselines.jsonl"
+[[ ${SKIP_TORCH:-0} == 1 ]] || PYTHONUNBUFFERED=1 python3 bench/torch_rows_baselines.py 2>&1 | tee "$out/torch_rows_baselines.jsonl"

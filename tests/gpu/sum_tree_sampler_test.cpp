@@ -1,8 +1,9 @@
 // The sum-tree kernels against the scalar definition (oracle/sum_tree.hpp),
 // bit for bit: every draw of every row, for every family of weights, rows
 // shorter than a vector up to many segments, aligned and misaligned rows,
-// one or many draws a row, and every layout (a warp a row, segmented with
-// 1 to 8 warps a block): the result must not depend on the layout.
+// one or many draws a row, and every layout (a thread a row, a warp a row,
+// segmented with 1 to 8 warps a block, its rows finished by their last
+// warp or by a block a row): the result must not depend on the layout.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -77,7 +78,7 @@ void every_shape() {
     std::int64_t k;
     int draws;
   };
-  const Shape shapes[] = {{5, 1, 3}, {7, 3, 2}, {33, 37, 5}, {9, 128, 40}, {3, g - 1, 7}, {4, g, 64}, {2, g + 1, 9},
+  const Shape shapes[] = {{5, 1, 3}, {7, 3, 2}, {33, 37, 5}, {9, 128, 40}, {70, 300, 3}, {2, 1000, 2}, {3, g - 1, 7}, {4, g, 64}, {2, g + 1, 9},
                           {3, 3 * g + 5, 33}, {1, 5 * g, 300}, {2, 40 * g + 17, 4}};
   using L = gpu::SumTreePlan::Layout;
   std::uint64_t seed = 11;
@@ -89,6 +90,8 @@ void every_shape() {
       for (int wpb : {1, 2, 8}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, wpb}), 0);
       if (s.k <= g) {
         EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::WarpPerRow, 4}), 0);
+        EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::ThreadPerRow}), 0);
+        EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::ThreadPerRow}, 1), 0);
       }
       ++seed;
     }
@@ -110,6 +113,25 @@ TEST(SumTreeSampler, TinyTailsAreTheOracles) {
   EXPECT_EQ(compare(w, m, k, 3, 2000, {}), 0);
 }
 
+// One sampler, called again and again: the rows' tickets (the last warp of
+// a row draws) are back at 0 after each call, and a longer matrix after a
+// shorter one gets new ones.
+TEST(SumTreeSampler, RepeatedCallsAreEachTheOracles) {
+  WARPSIM_REQUIRE_GPU();
+  const std::int64_t k = 3 * static_cast<std::int64_t>(tree::kSegment<float>) + 5;
+  gpu::SumTreeSampler<float> sampler;
+  for (int m : {3, 3, 9, 2}) {
+    const auto w = weights<float>(properties::WeightFamily::PowerLaw, m, k, static_cast<std::uint64_t>(m));
+    DeviceArray<float> dw(w);
+    DeviceArray<int> dz(static_cast<std::size_t>(m) * 4);
+    for (std::uint64_t seed : {1u, 2u}) {
+      sampler.draw(dw.p, m, k, seed, 4, dz.p);
+      WARPSIM_CUDA(cudaDeviceSynchronize());
+      EXPECT_EQ(dz.download(), expected(w, m, k, seed, 4)) << "M " << m << " seed " << seed;
+    }
+  }
+}
+
 TEST(SumTreeSampler, RefusesBadShapes) {
   WARPSIM_REQUIRE_GPU();
   gpu::SumTreeSampler<float> s;
@@ -121,6 +143,7 @@ TEST(SumTreeSampler, RefusesBadShapes) {
   EXPECT_THROW(s.draw(w.p, 1, 4, 1, 0, z.p), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, static_cast<std::int64_t>(gpu::SumTreeSampler<float>::max_k()) + 1, 1, 1, z.p), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 5000, 1, 1, z.p, nullptr, {L::WarpPerRow, 1}), std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 5000, 1, 1, z.p, nullptr, {L::ThreadPerRow}), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::Segmented, 3}), std::invalid_argument);
 }
 
