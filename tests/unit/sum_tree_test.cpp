@@ -1,0 +1,107 @@
+// The sum-tree draw (oracle/sum_tree.hpp) and its run on the warp model
+// (oracle/sum_tree_draw.hpp): the model draws what the scalar definition
+// draws, on every family, from rows of one weight to several segments; the
+// tree's sums are the pairs the definition names; and hand-made rows whose
+// draws are known.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "oracle/sum_tree.hpp"
+#include "oracle/sum_tree_draw.hpp"
+#include "properties/generators.hpp"
+#include "properties/rc_checks.hpp"
+#include "rng/philox_uniform.hpp"
+
+using namespace warpsim;
+namespace tree = oracle::sum_tree;
+
+namespace {
+
+template <class T>
+std::vector<int> scalar_draws(const std::vector<T>& w, int m, int k, std::uint64_t seed, int draws) {
+  std::vector<int> out;
+  for (int r = 0; r < m; ++r) {
+    const std::span<const T> row(w.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(k), static_cast<std::size_t>(k));
+    const tree::PairTree t(tree::segment_sums(row));
+    for (int s = 0; s < draws; ++s) {
+      out.push_back(static_cast<int>(tree::draw(row, t, rng::uniform<double>(seed, static_cast<std::uint64_t>(r), static_cast<std::uint32_t>(s)))));
+    }
+  }
+  return out;
+}
+
+template <class T>
+void model_equals_scalar() {
+  const int g = static_cast<int>(tree::kSegment<T>);
+  struct Shape {
+    int m, k, draws;
+  };
+  const Shape shapes[] = {{3, 1, 2}, {2, 5, 33}, {2, 130, 4}, {1, g - 3, 3}, {1, 2 * g + 7, 5}, {1, 5 * g, 2}};
+  std::uint64_t seed = 3;
+  for (const auto f : properties::kFamilies) {
+    for (const auto& s : shapes) {
+      const auto w = properties::sample(properties::gen_matrix<T>(f, s.m, s.k, seed), seed).weights;
+      sim::GlobalMemory mem;
+      const auto wm = oracle::upload_matrix<T>(mem, w, s.m, s.k);
+      const auto got = tree::draw_on_model(mem, wm, seed, s.draws);
+      EXPECT_EQ(got.index, scalar_draws(w, s.m, s.k, seed, s.draws)) << properties::family_name(f) << " M " << s.m << " K " << s.k;
+      EXPECT_GT(got.counters.total_instructions(), 0u);
+      ++seed;
+    }
+  }
+}
+
+TEST(SumTree, ModelDrawsTheScalarDefinitionFp32) { model_equals_scalar<float>(); }
+TEST(SumTree, ModelDrawsTheScalarDefinitionFp64) { model_equals_scalar<double>(); }
+
+// The segment's sum is its lanes' sums by pairs, each lane's its vectors in
+// order, each vector's by pairs: written out for one segment of distinct
+// powers of two (every sum exact) and for a row where rounding shows.
+TEST(SumTree, SegmentSumIsThePairsTheDefinitionNames) {
+  std::vector<float> w(tree::kSegment<float>);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(1 + i % 7);
+  double lanes[32];
+  for (int l = 0; l < 32; ++l) {
+    double r = 0;
+    for (int j = 0; j < 32; ++j) {
+      const std::size_t e = (static_cast<std::size_t>(j) * 32 + static_cast<std::size_t>(l)) * 4;
+      r += (double(w[e]) + double(w[e + 1])) + (double(w[e + 2]) + double(w[e + 3]));
+    }
+    lanes[l] = r;
+  }
+  for (int width = 32; width > 1; width /= 2)
+    for (int i = 0; i < width / 2; ++i) lanes[i] = lanes[2 * i] + lanes[2 * i + 1];
+  EXPECT_EQ(tree::segment_sums<float>(w)[0], lanes[0]);
+  // Rounding: 1 + 2^-53 + 2^-53 + ... in the definition's order, not in index order.
+  std::vector<double> d(8, 0x1p-53);
+  d[0] = 1;
+  // fp64 vectors are pairs, a lane each here: 1 + 2^-53 (rounds to 1),
+  // then three of 2^-52; by pairs (1 + 2^-52) + (2^-52 + 2^-52) = 1 + 3 2^-52,
+  // where adding in index order leaves 1 (each 2^-53 a tie, rounded away).
+  double in_order = 0;
+  for (double x : d) in_order += x;
+  EXPECT_EQ(in_order, 1.0);
+  EXPECT_EQ(tree::segment_sums<double>(d)[0], 1 + 3 * 0x1p-52);
+}
+
+// Hand-made rows: a single positive weight is always drawn; a weight of 0
+// never, wherever it is; u = 0 draws the first positive weight in the
+// tree's order.
+TEST(SumTree, HandMadeRows) {
+  std::vector<float> one(10000, 0.0f);
+  one[7777] = 3;
+  for (double u : {0.0, 0.5, 1 - 0x1p-53}) EXPECT_EQ(tree::draw<float>(one, u), 7777u);
+  std::vector<double> two(300, 0.0);
+  two[3] = 1;
+  two[299] = 1;
+  EXPECT_EQ(tree::draw<double>(two, 0.0), 3u);
+  EXPECT_EQ(tree::draw<double>(two, 0.75), 299u);
+  std::vector<float> zeros(5, 0.0f);
+  EXPECT_EQ(tree::draw<float>(zeros, 0.3), 0u);  // (a row of zeros draws index 0)
+  EXPECT_THROW(tree::draw<float>(std::vector<float>{}, 0.5), std::invalid_argument);
+}
+
+}  // namespace
