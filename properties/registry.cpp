@@ -11,6 +11,7 @@
 #include "oracle/alias/sectioned_warp.hpp"
 #include "oracle/draw_matrix.hpp"
 #include "oracle/rejection/bringmann_larsen.hpp"
+#include "oracle/sum_tree_draw.hpp"
 #include "properties/detail/gpu_entries.hpp"
 
 namespace warpsim::properties {
@@ -157,6 +158,34 @@ Algorithm bringmann_larsen_row() {
   return a;
 }
 
+// The sum-tree draw's oracle entry: the draws on the warp model
+// (oracle/sum_tree_draw.hpp), one a row (draw 0 of stream r).
+template <class T>
+MatrixDraw<T> oracle_sum_tree() {
+  return [](const Matrix<T>& m, std::uint64_t seed) {
+    sim::GlobalMemory mem;
+    const auto w = oracle::upload_matrix<T>(mem, m.weights, m.rows, m.cols);
+    return oracle::sum_tree::draw_on_model(mem, w, seed, 1).index;
+  };
+}
+
+Algorithm sum_tree_row() {
+  Algorithm a;
+  a.name = "sum-tree";
+  a.listing =
+      "seed 000's block sums then a search inside the chosen block, at every level of one binary tree over the row (doubles), any "
+      "row length: oracle/sum_tree.hpp";
+  a.determinism = Determinism::Mapped;
+  a.sum_tree = true;
+  a.oracle = Sampler{.name = a.name,
+                     .algorithm = a.name,
+                     .where = "oracle (sim/)",
+                     .determinism = Determinism::Mapped,
+                     .f32 = oracle_sum_tree<float>(),
+                     .f64 = oracle_sum_tree<double>()};
+  return a;
+}
+
 std::vector<Algorithm> make_registry() {
   std::vector<Algorithm> rows = {
       row("baseline-linear", "seed 000, Alg. 1-2: a lane per row, running sums, linear search", oracle::Algorithm::BaselineLinear, true),
@@ -179,6 +208,7 @@ std::vector<Algorithm> make_registry() {
                     " rows in shared memory, their shares by binomial splits (draws grouped by section)",
                 0, kAliasSectionRows),
       bringmann_larsen_row(),
+      sum_tree_row(),
   };
   detail::add_gpu_entries(rows);
   return rows;

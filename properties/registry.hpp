@@ -5,8 +5,11 @@
 // and gpu/ share nothing but rng/. Adding an algorithm is one row in
 // registry.cpp (and one in gpu_entries.cpp if it has a kernel).
 //
-// Two kinds of row: the matrix samplers of seed 000 (oracle_algorithm says
-// which of oracle/draw_matrix.hpp's), and the table samplers of seed 001
+// Three kinds of row: the matrix samplers of seed 000 (oracle_algorithm says
+// which of oracle/draw_matrix.hpp's); the sum-tree draw (sum_tree: seed
+// 000's block sums at every level of a tree over each row, its oracle in
+// oracle/sum_tree_draw.hpp, its draws through its own mapping of rng/:
+// Determinism::Mapped); and the table samplers of seed 001
 // (alias tables, and Bringmann and Larsen's rejection structure:
 // Sampler::many draws from one distribution's structure, and the matrix
 // form gives each row its own).
@@ -33,7 +36,10 @@ struct Algorithm {
   // Matrix samplers: the oracle's algorithm, for workloads that call the
   // oracle directly (LDA). Empty for table samplers.
   std::optional<oracle::Algorithm> oracle_algorithm;
-  bool table() const { return !oracle_algorithm.has_value(); }
+  // The sum-tree draw (oracle/sum_tree.hpp): a matrix sampler with no
+  // oracle::Algorithm.
+  bool sum_tree = false;
+  bool table() const { return !oracle_algorithm.has_value() && !sum_tree; }
   // Table samplers: PSA+'s group of items (0: PSA). The oracle and the kernel
   // take it from here.
   std::size_t alias_psa_plus_group = 0;

@@ -17,6 +17,7 @@
 #include "gpu/device.hpp"
 #include "gpu/launch.hpp"  // DeviceScratch
 #include "gpu/matrix_sampler.hpp"
+#include "gpu/sum_tree_sampler.hpp"
 #include "properties/gpu_kernels.hpp"
 
 namespace warpsim::properties::detail {
@@ -34,6 +35,25 @@ MatrixDraw<T> gpu_draw(gpu::MatrixAlgorithm algorithm) {
     int* dout = out.ensure(static_cast<std::size_t>(m.rows));
     WARPSIM_CUDA(cudaMemcpy(dw, m.weights.data(), n * sizeof(T), cudaMemcpyHostToDevice));
     sampler->draw(dw, m.rows, m.cols, seed, algorithm, dout);
+    std::vector<int> idx(static_cast<std::size_t>(m.rows));
+    WARPSIM_CUDA(cudaMemcpy(idx.data(), dout, idx.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    return idx;
+  };
+}
+
+// The sum-tree draw's GPU entry: gpu::SumTreeSampler<T>, one draw a row,
+// the layout its plan chooses.
+template <class T>
+MatrixDraw<T> gpu_sum_tree() {
+  auto sampler = std::make_shared<gpu::SumTreeSampler<T>>();
+  return [sampler](const Matrix<T>& m, std::uint64_t seed) {
+    const std::size_t n = static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols);
+    gpu::DeviceScratch<T> w;
+    gpu::DeviceScratch<int> out;
+    T* dw = w.ensure(n);
+    int* dout = out.ensure(static_cast<std::size_t>(m.rows));
+    WARPSIM_CUDA(cudaMemcpy(dw, m.weights.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    sampler->draw(dw, m.rows, m.cols, seed, 1, dout);
     std::vector<int> idx(static_cast<std::size_t>(m.rows));
     WARPSIM_CUDA(cudaMemcpy(idx.data(), dout, idx.size() * sizeof(int), cudaMemcpyDeviceToHost));
     return idx;
@@ -153,6 +173,13 @@ void add_gpu_entries(std::vector<Algorithm>& rows) {
                 .many32 = gpu_bringmann_larsen<float>(), .many64 = gpu_bringmann_larsen<double>()};
       s.f32 = matrix_of(s.many32);
       s.f64 = matrix_of(s.many64);
+      s.unavailable = device_unavailable;
+      a.gpu = std::move(s);
+      continue;
+    }
+    if (a.sum_tree) {
+      Sampler s{.name = a.name + "@gpu", .algorithm = a.name, .where = "GPU", .determinism = a.determinism,
+                .f32 = gpu_sum_tree<float>(), .f64 = gpu_sum_tree<double>()};
       s.unavailable = device_unavailable;
       a.gpu = std::move(s);
       continue;
