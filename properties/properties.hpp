@@ -6,6 +6,7 @@
 //   generators.hpp  RapidCheck generators: the weight families, matrices, seeds
 //   checks.hpp      the properties, each a function on a sampler's output -> Verdict
 //   law.hpp         the in-law check (stats/ chi-square with its power statement)
+//   resolution.hpp  the resolution property: the implied law at a chosen uniform, exactly
 //   rc_checks.hpp   all of them as shrinking RapidCheck properties: check_sampler()
 //   mutants.hpp     the seeded-bug catalogue: wrong samplers the properties must catch
 //
@@ -17,4 +18,5 @@
 #include "properties/law.hpp"
 #include "properties/rc_checks.hpp"
 #include "properties/registry.hpp"
+#include "properties/resolution.hpp"
 #include "properties/sampler.hpp"

@@ -10,6 +10,7 @@
 #include "oracle/alias/sample_warp.hpp"
 #include "oracle/alias/sectioned_warp.hpp"
 #include "oracle/draw_matrix.hpp"
+#include "oracle/reference.hpp"
 #include "oracle/rejection/bringmann_larsen.hpp"
 #include "oracle/sum_tree_draw.hpp"
 #include "properties/detail/gpu_entries.hpp"
@@ -30,6 +31,20 @@ MatrixDraw<T> oracle_draw(oracle::Algorithm algorithm) {
   };
 }
 
+// What seed 000's samplers that add in the scalar definition's order draw at
+// a chosen uniform (they equal oracle/reference.hpp), and what they resolve:
+// running sums in T, u of 24 bits (fp32) or 53 (fp64); each end of a
+// weight's interval is off by at most a few units in the last place of the
+// total, so 1% holds from 2^-14 (fp32) and 2^-43 (fp64) of the row
+// (docs/resolution.md).
+template <class T>
+UniformDraw<T> reference_at() {
+  return [](std::span<const T> row, std::uint64_t x) {
+    return oracle::reference_draw<T>(row, static_cast<T>(x) * (sizeof(T) == 4 ? T(0x1p-24) : T(0x1p-53)));
+  };
+}
+constexpr Resolution kReference32{24, 0x1p-14L, 0.01L}, kReference64{53, 0x1p-43L, 0.01L};
+
 Algorithm row(std::string name, std::string listing, oracle::Algorithm algorithm, bool adds_in_order) {
   Algorithm a;
   a.name = name;
@@ -43,6 +58,12 @@ Algorithm row(std::string name, std::string listing, oracle::Algorithm algorithm
                      .adds_in_order = adds_in_order,
                      .f32 = oracle_draw<float>(algorithm),
                      .f64 = oracle_draw<double>(algorithm)};
+  if (adds_in_order) {
+    a.oracle.at32 = reference_at<float>();
+    a.oracle.at64 = reference_at<double>();
+    a.oracle.resolution32 = kReference32;
+    a.oracle.resolution64 = kReference64;
+  }
   return a;
 }
 
@@ -169,6 +190,18 @@ MatrixDraw<T> oracle_sum_tree() {
   };
 }
 
+// The sum-tree draw at a chosen 53-bit uniform (the scalar definition, which
+// the model equals), and what it resolves: every sum in doubles, so each end
+// of a weight's interval is off by at most about 2^-46 of the row's total
+// over the tree's <= 60 levels, and 1% holds from 2^-36 (docs/resolution.md).
+template <class T>
+UniformDraw<T> sum_tree_at() {
+  return [](std::span<const T> row, std::uint64_t x) {
+    return static_cast<int>(oracle::sum_tree::draw<T>(row, static_cast<double>(x) * 0x1p-53));
+  };
+}
+constexpr Resolution kSumTree{53, 0x1p-36L, 0.01L};
+
 Algorithm sum_tree_row() {
   Algorithm a;
   a.name = "sum-tree";
@@ -182,7 +215,11 @@ Algorithm sum_tree_row() {
                      .where = "oracle (sim/)",
                      .determinism = Determinism::Mapped,
                      .f32 = oracle_sum_tree<float>(),
-                     .f64 = oracle_sum_tree<double>()};
+                     .f64 = oracle_sum_tree<double>(),
+                     .at32 = sum_tree_at<float>(),
+                     .at64 = sum_tree_at<double>(),
+                     .resolution32 = kSumTree,
+                     .resolution64 = kSumTree};
   return a;
 }
 

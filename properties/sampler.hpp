@@ -75,6 +75,23 @@ template <class T>
 using ManyDraw = std::function<std::vector<std::uint32_t>(std::span<const T> weights, std::uint64_t seed, std::uint64_t first,
                                                           std::uint64_t count)>;
 
+// A sampler's draw as a function of its uniform, where it is one: u = x 2^-bits
+// on a grid of 2^bits points, x in [0, 2^bits). Each weight's x form one
+// interval (the draw is monotone in some order of the weights), which
+// properties/resolution.hpp walks to find the implied law exactly.
+template <class T>
+using UniformDraw = std::function<int(std::span<const T> row, std::uint64_t x)>;
+
+// What a sampler resolves: every weight of at least `smallest` of its row's
+// total is drawn at its share within `tolerance` (relative), on a uniform
+// of `bits` bits; docs/resolution.md derives each sampler's. bits = 0: not
+// stated (no UniformDraw).
+struct Resolution {
+  int bits = 0;
+  long double smallest = 0;
+  long double tolerance = 0;
+};
+
 struct Sampler {
   std::string name;       // unique: "<algorithm>" on the oracle, "<algorithm>@gpu" on the GPU
   std::string algorithm;  // the registry row it implements
@@ -93,6 +110,11 @@ struct Sampler {
   // distribution, checked against its weights.
   TableBuild<float> table32 = {};
   TableBuild<double> table64 = {};
+  // The draw at a chosen uniform and what it resolves (oracle entries whose
+  // draw is one uniform's function; empty elsewhere).
+  UniformDraw<float> at32 = {};
+  UniformDraw<double> at64 = {};
+  Resolution resolution32 = {}, resolution64 = {};
   // Empty if the sampler can run in this process; otherwise why not ("no
   // CUDA device: ..."). Tests skip with this reason; they never pass.
   std::function<std::string()> unavailable = [] { return std::string(); };
