@@ -60,6 +60,7 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
     std::fflush(stdout);
     for (auto layout : {gpu::SumTreePlan::Layout::ThreadPerRow, gpu::SumTreePlan::Layout::WarpPerRow}) {  // the short rows' two layouts
       if (p.k > static_cast<std::int64_t>(16 / sizeof(T)) * 1024) break;
+      if (layout == gpu::SumTreePlan::Layout::ThreadPerRow && p.k > gpu::SumTreeSampler<T>::thread_per_row_max_k()) continue;
       const gpu::SumTreePlan forced{layout, 0};
       const double f = bench::median_ms([&] { sampler.draw(w.p, p.m, p.k, seed++, p.draws, out.p, nullptr, forced); }, 15, 3);
       WARPSIM_CUDA(cudaDeviceSynchronize());

@@ -27,6 +27,7 @@
 //                 memory from its segments' sums, then each draw, a thread a
 //                 draw, down the row tree, the chosen segment's lanes (from
 //                 lane_sums), and the chosen lane's vectors (read again)
+#include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -212,6 +213,8 @@ __device__ __forceinline__ double target(std::uint64_t seed, std::uint64_t row, 
   return __dmul_rn(rng::uniform<double>(seed, row, static_cast<std::uint32_t>(s)), root);
 }
 
+constexpr std::size_t kStagedPerWarp = kLanes * (kLanes + 1) * sizeof(double);
+
 // Where a row's draws are made once its segments are summed.
 enum class Finish : int {
   LastWarp,   // up to 32 segments: the row's last warp to finish draws (a ticket a row)
@@ -223,6 +226,7 @@ __global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int
                                                     double* __restrict__ lane_sums, double* __restrict__ seg_sums, int* __restrict__ tickets,
                                                     Finish finish, std::uint64_t seed, int draws, int* __restrict__ out) {
   __shared__ double shared_sums[256 / kLanes][kLanes];
+  extern __shared__ double dynamic_smem[];  // LastWarp: each warp's staged lane sums, 32 x 33 doubles
   detail::join_dependent_chain();
   const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
   const std::int64_t id = static_cast<std::int64_t>(blockIdx.x) * (blockDim.x / kLanes) + warp;
@@ -256,11 +260,26 @@ __global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int
 #pragma unroll
   for (int bit = 1; bit < kLanes; bit <<= 1) root = add(root, __shfl_xor_sync(~0u, root, bit));
   __syncwarp();
-  for (int s = lane; s < draws; s += kLanes) {
+  // 32 draws a round, a lane a draw: down the row's tree to a segment, then
+  // each lane's segment's 32 lane sums staged in shared memory (32
+  // coalesced loads in flight, not five dependent rounds through L2), down
+  // them to a lane, and along its vectors.
+  double(*staged)[kLanes + 1] = reinterpret_cast<double(*)[kLanes + 1]>(dynamic_smem) + warp * kLanes;
+  for (int s0 = 0; s0 < draws; s0 += kLanes) {
+    const int s = s0 + lane;
     double t = target(seed, static_cast<std::uint64_t>(row), s, root);
     const int chosen = descend_lanes(Plain{shared_sums[warp]}, t);
-    const int l = descend_lanes(ThroughL2{lane_sums + (row * segments + chosen) * kLanes}, t);
-    out[row * draws + s] = static_cast<int>(descend_vectors(r, k, aligned, chosen * Shape<T>::G, l, t));
+#pragma unroll 8
+    for (int d = 0; d < kLanes; ++d) {
+      const int g_d = __shfl_sync(~0u, chosen, d);
+      staged[d][lane] = __ldcg(lane_sums + (row * segments + g_d) * kLanes + lane);
+    }
+    __syncwarp();
+    if (s < draws) {
+      const int l = descend_lanes(Plain{staged[lane]}, t);
+      out[row * draws + s] = static_cast<int>(descend_vectors(r, k, aligned, chosen * Shape<T>::G, l, t));
+    }
+    __syncwarp();
   }
 }
 
@@ -315,15 +334,41 @@ __global__ void __launch_bounds__(kRowsWarps * kLanes) rows_pass(const T* __rest
   if (row0 >= m) return;
   const int rows = static_cast<int>(min(static_cast<std::int64_t>(kLanes), m - row0));
   double root = 0;
-#pragma unroll 2
-  for (int i = 0; i < rows; ++i) {
-    const T* r = w + (row0 + i) * k;
-    const double mine = lane_sum(r, k, reinterpret_cast<std::uintptr_t>(r) % 16 == 0, 0, lane);
+  const auto finish_row = [&](int i, double mine) {
     sums[warp][i][lane] = mine;
     double v = mine;
 #pragma unroll
     for (int bit = 1; bit < kLanes; bit <<= 1) v = add(v, __shfl_xor_sync(~0u, v, bit));
     if (lane == i) root = v;
+  };
+  constexpr int E = Shape<T>::E;
+  if (k <= static_cast<std::int64_t>(kBatch) * kLanes * E) {
+    // A lane's vectors of a row are one batch: the next row's batch is
+    // loaded while this row is summed (lane_sum's order: r = 0, r += q_j).
+    const auto load = [&](int i, T (&x)[kBatch][E]) {
+      const T* r = w + (row0 + i) * k;
+      const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) load_vector(r, k, aligned, vector_first<T>(0, lane, b), x[b]);
+    };
+    T cur[kBatch][E], next[kBatch][E];
+    load(0, cur);
+    for (int i = 0; i < rows; ++i) {
+      if (i + 1 < rows) load(i + 1, next);
+      double mine = 0;
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) mine = add(mine, vector_sum<T>(cur[b]));
+      finish_row(i, mine);
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b)
+#pragma unroll
+        for (int c = 0; c < E; ++c) cur[b][c] = next[b][c];
+    }
+  } else {
+    for (int i = 0; i < rows; ++i) {
+      const T* r = w + (row0 + i) * k;
+      finish_row(i, lane_sum(r, k, reinterpret_cast<std::uintptr_t>(r) % 16 == 0, 0, lane));
+    }
   }
   __syncwarp();
   if (lane >= rows) return;
@@ -337,37 +382,98 @@ __global__ void __launch_bounds__(kRowsWarps * kLanes) rows_pass(const T* __rest
   }
 }
 
-// A thread a row (rows of one segment): the thread sums its row's vectors
-// into the 32 lanes' sums itself, vector v to lane v mod 32 in order, kept in
-// shared memory (lane i of thread x at sums[i][x]), then draws as the warp
+// A thread a row (rows of a vector a lane or less, K <= 32 E): each warp
+// first copies its 32 rows into shared memory with coalesced loads (a row
+// a step, its lanes along it), rows `stride` bytes apart (16-byte aligned,
+// and 16 more: rows land 4 banks apart, so a quarter-warp's 16-byte reads of
+// 8 rows hit different banks); then each thread sums its row's vectors
+// (vector v is lane v's one vector: the lane sums), keeps them as doubles
+// (lane i of thread x at sums[i * kThreadRows + x]), and draws as the warp
 // would.
 constexpr int kThreadRows = 64;
 template <class T>
+__host__ __device__ constexpr std::size_t thread_row_stride(std::int64_t k) {
+  return (static_cast<std::size_t>(k) * sizeof(T) + 15) / 16 * 16 + 16;
+}
+template <class T>
+std::size_t thread_pass_smem(std::int64_t k) {
+  const bool direct = k * static_cast<std::int64_t>(sizeof(T)) <= 128;  // (no copy of the rows: thread_pass)
+  return kLanes * kThreadRows * sizeof(double) + (direct ? 0 : kThreadRows * thread_row_stride<T>(k));
+}
+
+template <class T>
 __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed, int draws,
                                                            int* __restrict__ out) {
-  __shared__ double sums[kLanes][kThreadRows];
-  const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * kThreadRows + threadIdx.x;
-  if (row >= m) return;
-  const T* r = w + row * k;
-  const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
-#pragma unroll
-  for (int l = 0; l < kLanes; ++l) sums[l][threadIdx.x] = 0;
+  extern __shared__ double dynamic_smem[];
+  double* sums = dynamic_smem;
+  unsigned char* staged = reinterpret_cast<unsigned char*>(dynamic_smem + kLanes * kThreadRows);
   constexpr int E = Shape<T>::E;
-  const int vectors = static_cast<int>((k + E - 1) / E);
-#pragma unroll 1
-  for (int v0 = 0; v0 < vectors; v0 += kBatch) {
-    T x[kBatch][E];
-#pragma unroll
-    for (int b = 0; b < kBatch; ++b) load_vector(r, k, aligned, static_cast<std::int64_t>(v0 + b) * E, x[b]);
-#pragma unroll
-    for (int b = 0; b < kBatch; ++b) {
-      if (v0 + b < vectors) {
-        double& lane = sums[(v0 + b) % kLanes][threadIdx.x];
-        lane = add(lane, vector_sum<T>(x[b]));
+  const std::size_t stride = thread_row_stride<T>(k);
+  const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
+  const std::int64_t first_row = static_cast<std::int64_t>(blockIdx.x) * kThreadRows + warp * kLanes;
+  if (first_row >= m) return;  // (whole warps)
+  const int rows = static_cast<int>(min(static_cast<std::int64_t>(kLanes), m - first_row));
+  // Rows of a cache line or less are read by their threads straight from
+  // global memory (a warp's 16-byte loads fall on 32 lines, each line's
+  // next loads then hit L1); longer rows are first copied, the warp's 32
+  // rows together, asynchronously (every copy in flight at once): 16 bytes a
+  // copy where rows are whole 16-byte vectors, else a weight a copy.
+  const bool direct = k * static_cast<std::int64_t>(sizeof(T)) <= 128;
+  const T* src = w + first_row * k;
+  if (!direct) {
+    if ((k * static_cast<std::int64_t>(sizeof(T))) % 16 == 0 && reinterpret_cast<std::uintptr_t>(src) % 16 == 0) {
+      const int per_row = static_cast<int>(k * static_cast<std::int64_t>(sizeof(T)) / 16);
+      for (int q = lane; q < rows * per_row; q += kLanes) {
+        const int i = q / per_row, c = q % per_row;
+        __pipeline_memcpy_async(staged + (warp * kLanes + i) * stride + 16 * c, src + static_cast<std::int64_t>(i) * k + c * E, 16);
+      }
+    } else {
+      for (int q = lane; q < rows * static_cast<int>(k); q += kLanes) {
+        const int i = q / static_cast<int>(k), c = q % static_cast<int>(k);
+        __pipeline_memcpy_async(staged + (warp * kLanes + i) * stride + sizeof(T) * c, src + q, sizeof(T));
       }
     }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
   }
-  const Plain at{&sums[0][threadIdx.x], kThreadRows};
+  __syncwarp();
+  const std::int64_t row = first_row + lane;
+  if (lane >= rows) return;
+  const T* r = w + row * k;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
+  const T* mine = reinterpret_cast<const T*>(staged + threadIdx.x * stride);
+  const int vectors = static_cast<int>((k + E - 1) / E);
+  for (int v0 = 0; v0 < kLanes; v0 += kBatch) {  // a batch of vectors read, then summed (the loads in flight together)
+    if (v0 >= vectors) {  // lanes past the row's vectors: sums of 0
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) sums[(v0 + b) * kThreadRows + threadIdx.x] = 0.0;
+      continue;
+    }
+    T x[kBatch][E];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const std::int64_t first = static_cast<std::int64_t>(v0 + b) * E;
+      if (direct) {
+        load_vector(r, k, aligned, first, x[b]);
+      } else if (first + E <= k) {  // one 16-byte read of shared memory (rows are 16-byte aligned there)
+        if constexpr (E == 4) {
+          const float4 q = reinterpret_cast<const float4*>(mine)[v0 + b];
+          x[b][0] = q.x, x[b][1] = q.y, x[b][2] = q.z, x[b][3] = q.w;
+        } else {
+          const double2 q = reinterpret_cast<const double2*>(mine)[v0 + b];
+          x[b][0] = q.x, x[b][1] = q.y;
+        }
+      } else {
+#pragma unroll
+        for (int c = 0; c < E; ++c) x[b][c] = first + c < k ? mine[first + c] : T(0);
+      }
+    }
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      sums[(v0 + b) * kThreadRows + threadIdx.x] = v0 + b < vectors ? add(0.0, vector_sum<T>(x[b])) : 0.0;  // (lane v's sum: 0 + its vector)
+    }
+  }
+  const Plain at{sums + threadIdx.x, kThreadRows};
   const double root = pair_sum<kLanes>(at, 0);
   for (int s = 0; s < draws; ++s) {
     double t = target(seed, static_cast<std::uint64_t>(row), s, root);
@@ -419,8 +525,12 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
     const bool many_rows = static_cast<std::int64_t>(m) >= 8LL * kLanes * multiprocessors();
     p.layout = k <= thread_per_row_max_k() ? L::ThreadPerRow : segments == 1 && many_rows ? L::WarpPerRow : L::Segmented;
   }
-  if ((p.layout == L::WarpPerRow || p.layout == L::ThreadPerRow) && segments != 1) {
-    throw std::invalid_argument("sum-tree draw: a thread or a warp a row holds rows of at most " + std::to_string(Shape<T>::G) +
+  if (p.layout == L::WarpPerRow && segments != 1) {
+    throw std::invalid_argument("sum-tree draw: a warp 32 rows holds rows of at most " + std::to_string(Shape<T>::G) + " weights (K = " +
+                                std::to_string(k) + ")");
+  }
+  if (p.layout == L::ThreadPerRow && k > thread_per_row_max_k()) {
+    throw std::invalid_argument("sum-tree draw: a thread a row holds rows of at most " + std::to_string(thread_per_row_max_k()) +
                                 " weights (K = " + std::to_string(k) + ")");
   }
   if (p.layout == L::ThreadPerRow || p.layout == L::WarpPerRow) {
@@ -449,7 +559,11 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   if (static_cast<std::int64_t>(m) * draws > 0x7fffffff) throw std::invalid_argument("sum-tree draw: M x draws past 2^31 - 1");
   using L = SumTreePlan::Layout;
   if (p.layout == L::ThreadPerRow) {
-    detail::launch(thread_pass<T>, dim3(static_cast<unsigned>((m + kThreadRows - 1) / kThreadRows)), dim3(kThreadRows), 0, stream, false,
+    const std::size_t smem = thread_pass_smem<T>(k);
+    if (smem > 48 * 1024) {
+      WARPSIM_CUDA(cudaFuncSetAttribute(thread_pass<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    }
+    detail::launch(thread_pass<T>, dim3(static_cast<unsigned>((m + kThreadRows - 1) / kThreadRows)), dim3(kThreadRows), smem, stream, false,
                    weights, m, k, seed, draws, out);
     return;
   }
@@ -474,8 +588,12 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
     tickets = tickets_.ensure(static_cast<std::size_t>(m));
     if (tickets_.size() != had) WARPSIM_CUDA(cudaMemsetAsync(tickets, 0, tickets_.size() * sizeof(int), stream));  // (new memory)
   }
-  detail::launch(segment_pass<T>, dim3(static_cast<unsigned>(blocks)), dim3(p.warps_per_block * kLanes), 0, stream, false, weights, m, k,
-                 segments, lane_sums, seg_sums, tickets, finish, seed, draws, out);
+  const std::size_t staged = finish == Finish::LastWarp ? static_cast<std::size_t>(p.warps_per_block) * kStagedPerWarp : 0;
+  if (staged > 48 * 1024) {
+    WARPSIM_CUDA(cudaFuncSetAttribute(segment_pass<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(staged)));
+  }
+  detail::launch(segment_pass<T>, dim3(static_cast<unsigned>(blocks)), dim3(p.warps_per_block * kLanes), staged, stream, false, weights, m,
+                 k, segments, lane_sums, seg_sums, tickets, finish, seed, draws, out);
   if (finish == Finish::LastWarp) return;
   const int pow2 = ceil_pow2(segments);
   const std::size_t smem = 2 * static_cast<std::size_t>(pow2) * sizeof(double);

@@ -28,8 +28,9 @@
 namespace warpsim::gpu {
 
 // How rows are laid over the GPU; the result never depends on it.
-//   ThreadPerRow  K <= G: a thread a row, which sums the 32 lanes' shares of
-//                 its row itself (short rows, many of them)
+//   ThreadPerRow  K <= 32 E (a vector a lane: 128 fp32, 64 fp64): a thread a
+//                 row, its warp's rows copied to shared memory first
+//                 (short rows, many of them)
 //   WarpPerRow    K <= G: a warp sums 32 rows one after another, then makes
 //                 their draws at once, a lane a row
 //   Segmented     a warp a segment of G weights (4,096 fp32, 2,048 fp64), a
@@ -64,7 +65,8 @@ class SumTreeSampler {
   // checked here: properties/ and the CLI check the host's); out: device,
   // M * draws ints. Asynchronous on `stream`. Throws std::invalid_argument on
   // M < 1, K < 1, K > max_k(), draws < 1, or M * draws past 2^31 - 1, or a
-  // plan that cannot hold K (ThreadPerRow or WarpPerRow past G,
+  // plan that cannot hold K (ThreadPerRow past thread_per_row_max_k(),
+  // WarpPerRow past G,
   // warps_per_block not a power of two up to 8). One call at a time per
   // sampler (its scratch).
   void draw(const T* weights, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream = nullptr,

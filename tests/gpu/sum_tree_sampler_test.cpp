@@ -78,7 +78,7 @@ void every_shape() {
     std::int64_t k;
     int draws;
   };
-  const Shape shapes[] = {{5, 1, 3}, {7, 3, 2}, {33, 37, 5}, {9, 128, 40}, {70, 300, 3}, {2, 1000, 2}, {3, g - 1, 7}, {4, g, 64}, {2, g + 1, 9},
+  const Shape shapes[] = {{5, 1, 3}, {7, 3, 2}, {33, 37, 5}, {9, 128, 40}, {100, 64, 2}, {40, 127, 1}, {70, 300, 3}, {2, 1000, 2}, {3, g - 1, 7}, {4, g, 64}, {2, g + 1, 9},
                           {3, 3 * g + 5, 33}, {1, 5 * g, 300}, {2, 40 * g + 17, 4}};
   using L = gpu::SumTreePlan::Layout;
   std::uint64_t seed = 11;
@@ -90,6 +90,8 @@ void every_shape() {
       for (int wpb : {1, 2, 8}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, wpb}), 0);
       if (s.k <= g) {
         EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::WarpPerRow, 4}), 0);
+      }
+      if (s.k <= gpu::SumTreeSampler<T>::thread_per_row_max_k()) {
         EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::ThreadPerRow}), 0);
         EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::ThreadPerRow}, 1), 0);
       }
@@ -143,7 +145,7 @@ TEST(SumTreeSampler, RefusesBadShapes) {
   EXPECT_THROW(s.draw(w.p, 1, 4, 1, 0, z.p), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, static_cast<std::int64_t>(gpu::SumTreeSampler<float>::max_k()) + 1, 1, 1, z.p), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 5000, 1, 1, z.p, nullptr, {L::WarpPerRow, 1}), std::invalid_argument);
-  EXPECT_THROW(s.draw(w.p, 1, 5000, 1, 1, z.p, nullptr, {L::ThreadPerRow}), std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 129, 1, 1, z.p, nullptr, {L::ThreadPerRow}), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::Segmented, 3}), std::invalid_argument);
 }
 
