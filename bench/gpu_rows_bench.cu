@@ -100,10 +100,18 @@ int main(int argc, char** argv) {
     cudaDeviceProp prop{};
     WARPSIM_CUDA(cudaGetDeviceProperties(&prop, 0));
     std::printf("{\"device\": \"%s\", \"copy_bandwidth_GBps\": %.0f, \"empty_launch_ms\": %.4f}\n", prop.name, bandwidth, empty_ms);
+    // The issue's grid, S draws a row at three of its points, M x K = 2^28
+    // at short rows, and series for the picture (M = 1, 64, 1,024 against K).
     std::vector<Point> grid = {{1, 131072, 1},   {64, 131072, 1},   {256, 131072, 1}, {1024, 131072, 1}, {4096, 32768, 1},
                                {32, 1048576, 1}, {1, 16777216, 1},  {1, 4096, 1},     {64, 4096, 1},     {1, 131072, 64},
-                               {256, 131072, 64}, {1024, 32768, 16}, {1 << 23, 32, 1}, {1 << 21, 128, 1}, {1 << 20, 256, 1}, {1 << 19, 512, 1}, {1 << 18, 1024, 1},
-                               {1 << 16, 4096, 1}};
+                               {256, 131072, 64}, {1024, 32768, 16}, {1 << 23, 32, 1}, {1 << 21, 128, 1}, {1 << 20, 256, 1},
+                               {1 << 19, 512, 1}, {1 << 18, 1024, 1}, {1 << 16, 4096, 1}};
+    for (int m : {1, 64, 1024})
+      for (std::int64_t k : {4096LL, 32768LL, 131072LL, 1048576LL}) {
+        bool have = false;
+        for (const auto& p : grid) have |= p.m == m && p.k == k && p.draws == 1;
+        if (!have) grid.push_back({m, k, 1});
+      }
     run<float>("fp32", grid, bandwidth, empty_ms, true);
     if (!only_fp32) run<double>("fp64", grid, bandwidth, empty_ms, true);
   } catch (const std::exception& e) {

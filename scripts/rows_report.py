@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""The (M, K) plane of issue 16 from one device run's logs
+(bench_gpu_rows.jsonl and torch_rows_baselines.jsonl, written by
+scripts/device_rows.sh): the table docs/PERF.md holds, printed as Markdown,
+and the picture of time against K for several M (ours and the best PyTorch
+method at each point, fp32), written as SVG.
+
+    python3 scripts/rows_report.py docs/device-logs/<run> docs/rows-grid.svg > table.md
+"""
+import json
+import math
+import sys
+
+
+def load(path):
+    return [json.loads(line) for line in open(path) if line.strip().startswith("{")]
+
+
+def key(r):
+    return (r["dtype"], r["M"], r["K"], r["S"])
+
+
+def best_torch(torch):
+    best = {}
+    for r in torch:
+        if "ms" not in r:
+            continue
+        k = key(r)
+        if k not in best or r["ms"] < best[k][0]:
+            best[k] = (r["ms"], r["what"])
+    return best
+
+
+def table(rows, torch, header):
+    best = best_torch(torch)
+    seed = {key(r): r["ms"] for r in rows if r.get("what") == "butterfly-addsub"}
+    out = [f"{header['device']}: copy bandwidth {header['copy_bandwidth_GBps']:.0f} GB/s, an empty kernel's launch "
+           f"{1000 * header['empty_launch_ms']:.1f} us (CUDA events, the same rule as every row).", "",
+           "| dtype | M | K | S | layout | ours (ms) | floor (ms) | x floor | target (ms) | met | best PyTorch (ms, which) | PyTorch / ours "
+           "| seed 000 butterfly (ms) |",
+           "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |"]
+    for r in rows:
+        if r.get("what") != "sum-tree":
+            continue
+        t = best.get(key(r))
+        ratio = t[0] / r["ms"] if t else float("nan")
+        met = r["ms"] <= r["target_ms"] and (t is None or ratio >= 2)
+        out.append(f"| {r['dtype']} | {r['M']:,} | {r['K']:,} | {r['S']} | {r['plan']} | {r['ms']:.4f} | {r['floor_ms']:.4f} | "
+                   f"{r['x_floor']:.2f} | {r['target_ms']:.4f} | {'yes' if met else '**no**'} | "
+                   + (f"{t[0]:.4f} ({t[1]})" if t else "--") + f" | {ratio:.1f}x | "
+                   + (f"{seed[key(r)]:.4f}" if key(r) in seed else "--") + " |")
+    return "\n".join(out) + "\n"
+
+
+# One colour a batch size M, for both methods (ours solid, PyTorch dashed).
+COLOURS = {1: "#1f77b4", 64: "#d62728", 1024: "#2ca02c"}
+
+
+def svg(rows, torch):
+    best = best_torch(torch)
+    series = {}
+    for r in rows:
+        if r.get("what") == "sum-tree" and r["dtype"] == "fp32" and r["S"] == 1 and r["M"] in COLOURS:
+            series.setdefault(r["M"], []).append((r["K"], r["ms"], best.get(key(r), (None,))[0]))
+    width, height, left, right, top, bottom = 760, 460, 70, 190, 40, 60
+    ks = [k for s in series.values() for k, _, _ in s]
+    ts = [t for s in series.values() for _, a, b in s for t in (a, b) if t]
+    x0, x1 = math.log2(min(ks)), math.log2(max(ks))
+    y0, y1 = math.floor(math.log10(min(ts))), math.ceil(math.log10(max(ts)))
+
+    def px(k):
+        return left + (math.log2(k) - x0) / (x1 - x0) * (width - left - right)
+
+    def py(t):
+        return top + (y1 - math.log10(t)) / (y1 - y0) * (height - top - bottom)
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="12">',
+           f'<text x="{left}" y="22" font-size="14">The sum-tree draw against the best PyTorch method, fp32, one draw a row</text>']
+    for e in range(int(x0), int(x1) + 1):
+        x = left + (e - x0) / (x1 - x0) * (width - left - right)
+        out.append(f'<line class="grid" x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{height - bottom}" stroke="#ddd"/>')
+        if e % 2 == 0:
+            out.append(f'<text x="{x:.1f}" y="{height - bottom + 16}" text-anchor="middle">2^{e}</text>')
+    for d in range(y0, y1 + 1):
+        y = py(10 ** d)
+        out.append(f'<line class="grid" x1="{left}" y1="{y:.1f}" x2="{width - right}" y2="{y:.1f}" stroke="#ddd"/>')
+        out.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{10 ** d:g} ms</text>')
+    out.append(f'<text x="{(left + width - right) / 2}" y="{height - 20}" text-anchor="middle">K, weights a row</text>')
+    legend_y = top + 10
+    for m, pts in sorted(series.items()):
+        pts.sort()
+        c = COLOURS[m]
+        ours = " ".join(f"{px(k):.1f},{py(t):.1f}" for k, t, _ in pts)
+        theirs = " ".join(f"{px(k):.1f},{py(b):.1f}" for k, _, b in pts if b)
+        out.append(f'<polyline class="curve ours" points="{ours}" fill="none" stroke="{c}" stroke-width="2"/>')
+        out.append(f'<polyline class="curve torch" points="{theirs}" fill="none" stroke="{c}" stroke-width="2" stroke-dasharray="6 4"/>')
+        for k, t, b in pts:
+            out.append(f'<circle cx="{px(k):.1f}" cy="{py(t):.1f}" r="3.5" fill="{c}"><title>ours M={m} K={k}: {t} ms</title></circle>')
+            if b:
+                out.append(f'<rect x="{px(k) - 3:.1f}" y="{py(b) - 3:.1f}" width="6" height="6" fill="white" stroke="{c}">'
+                           f'<title>PyTorch M={m} K={k}: {b} ms</title></rect>')
+        lx = width - right + 16
+        out.append(f'<line x1="{lx}" y1="{legend_y}" x2="{lx + 26}" y2="{legend_y}" stroke="{c}" stroke-width="2"/>'
+                   f'<text x="{lx + 32}" y="{legend_y + 4}">ours, M = {m:,}</text>')
+        out.append(f'<line x1="{lx}" y1="{legend_y + 18}" x2="{lx + 26}" y2="{legend_y + 18}" stroke="{c}" stroke-width="2" '
+                   f'stroke-dasharray="6 4"/><text x="{lx + 32}" y="{legend_y + 22}">PyTorch, M = {m:,}</text>')
+        legend_y += 44
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    run, picture = sys.argv[1], sys.argv[2]
+    rows = load(f"{run}/bench_gpu_rows.jsonl")
+    torch = load(f"{run}/torch_rows_baselines.jsonl")
+    header = rows[0]
+    print(table(rows[1:], torch, header))
+    with open(picture, "w") as f:
+        f.write(svg(rows[1:], torch))
+
+
+if __name__ == "__main__":
+    main()
