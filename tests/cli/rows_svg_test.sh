@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# docs/rows-grid.svg (issue 16's picture: time against K for several M, the
+# sum-tree draw and the best PyTorch method) is what scripts/rows_report.py
+# makes of the committed device run, and it parses in headless Chromium with
+# its six curves (ours and PyTorch's for M = 1, 64, 1,024).
+# Usage: rows_svg_test.sh SOURCE_DIR; exit 77 (skipped) without Chromium.
+set -euo pipefail
+src=$1
+source "$(dirname "$0")/chromium.sh"
+require_chromium
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 "$src/scripts/rows_report.py" "$src/docs/device-logs/2026-11-24/rows-h200" "$work/rows.svg" > "$work/table.md"
+cmp -s "$work/rows.svg" "$src/docs/rows-grid.svg" || { echo "FAIL: docs/rows-grid.svg is not what scripts/rows_report.py makes of the run"; exit 1; }
+rows=$(grep -c '^| fp' "$work/table.md")
+[[ $rows -ge 40 ]] || { echo "FAIL: the table has $rows rows"; exit 1; }
+timeout 60 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
+  --disable-component-update --disable-sync --user-data-dir="$work/profile" --dump-dom "file://$work/rows.svg" > "$work/r.dom" 2> "$work/r.console" \
+  || { echo "FAIL: chromium exited with $?"; cat "$work/r.console"; exit 1; }
+if grep -qiE "parsererror|following errors" "$work/r.dom"; then echo "FAIL: the SVG does not parse"; cat "$work/r.dom"; exit 1; fi
+curves=$(grep -o '<polyline class="curve' "$work/r.dom" | wc -l)
+[[ $curves == 6 ]] || { echo "FAIL: $curves curves, not 6"; exit 1; }
+echo "the SVG parses in Chromium: 6 curves; the table has $rows rows"
