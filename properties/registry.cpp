@@ -120,21 +120,25 @@ TableBuild<T> oracle_alias_table(std::size_t psa_plus_group) {
   };
 }
 
-Algorithm alias_row(std::string name, std::string listing, std::size_t psa_plus_group, std::size_t section_rows = 0) {
+// A Mapped row (its own mapping of rng/'s bits) and its oracle entry's
+// names; the caller fills in the entry's draws.
+Algorithm mapped_row(std::string name, std::string listing) {
   Algorithm a;
   a.name = name;
   a.listing = std::move(listing);
   a.determinism = Determinism::Mapped;
+  a.oracle = Sampler{.name = name, .algorithm = name, .where = "oracle (sim/)", .determinism = Determinism::Mapped};
+  return a;
+}
+
+Algorithm alias_row(std::string name, std::string listing, std::size_t psa_plus_group, std::size_t section_rows = 0) {
+  Algorithm a = mapped_row(std::move(name), std::move(listing));
   a.alias_psa_plus_group = psa_plus_group;
   a.alias_section_rows = section_rows;
-  a.oracle = Sampler{.name = name,
-                     .algorithm = name,
-                     .where = "oracle (sim/)",
-                     .determinism = Determinism::Mapped,
-                     .many32 = oracle_alias<float>(psa_plus_group, section_rows),
-                     .many64 = oracle_alias<double>(psa_plus_group, section_rows),
-                     .table32 = oracle_alias_table<float>(psa_plus_group),
-                     .table64 = oracle_alias_table<double>(psa_plus_group)};
+  a.oracle.many32 = oracle_alias<float>(psa_plus_group, section_rows);
+  a.oracle.many64 = oracle_alias<double>(psa_plus_group, section_rows);
+  a.oracle.table32 = oracle_alias_table<float>(psa_plus_group);
+  a.oracle.table64 = oracle_alias_table<double>(psa_plus_group);
   a.oracle.f32 = matrix_of(a.oracle.many32);
   a.oracle.f64 = matrix_of(a.oracle.many64);
   return a;
@@ -161,19 +165,12 @@ ManyDraw<T> oracle_bringmann_larsen() {
 }
 
 Algorithm bringmann_larsen_row() {
-  Algorithm a;
-  a.name = "bringmann-larsen";
-  a.listing =
-      "seed 001, Sec. 2.8 and 5.3.2: Bringmann and Larsen's rejection sampling (Occ_i slots an item, the array as a bit array "
-      "with rank), attempt j of draw d from Philox (seed, d, j)";
-  a.determinism = Determinism::Mapped;
+  Algorithm a = mapped_row("bringmann-larsen",
+                           "seed 001, Sec. 2.8 and 5.3.2: Bringmann and Larsen's rejection sampling (Occ_i slots an item, the array as a "
+                           "bit array with rank), attempt j of draw d from Philox (seed, d, j)");
   a.bringmann_larsen = true;
-  a.oracle = Sampler{.name = a.name,
-                     .algorithm = a.name,
-                     .where = "oracle (sim/)",
-                     .determinism = Determinism::Mapped,
-                     .many32 = oracle_bringmann_larsen<float>(),
-                     .many64 = oracle_bringmann_larsen<double>()};
+  a.oracle.many32 = oracle_bringmann_larsen<float>();
+  a.oracle.many64 = oracle_bringmann_larsen<double>();
   a.oracle.f32 = matrix_of(a.oracle.many32);
   a.oracle.f64 = matrix_of(a.oracle.many64);
   return a;
@@ -203,23 +200,15 @@ UniformDraw<T> sum_tree_at() {
 constexpr Resolution kSumTree{53, 0x1p-36L, 0.01L};
 
 Algorithm sum_tree_row() {
-  Algorithm a;
-  a.name = "sum-tree";
-  a.listing =
-      "seed 000's block sums then a search inside the chosen block, at every level of one binary tree over the row (doubles), any "
-      "row length: oracle/sum_tree.hpp";
-  a.determinism = Determinism::Mapped;
+  Algorithm a = mapped_row("sum-tree",
+                           "seed 000's block sums then a search inside the chosen block, at every level of one binary tree over the row "
+                           "(doubles), any row length: oracle/sum_tree.hpp");
   a.sum_tree = true;
-  a.oracle = Sampler{.name = a.name,
-                     .algorithm = a.name,
-                     .where = "oracle (sim/)",
-                     .determinism = Determinism::Mapped,
-                     .f32 = oracle_sum_tree<float>(),
-                     .f64 = oracle_sum_tree<double>(),
-                     .at32 = sum_tree_at<float>(),
-                     .at64 = sum_tree_at<double>(),
-                     .resolution32 = kSumTree,
-                     .resolution64 = kSumTree};
+  a.oracle.f32 = oracle_sum_tree<float>();
+  a.oracle.f64 = oracle_sum_tree<double>();
+  a.oracle.at32 = sum_tree_at<float>();
+  a.oracle.at64 = sum_tree_at<double>();
+  a.oracle.resolution32 = a.oracle.resolution64 = kSumTree;
   return a;
 }
 

@@ -24,20 +24,27 @@ namespace warpsim::properties::detail {
 
 namespace {
 
+// A matrix on the device for one call: the weights copied over, `draw(dw,
+// dout)` run with them, one index a row copied back.
+template <class T, class Draw>
+std::vector<int> on_device(const Matrix<T>& m, Draw&& draw) {
+  const std::size_t n = static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols);
+  gpu::DeviceScratch<T> w;
+  gpu::DeviceScratch<int> out;
+  T* dw = w.ensure(n);
+  int* dout = out.ensure(static_cast<std::size_t>(m.rows));
+  WARPSIM_CUDA(cudaMemcpy(dw, m.weights.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  draw(dw, dout);
+  std::vector<int> idx(static_cast<std::size_t>(m.rows));
+  WARPSIM_CUDA(cudaMemcpy(idx.data(), dout, idx.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  return idx;
+}
+
 template <class T>
 MatrixDraw<T> gpu_draw(gpu::MatrixAlgorithm algorithm) {
   auto sampler = std::make_shared<gpu::MatrixSampler<T>>();  // keeps its scratch across calls
   return [algorithm, sampler](const Matrix<T>& m, std::uint64_t seed) {
-    const std::size_t n = static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols);
-    gpu::DeviceScratch<T> w;
-    gpu::DeviceScratch<int> out;
-    T* dw = w.ensure(n);
-    int* dout = out.ensure(static_cast<std::size_t>(m.rows));
-    WARPSIM_CUDA(cudaMemcpy(dw, m.weights.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-    sampler->draw(dw, m.rows, m.cols, seed, algorithm, dout);
-    std::vector<int> idx(static_cast<std::size_t>(m.rows));
-    WARPSIM_CUDA(cudaMemcpy(idx.data(), dout, idx.size() * sizeof(int), cudaMemcpyDeviceToHost));
-    return idx;
+    return on_device(m, [&](const T* dw, int* dout) { sampler->draw(dw, m.rows, m.cols, seed, algorithm, dout); });
   };
 }
 
@@ -47,16 +54,7 @@ template <class T>
 MatrixDraw<T> gpu_sum_tree() {
   auto sampler = std::make_shared<gpu::SumTreeSampler<T>>();
   return [sampler](const Matrix<T>& m, std::uint64_t seed) {
-    const std::size_t n = static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols);
-    gpu::DeviceScratch<T> w;
-    gpu::DeviceScratch<int> out;
-    T* dw = w.ensure(n);
-    int* dout = out.ensure(static_cast<std::size_t>(m.rows));
-    WARPSIM_CUDA(cudaMemcpy(dw, m.weights.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-    sampler->draw(dw, m.rows, m.cols, seed, 1, dout);
-    std::vector<int> idx(static_cast<std::size_t>(m.rows));
-    WARPSIM_CUDA(cudaMemcpy(idx.data(), dout, idx.size() * sizeof(int), cudaMemcpyDeviceToHost));
-    return idx;
+    return on_device(m, [&](const T* dw, int* dout) { sampler->draw(dw, m.rows, m.cols, seed, 1, dout); });
   };
 }
 
