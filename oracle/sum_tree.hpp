@@ -44,6 +44,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "rng/philox_uniform.hpp"
+
 namespace warpsim::oracle::sum_tree {
 
 constexpr int kLanes = 32;
@@ -192,6 +194,25 @@ std::size_t draw(std::span<const T> w, const PairTree& row_tree, double u) {
 template <class T>
 std::size_t draw(std::span<const T> w, double u) {
   return draw(w, PairTree(segment_sums(w)), u);
+}
+
+// Draws s = 0 .. draws - 1 of every row of an M x K row-major matrix, draw s
+// of row r from rng::uniform<double>(seed, r, s), at r * draws + s: what the
+// kernels and the model must give.
+template <class T>
+std::vector<int> draw_matrix(std::span<const T> w, int m, std::size_t k, std::uint64_t seed, int draws) {
+  if (w.size() != static_cast<std::size_t>(m) * k) throw std::invalid_argument("sum_tree::draw_matrix: M x K does not match the weights");
+  std::vector<int> out;
+  out.reserve(static_cast<std::size_t>(m) * static_cast<std::size_t>(draws));
+  for (int r = 0; r < m; ++r) {
+    const auto row = w.subspan(static_cast<std::size_t>(r) * k, k);
+    const PairTree tree(segment_sums(row));
+    for (int s = 0; s < draws; ++s) {
+      const double u = rng::uniform<double>(seed, static_cast<std::uint64_t>(r), static_cast<std::uint32_t>(s));
+      out.push_back(static_cast<int>(draw(row, tree, u)));
+    }
+  }
+  return out;
 }
 
 }  // namespace warpsim::oracle::sum_tree

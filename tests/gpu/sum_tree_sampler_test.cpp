@@ -17,7 +17,6 @@
 #include "properties/generators.hpp"
 #include "properties/rc_checks.hpp"
 #include "require_gpu.hpp"
-#include "rng/philox_uniform.hpp"
 
 using namespace warpsim;
 
@@ -34,15 +33,7 @@ std::vector<T> weights(properties::WeightFamily f, int m, std::int64_t k, std::u
 // The scalar definition's draws, row after row (draw s of row r at r * S + s).
 template <class T>
 std::vector<int> expected(const std::vector<T>& w, int m, std::int64_t k, std::uint64_t seed, int draws) {
-  std::vector<int> out;
-  for (int r = 0; r < m; ++r) {
-    const std::span<const T> row(w.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(k), static_cast<std::size_t>(k));
-    const tree::PairTree t(tree::segment_sums(row));
-    for (int s = 0; s < draws; ++s) {
-      out.push_back(static_cast<int>(tree::draw(row, t, rng::uniform<double>(seed, static_cast<std::uint64_t>(r), static_cast<std::uint32_t>(s)))));
-    }
-  }
-  return out;
+  return tree::draw_matrix<T>(w, m, static_cast<std::size_t>(k), seed, draws);
 }
 
 // The rows whose draws differ (the first few reported). `offset` elements

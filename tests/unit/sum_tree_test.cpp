@@ -13,25 +13,11 @@
 #include "oracle/sum_tree_draw.hpp"
 #include "properties/generators.hpp"
 #include "properties/rc_checks.hpp"
-#include "rng/philox_uniform.hpp"
 
 using namespace warpsim;
 namespace tree = oracle::sum_tree;
 
 namespace {
-
-template <class T>
-std::vector<int> scalar_draws(const std::vector<T>& w, int m, int k, std::uint64_t seed, int draws) {
-  std::vector<int> out;
-  for (int r = 0; r < m; ++r) {
-    const std::span<const T> row(w.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(k), static_cast<std::size_t>(k));
-    const tree::PairTree t(tree::segment_sums(row));
-    for (int s = 0; s < draws; ++s) {
-      out.push_back(static_cast<int>(tree::draw(row, t, rng::uniform<double>(seed, static_cast<std::uint64_t>(r), static_cast<std::uint32_t>(s)))));
-    }
-  }
-  return out;
-}
 
 template <class T>
 void model_equals_scalar() {
@@ -47,7 +33,7 @@ void model_equals_scalar() {
       sim::GlobalMemory mem;
       const auto wm = oracle::upload_matrix<T>(mem, w, s.m, s.k);
       const auto got = tree::draw_on_model(mem, wm, seed, s.draws);
-      EXPECT_EQ(got.index, scalar_draws(w, s.m, s.k, seed, s.draws)) << properties::family_name(f) << " M " << s.m << " K " << s.k;
+      EXPECT_EQ(got.index, tree::draw_matrix<T>(w, s.m, static_cast<std::size_t>(s.k), seed, s.draws)) << properties::family_name(f) << " M " << s.m << " K " << s.k;
       EXPECT_GT(got.counters.total_instructions(), 0u);
       ++seed;
     }
