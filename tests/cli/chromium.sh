@@ -2,6 +2,8 @@
 #   require_chromium          exits 77 (CTest: skipped), saying why, without it
 #   selftest_page FILE NAME   loads FILE?selftest; fails on console errors or
 #                             unless the page's own self-test says "pass"
+#   svg_dom FILE WORK         the DOM Chromium builds of FILE (an SVG), to
+#                             WORK/svg.dom; fails unless it parses
 require_chromium() {
   browser=$(command -v chromium || command -v chromium-browser || true)
   if [[ -z "$browser" ]]; then
@@ -25,4 +27,12 @@ selftest_page() {
     echo "FAIL: the $name page's self-test: $(grep -o 'selftest: [a-z]*' "$dir/$name.dom" || echo 'no result (the page did not run)')"
     exit 1
   fi
+}
+
+svg_dom() {
+  local file=$1 work=$2
+  timeout 60 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
+    --disable-component-update --disable-sync --user-data-dir="$work/profile" --dump-dom "file://$file" > "$work/svg.dom" 2> "$work/svg.console" \
+    || { echo "FAIL: chromium exited with $?"; cat "$work/svg.console"; exit 1; }
+  if grep -qiE "parsererror|following errors" "$work/svg.dom"; then echo "FAIL: the SVG does not parse"; cat "$work/svg.dom"; exit 1; fi
 }

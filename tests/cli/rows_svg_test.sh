@@ -14,10 +14,7 @@ python3 "$src/scripts/rows_report.py" "$src/docs/device-logs/2026-11-24/rows-h20
 cmp -s "$work/rows.svg" "$src/docs/rows-grid.svg" || { echo "FAIL: docs/rows-grid.svg is not what scripts/rows_report.py makes of the run"; exit 1; }
 rows=$(grep -c '^| fp' "$work/table.md")
 [[ $rows -ge 40 ]] || { echo "FAIL: the table has $rows rows"; exit 1; }
-timeout 60 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
-  --disable-component-update --disable-sync --user-data-dir="$work/profile" --dump-dom "file://$work/rows.svg" > "$work/r.dom" 2> "$work/r.console" \
-  || { echo "FAIL: chromium exited with $?"; cat "$work/r.console"; exit 1; }
-if grep -qiE "parsererror|following errors" "$work/r.dom"; then echo "FAIL: the SVG does not parse"; cat "$work/r.dom"; exit 1; fi
-curves=$(grep -o '<polyline class="curve' "$work/r.dom" | wc -l)
+svg_dom "$work/rows.svg" "$work"
+curves=$(grep -o '<polyline class="curve' "$work/svg.dom" | wc -l)
 [[ $curves == 6 ]] || { echo "FAIL: $curves curves, not 6"; exit 1; }
 echo "the SVG parses in Chromium: 6 curves; the table has $rows rows"
