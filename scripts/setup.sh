@@ -10,6 +10,7 @@ packages=(
   libeigen3-dev libboost1.81-dev librandom123-dev libcli11-dev nlohmann-json3-dev
   clang libclang-rt-14-dev  # libFuzzer, for the fuzz targets (fuzz/)
   chromium  # headless, for the test of `warpsim show --format html`
+  python3   # scripts/rows_report.py, which the rows picture's test runs
 )
 
 missing=()
