@@ -30,6 +30,8 @@
 #include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
 
+#include <cuda/std/bit>
+
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -148,16 +150,12 @@ __device__ __forceinline__ int descend_lanes(const At& at, double& t) {
   return lo;
 }
 
-// Lane sums in memory: written by an earlier kernel or this thread's warp
-// (plain loads), or by other blocks of this kernel (through L2: ld.global.cg).
+// Lane sums in memory (shared, or written by an earlier kernel), lane i at
+// p[i * stride].
 struct Plain {
   const double* p;
   int stride = 1;
   __device__ double operator()(int i) const { return p[i * stride]; }
-};
-struct ThroughL2 {
-  const double* p;
-  __device__ double operator()(int i) const { return __ldcg(p + i); }
 };
 
 // Inside lane l of the segment at segment_base: the last vector j whose sum
@@ -482,11 +480,6 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
   }
 }
 
-int ceil_pow2(std::int64_t x) {
-  int p = 1;
-  while (p < x) p *= 2;
-  return p;
-}
 
 }  // namespace
 
@@ -595,7 +588,7 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   detail::launch(segment_pass<T>, dim3(static_cast<unsigned>(blocks)), dim3(p.warps_per_block * kLanes), staged, stream, false, weights, m,
                  k, segments, lane_sums, seg_sums, tickets, finish, seed, draws, out);
   if (finish == Finish::LastWarp) return;
-  const int pow2 = ceil_pow2(segments);
+  const int pow2 = static_cast<int>(cuda::std::bit_ceil(static_cast<std::uint64_t>(segments)));
   const std::size_t smem = 2 * static_cast<std::size_t>(pow2) * sizeof(double);
   if (smem > 48 * 1024) {
     WARPSIM_CUDA(cudaFuncSetAttribute(row_pass<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));

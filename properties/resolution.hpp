@@ -16,6 +16,7 @@
 //   if (!v.ok) std::cerr << v.detail;
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
