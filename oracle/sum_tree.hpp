@@ -165,35 +165,52 @@ std::size_t descend_lane(const RowView<T>& row, std::size_t g, int l, double t) 
   return element_of<T>(g, l, chosen, c);
 }
 
+// A row prepared for many draws: its row tree over the segments' sums and
+// each segment's tree over its 32 lanes' sums, built once (a draw then reads
+// only the chosen lane's vectors, as the kernels' descent does).
+template <class T>
+class Row {
+ public:
+  explicit Row(std::span<const T> w) : w_(w) {
+    if (w.empty()) throw std::invalid_argument("sum_tree::draw: an empty row");
+    const RowView<T> row{w};
+    std::vector<double> sums(segments_of<T>(w.size()));
+    lanes_.reserve(sums.size());
+    for (std::size_t g = 0; g < sums.size(); ++g) {
+      std::vector<double> lanes(kLanes);
+      for (int l = 0; l < kLanes; ++l) lanes[static_cast<std::size_t>(l)] = lane_sum(row, g, l);
+      lanes_.emplace_back(std::move(lanes));
+      sums[g] = lanes_.back().root();
+    }
+    tree_ = PairTree(std::move(sums));
+  }
+  // The row's tree: its leaves are the segments' sums, its root the total S.
+  const PairTree& tree() const { return tree_; }
+  // The draw for one uniform u (rng::uniform<double>): an index into the row.
+  std::size_t draw(double u) const {
+    double t = mul(u, tree_.root());
+    const std::size_t g = tree_.descend(t);
+    const auto l = static_cast<int>(lanes_[g].descend(t));
+    return descend_lane(RowView<T>{w_}, g, l, t);
+  }
+
+ private:
+  std::span<const T> w_;
+  PairTree tree_{{}};
+  std::vector<PairTree> lanes_;
+};
+
 // The segments' sums of a row (the leaves of its row tree).
 template <class T>
 std::vector<double> segment_sums(std::span<const T> w) {
-  const RowView<T> row{w};
-  std::vector<double> out(segments_of<T>(w.size()));
-  for (std::size_t g = 0; g < out.size(); ++g) {
-    std::vector<double> lanes(kLanes);
-    for (int l = 0; l < kLanes; ++l) lanes[static_cast<std::size_t>(l)] = lane_sum(row, g, l);
-    out[g] = PairTree(std::move(lanes)).root();
-  }
-  return out;
-}
-
-// The draw for one uniform u (rng::uniform<double>): an index into the row.
-template <class T>
-std::size_t draw(std::span<const T> w, const PairTree& row_tree, double u) {
-  if (w.empty()) throw std::invalid_argument("sum_tree::draw: an empty row");
-  const RowView<T> row{w};
-  double t = mul(u, row_tree.root());
-  const std::size_t g = row_tree.descend(t);
-  std::vector<double> lanes(kLanes);
-  for (int l = 0; l < kLanes; ++l) lanes[static_cast<std::size_t>(l)] = lane_sum(row, g, l);
-  const auto l = static_cast<int>(PairTree(std::move(lanes)).descend(t));
-  return descend_lane(row, g, l, t);
+  auto leaves = Row<T>(w).tree().level.front();
+  leaves.resize(segments_of<T>(w.size()));  // (without the padding to a power of two)
+  return leaves;
 }
 
 template <class T>
 std::size_t draw(std::span<const T> w, double u) {
-  return draw(w, PairTree(segment_sums(w)), u);
+  return Row<T>(w).draw(u);
 }
 
 // Draws s = 0 .. draws - 1 of every row of an M x K row-major matrix, draw s
@@ -206,10 +223,10 @@ std::vector<int> draw_matrix(std::span<const T> w, int m, std::size_t k, std::ui
   out.reserve(static_cast<std::size_t>(m) * static_cast<std::size_t>(draws));
   for (int r = 0; r < m; ++r) {
     const auto row = w.subspan(static_cast<std::size_t>(r) * k, k);
-    const PairTree tree(segment_sums(row));
+    const Row<T> prepared(row);
     for (int s = 0; s < draws; ++s) {
       const double u = rng::uniform<double>(seed, static_cast<std::uint64_t>(r), static_cast<std::uint32_t>(s));
-      out.push_back(static_cast<int>(draw(row, tree, u)));
+      out.push_back(static_cast<int>(prepared.draw(u)));
     }
   }
   return out;

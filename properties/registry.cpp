@@ -39,8 +39,8 @@ MatrixDraw<T> oracle_draw(oracle::Algorithm algorithm) {
 // (docs/resolution.md).
 template <class T>
 UniformDraw<T> reference_at() {
-  return [](std::span<const T> row, std::uint64_t x) {
-    return oracle::reference_draw<T>(row, static_cast<T>(x) * (sizeof(T) == 4 ? T(0x1p-24) : T(0x1p-53)));
+  return [](std::span<const T> row) {
+    return [row](std::uint64_t x) { return oracle::reference_draw<T>(row, static_cast<T>(x) * (sizeof(T) == 4 ? T(0x1p-24) : T(0x1p-53))); };
   };
 }
 constexpr Resolution kReference32{24, 0x1p-14L, 0.01L}, kReference64{53, 0x1p-43L, 0.01L};
@@ -193,8 +193,10 @@ MatrixDraw<T> oracle_sum_tree() {
 // over the tree's <= 60 levels, and 1% holds from 2^-36 (docs/resolution.md).
 template <class T>
 UniformDraw<T> sum_tree_at() {
-  return [](std::span<const T> row, std::uint64_t x) {
-    return static_cast<int>(oracle::sum_tree::draw<T>(row, static_cast<double>(x) * 0x1p-53));
+  return [](std::span<const T> row) {
+    return [prepared = std::make_shared<const oracle::sum_tree::Row<T>>(row)](std::uint64_t x) {
+      return static_cast<int>(prepared->draw(static_cast<double>(x) * 0x1p-53));
+    };
   };
 }
 constexpr Resolution kSumTree{53, 0x1p-36L, 0.01L};

@@ -40,7 +40,7 @@ ImpliedLaw implied_law(std::span<const T> row, const UniformDraw<T>& draw, int b
   out.points.assign(row.size(), 0);
   const std::uint64_t n = bits >= 64 ? ~std::uint64_t{0} : std::uint64_t{1} << bits;
   std::vector<bool> seen(row.size(), false);
-  const auto at = [&](std::uint64_t x) { return draw(row, x); };
+  const auto at = draw(row);
   for (std::uint64_t x = 0; x < n;) {
     const int k = at(x);
     if (k < 0 || static_cast<std::size_t>(k) >= row.size()) {

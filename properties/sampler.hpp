@@ -78,9 +78,11 @@ using ManyDraw = std::function<std::vector<std::uint32_t>(std::span<const T> wei
 // A sampler's draw as a function of its uniform, where it is one: u = x 2^-bits
 // on a grid of 2^bits points, x in [0, 2^bits). Each weight's x form one
 // interval (the draw is monotone in some order of the weights), which
-// properties/resolution.hpp walks to find the implied law exactly.
+// properties/resolution.hpp walks to find the implied law exactly. The row is
+// prepared once (its sums, its tree), then drawn from at many x:
+//   const auto at = s.at32(row);  int k = at(x);
 template <class T>
-using UniformDraw = std::function<int(std::span<const T> row, std::uint64_t x)>;
+using UniformDraw = std::function<std::function<int(std::uint64_t x)>(std::span<const T> row)>;
 
 // What a sampler resolves: every weight of at least `smallest` of its row's
 // total is drawn at its share within `tolerance` (relative), on a uniform

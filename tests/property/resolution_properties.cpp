@@ -77,7 +77,7 @@ TEST(Resolution, TheSeedsFp32SamplerDoesNotResolve2ToTheMinus30) {
 TEST(Resolution, RefusesADrawThatIsNotMonotone) {
   properties::Sampler s;
   s.name = "zigzag";
-  s.at32 = [](std::span<const float>, std::uint64_t x) { return static_cast<int>((x >> 20) % 2); };
+  s.at32 = [](std::span<const float>) { return [](std::uint64_t x) { return static_cast<int>((x >> 20) % 2); }; };
   s.resolution32 = {24, 0x1p-10L, 0.01L};
   const std::vector<float> row{1, 1};
   const auto v = properties::resolution_holds<float>(s, row);
