@@ -14,6 +14,9 @@
 // into a fused multiply-add (the oracle rounds each too).
 //
 // The kernels (the layouts of SumTreePlan):
+//   lanes_pass    a row on G lanes (G = 1 .. 32 by K), a warp's rows read as
+//                 consecutive bytes, the row's tree by its lanes' butterfly,
+//                 the draw found by the lane whose turns all lead to it
 //   thread_pass   a thread a row (rows of one segment): the row's 32 lanes'
 //                 sums in shared memory, then its draws
 //   rows_pass     a warp 32 rows (rows of one segment), summed one after
@@ -480,11 +483,203 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
   }
 }
 
+// A row on G lanes (a power of two up to 32) with NV vectors a lane (NV > 1
+// only where a row takes the warp): rows of at most 32 NV vectors, read as
+// the consecutive bytes they are -- R = 32 / G rows a step, each lane one
+// vector of one row (the row's vector 32 j + i on its lane i), S = 8 / NV
+// steps in flight at once. Lanes past a row's vectors hold zeros: x + 0 is
+// x and a right half of zeros is never entered, so the tree over G lanes
+// has the segment's root and the descent's path (the rest of the 32 lanes
+// would only add zeros above it).
+//
+// The row's lanes build its tree by their xor butterfly, each lane keeping,
+// level by level, the left and right sums of the node above it. A draw then
+// needs no search: every lane applies the descent's rule at each node above
+// it (left if t < left or the right sum is 0, else right with t - left), and
+// the one lane whose every turn is the turn toward itself is the lane the
+// descent reaches, holding the descent's t (the same subtractions in the
+// same order). That lane finds the weight among the vectors it still holds.
+//
+// Uniforms: for one draw a row, each lane makes those of rows kRows apart
+// (no Philox made twice) and the row's lanes take it by a shuffle; for S
+// draws, the row's G lanes make G draws' uniforms at a time.
+constexpr int kLanesWarps = 4;  // warps a block
+
+// One row's tree on its G lanes, as lane i (the row's lane i) holds it: the
+// lane's vectors' sums, the left and right sums of the node above it at each
+// level (level h: nodes of 2^(h+1) lanes), and the root.
+template <class T, int G, int NV>
+struct LaneTree {
+  static constexpr int kLevels = cuda::std::bit_width(static_cast<unsigned>(G)) - 1;  // log2 G
+  double q[NV];
+  double left[kLevels > 0 ? kLevels : 1], right[kLevels > 0 ? kLevels : 1];
+  double root;
+};
+
+// The lane's sum (0, then its vectors in order), then the row's butterfly.
+template <class T, int G, int NV>
+__device__ __forceinline__ void build_lane_tree(const T (&x)[NV][Shape<T>::E], int i, LaneTree<T, G, NV>& tr) {
+  double v = 0;
+#pragma unroll
+  for (int j = 0; j < NV; ++j) {
+    tr.q[j] = vector_sum<T>(x[j]);
+    v = add(v, tr.q[j]);
+  }
+#pragma unroll
+  for (int h = 0; h < LaneTree<T, G, NV>::kLevels; ++h) {
+    const double other = __shfl_xor_sync(~0u, v, 1 << h);
+    const bool upper = (i >> h) & 1;
+    tr.left[h] = upper ? other : v;
+    tr.right[h] = upper ? v : other;
+    v = add(tr.left[h], tr.right[h]);
+  }
+  tr.root = v;
+}
+
+// The draw at u: every lane follows the descent's turns above it; the lane
+// they all lead to (reached) returns the weight's column in its row, found
+// among its vectors. Other lanes return -1.
+template <class T, int G, int NV>
+__device__ __forceinline__ int draw_on_lanes(const T (&x)[NV][Shape<T>::E], int i, const LaneTree<T, G, NV>& tr, double u) {
+  constexpr int E = Shape<T>::E;
+  double t = __dmul_rn(u, tr.root);
+  bool reached = true;
+#pragma unroll
+  for (int h = LaneTree<T, G, NV>::kLevels - 1; h >= 0; --h) {
+    const bool right_turn = !(t < tr.left[h]) && tr.right[h] > 0;
+    reached = reached && right_turn == (((i >> h) & 1) != 0);
+    if (right_turn) t = __dsub_rn(t, tr.left[h]);
+  }
+  // Inside the lane: the last vector j whose sum is > 0 and t >= r_(j-1).
+  double r = 0, below = 0;
+  int chosen = 0;
+  T kept[E];
+#pragma unroll
+  for (int c = 0; c < E; ++c) kept[c] = T(0);
+  bool going = true;
+#pragma unroll
+  for (int j = 0; j < NV; ++j) {
+    going = going && t >= r;
+    if (going) {
+      if (tr.q[j] > 0) {
+        chosen = j;
+        below = r;
+#pragma unroll
+        for (int c = 0; c < E; ++c) kept[c] = x[j][c];
+      }
+      r = add(r, tr.q[j]);
+    }
+  }
+  t = __dsub_rn(t, below);
+  int c = 0;
+  if constexpr (E == 4) {
+    const double l2 = add(static_cast<double>(kept[0]), static_cast<double>(kept[1]));
+    const double r2 = add(static_cast<double>(kept[2]), static_cast<double>(kept[3]));
+    if (!(t < l2) && r2 > 0) {
+      t = __dsub_rn(t, l2);
+      c = 2;
+    }
+  }
+  const double here = static_cast<double>(c == 0 ? kept[0] : kept[2 % E]);
+  const double next = static_cast<double>(c == 0 ? kept[1] : kept[3 % E]);
+  if (!(t < here) && next > 0) c += 1;
+  return reached ? static_cast<int>(vector_first<T>(0, i, chosen) + c) : -1;
+}
+
+template <class T, int G, int NV>
+__global__ void __launch_bounds__(kLanesWarps * kLanes) lanes_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed,
+                                                                   int draws, int* __restrict__ out) {
+  static_assert(G >= 1 && G <= kLanes && (G & (G - 1)) == 0, "a row on a power of two of lanes, up to 32");
+  static_assert(NV == 1 || (G == kLanes && kBatch % NV == 0), "vectors a lane > 1 only where a row takes the warp");
+  constexpr int E = Shape<T>::E;
+  constexpr int R = kLanes / G;                        // rows a step
+  constexpr int S = kBatch / NV;                       // steps a warp
+  constexpr int kRows = R * S;                         // rows a warp
+  constexpr int kOwn = (kRows + kLanes - 1) / kLanes;  // one draw a row: the uniforms a lane makes
+  const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
+  const int i = lane % G;  // the lane's place in its row
+  const std::int64_t row0 = (static_cast<std::int64_t>(blockIdx.x) * kLanesWarps + warp) * kRows;
+  if (row0 >= m) return;  // (whole warps)
+  T x[S][NV][E];
+#pragma unroll
+  for (int s = 0; s < S; ++s) {
+    const std::int64_t row = row0 + s * R + lane / G;
+    const T* r = w + row * k;
+    const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
+#pragma unroll
+    for (int j = 0; j < NV; ++j) {
+      if (row < m) {
+        load_vector(r, k, aligned, vector_first<T>(0, i, j), x[s][j]);
+      } else {
+#pragma unroll
+        for (int c = 0; c < E; ++c) x[s][j][c] = T(0);
+      }
+    }
+  }
+  if (draws == 1) {
+    // Straight-line code over the S rows a lane is in (no branch between
+    // them), so their dependent chains interleave.
+    double own[kOwn];
+#pragma unroll
+    for (int c = 0; c < kOwn; ++c) {
+      const std::int64_t row = row0 + c * kLanes + lane;
+      own[c] = row < m && c * kLanes + lane < kRows ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), 0) : 0.0;
+    }
+#pragma unroll
+    for (int s = 0; s < S; ++s) {
+      const std::int64_t row = row0 + s * R + lane / G;
+      LaneTree<T, G, NV> tr;
+      build_lane_tree<T, G, NV>(x[s], i, tr);
+      const double u = __shfl_sync(~0u, own[s * R / kLanes], (s * R) % kLanes + lane / G);  // (s unrolled: own stays in registers)
+      const int col = draw_on_lanes<T, G, NV>(x[s], i, tr, u);
+      if (col >= 0 && row < m) out[row] = col;
+    }
+  } else {
+#pragma unroll
+    for (int s = 0; s < S; ++s) {
+      const std::int64_t row = row0 + s * R + lane / G;
+      LaneTree<T, G, NV> tr;
+      build_lane_tree<T, G, NV>(x[s], i, tr);
+      for (int d0 = 0; d0 < draws; d0 += G) {  // the row's G lanes make G draws' uniforms at a time
+        const double mine = row < m && d0 + i < draws ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(d0 + i)) : 0.0;
+        const int n = min(G, draws - d0);
+        for (int dd = 0; dd < n; ++dd) {
+          const int col = draw_on_lanes<T, G, NV>(x[s], i, tr, __shfl_sync(~0u, mine, dd, G));
+          if (col >= 0 && row < m) out[row * draws + d0 + dd] = col;
+        }
+      }
+    }
+  }
+}
+
+template <class T, int G, int NV>
+void launch_lanes_pass(const T* w, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream) {
+  constexpr std::int64_t rows_a_block = static_cast<std::int64_t>(kLanes / G) * (kBatch / NV) * kLanesWarps;
+  detail::launch(lanes_pass<T, G, NV>, dim3(static_cast<unsigned>((m + rows_a_block - 1) / rows_a_block)), dim3(kLanesWarps * kLanes), 0,
+                 stream, false, w, m, k, seed, draws, out);
+}
+
+// The lanes a row and vectors a lane for rows of K weights (K <= 256 E).
+template <class T>
+void lanes_pass_for(const T* w, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream) {
+  const std::int64_t vectors = (k + Shape<T>::E - 1) / Shape<T>::E;
+  if (vectors <= 1) return launch_lanes_pass<T, 1, 1>(w, m, k, seed, draws, out, stream);
+  if (vectors <= 2) return launch_lanes_pass<T, 2, 1>(w, m, k, seed, draws, out, stream);
+  if (vectors <= 4) return launch_lanes_pass<T, 4, 1>(w, m, k, seed, draws, out, stream);
+  if (vectors <= 8) return launch_lanes_pass<T, 8, 1>(w, m, k, seed, draws, out, stream);
+  if (vectors <= 16) return launch_lanes_pass<T, 16, 1>(w, m, k, seed, draws, out, stream);
+  if (vectors <= 32) return launch_lanes_pass<T, 32, 1>(w, m, k, seed, draws, out, stream);
+  if (vectors <= 64) return launch_lanes_pass<T, 32, 2>(w, m, k, seed, draws, out, stream);
+  if (vectors <= 128) return launch_lanes_pass<T, 32, 4>(w, m, k, seed, draws, out, stream);
+  return launch_lanes_pass<T, 32, 8>(w, m, k, seed, draws, out, stream);
+}
+
 
 }  // namespace
 
 std::string SumTreePlan::describe() const {
   switch (layout) {
+    case Layout::LanesPerRow: return "lanes-per-row";
     case Layout::ThreadPerRow: return "thread-per-row";
     case Layout::WarpPerRow: return "warp-per-row";
     case Layout::Segmented: return "segmented, " + std::to_string(warps_per_block) + " warps a block";
@@ -498,12 +693,17 @@ std::size_t SumTreeSampler<T>::max_k() {
 }
 
 template <class T>
+std::int64_t SumTreeSampler<T>::lanes_per_row_max_k() {
+  return kLanes * kBatch * Shape<T>::E;  // eight vectors a lane: 1,024 fp32, 512 fp64
+}
+
+template <class T>
 std::int64_t SumTreeSampler<T>::thread_per_row_max_k() {
   return kLanes * Shape<T>::E;  // a vector a lane: 128 fp32, 64 fp64 (docs/PERF.md)
 }
 
 template <class T>
-SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& ask) {
+SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& ask, int draws) {
   if (m < 1 || k < 1) throw std::invalid_argument("sum-tree draw: M and K must be >= 1 (M = " + std::to_string(m) + ", K = " + std::to_string(k) + ")");
   if (static_cast<std::size_t>(k) > max_k()) {
     throw std::invalid_argument("sum-tree draw: rows of at most " + std::to_string(max_k()) + " weights (K = " + std::to_string(k) + ")");
@@ -516,7 +716,19 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
     // rows enough for eight such warps a multiprocessor; fewer rows are
     // spread a warp a row (Segmented, one segment a row).
     const bool many_rows = static_cast<std::int64_t>(m) >= 8LL * kLanes * multiprocessors();
-    p.layout = k <= thread_per_row_max_k() ? L::ThreadPerRow : segments == 1 && many_rows ? L::WarpPerRow : L::Segmented;
+    // Lanes a row for one draw a row where it measured fastest (docs/PERF.md,
+    // M x K = 2^28 on the H200): rows of up to 8 vectors (a warp holds 4 or
+    // more rows at once), and rows of 33-256 vectors (fp32: 33-64), whose
+    // lanes each sum several vectors. Rows of 9-32 vectors go a thread a
+    // row: a warp-wide tree per row costs more than each thread's own. S
+    // draws a row are made by lanes a row one at a time, a thread a draw
+    // elsewhere.
+    const std::int64_t vectors = (k + Shape<T>::E - 1) / Shape<T>::E;
+    const bool lanes = draws == 1 && (vectors <= 8 || (vectors > kLanes && vectors <= (sizeof(T) == 8 ? 256 : 64)));
+    p.layout = lanes                             ? L::LanesPerRow
+               : k <= thread_per_row_max_k()     ? L::ThreadPerRow
+               : segments == 1 && many_rows      ? L::WarpPerRow
+                                                 : L::Segmented;
   }
   if (p.layout == L::WarpPerRow && segments != 1) {
     throw std::invalid_argument("sum-tree draw: a warp 32 rows holds rows of at most " + std::to_string(Shape<T>::G) + " weights (K = " +
@@ -526,7 +738,11 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
     throw std::invalid_argument("sum-tree draw: a thread a row holds rows of at most " + std::to_string(thread_per_row_max_k()) +
                                 " weights (K = " + std::to_string(k) + ")");
   }
-  if (p.layout == L::ThreadPerRow || p.layout == L::WarpPerRow) {
+  if (p.layout == L::LanesPerRow && k > lanes_per_row_max_k()) {
+    throw std::invalid_argument("sum-tree draw: lanes a row hold rows of at most " + std::to_string(lanes_per_row_max_k()) + " weights (K = " +
+                                std::to_string(k) + ")");
+  }
+  if (p.layout == L::LanesPerRow || p.layout == L::ThreadPerRow || p.layout == L::WarpPerRow) {
     p.warps_per_block = 0;
     return p;
   }
@@ -547,10 +763,11 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
 template <class T>
 void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream,
                              const SumTreePlan& ask) {
-  const SumTreePlan p = plan(m, k, ask);
+  const SumTreePlan p = plan(m, k, ask, draws);
   if (draws < 1) throw std::invalid_argument("sum-tree draw: draws must be >= 1 (" + std::to_string(draws) + " asked)");
   if (static_cast<std::int64_t>(m) * draws > 0x7fffffff) throw std::invalid_argument("sum-tree draw: M x draws past 2^31 - 1");
   using L = SumTreePlan::Layout;
+  if (p.layout == L::LanesPerRow) return lanes_pass_for(weights, m, k, seed, draws, out, stream);
   if (p.layout == L::ThreadPerRow) {
     const std::size_t smem = thread_pass_smem<T>(k);
     if (smem > 48 * 1024) {

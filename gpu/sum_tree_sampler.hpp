@@ -28,6 +28,11 @@
 namespace warpsim::gpu {
 
 // How rows are laid over the GPU; the result never depends on it.
+//   LanesPerRow   K <= 256 E (eight vectors a lane: 1,024 fp32, 512 fp64): a
+//                 row on the fewest lanes (a power of two) that hold a vector
+//                 each, or on the warp with up to eight vectors a lane; a
+//                 warp's rows are consecutive bytes, read at once, and a
+//                 draw is found without a search (one draw at a time)
 //   ThreadPerRow  K <= 32 E (a vector a lane: 128 fp32, 64 fp64): a thread a
 //                 row, its warp's rows copied to shared memory first
 //                 (short rows, many of them)
@@ -39,7 +44,7 @@ namespace warpsim::gpu {
 //                 a second kernel, a block a row, builds the row's tree over
 //                 its segments and draws
 struct SumTreePlan {
-  enum class Layout { Auto, ThreadPerRow, WarpPerRow, Segmented };
+  enum class Layout { Auto, LanesPerRow, ThreadPerRow, WarpPerRow, Segmented };
   Layout layout = Layout::Auto;
   int warps_per_block = 0;  // Segmented: 1, 2, 4 or 8 (0: plan() chooses)
   std::string describe() const;
@@ -52,20 +57,26 @@ class SumTreeSampler {
   // segments rounded up to a power of two, is built in shared memory).
   static std::size_t max_k();
 
-  // Rows this long or shorter are drawn a thread a row by default.
+  // The longest rows lanes a row hold (eight vectors a lane).
+  static std::int64_t lanes_per_row_max_k();
+  // The longest rows a thread a row holds (a vector a lane).
   static std::int64_t thread_per_row_max_k();
-  // The layout draw() takes for an M x K matrix on the current device: a
-  // thread a row up to thread_per_row_max_k(), a warp 32 rows up to G where
-  // M fills eight such warps a multiprocessor, else segmented, with the
-  // most warps a block (up to 8) that leave two blocks for every
-  // multiprocessor. `ask` overrides either.
-  static SumTreePlan plan(int m, std::int64_t k, const SumTreePlan& ask = {});
+  // The layout draw() takes for an M x K matrix, S = draws, on the current
+  // device. One draw a row: lanes a row for rows of up to 8 vectors and of
+  // 33-256 vectors (fp32: 33-64), a thread a row for 9-32 vectors. S draws:
+  // a thread a row up to thread_per_row_max_k(). Longer rows: a warp 32
+  // rows up to G where M fills eight such warps a multiprocessor, else
+  // segmented, with the most warps a block (up to 8) that leave two blocks
+  // for every multiprocessor. `ask` overrides either (docs/PERF.md has
+  // each layout's times).
+  static SumTreePlan plan(int m, std::int64_t k, const SumTreePlan& ask = {}, int draws = 1);
 
   // weights: device, M x K row-major, every weight finite and >= 0 (not
   // checked here: properties/ and the CLI check the host's); out: device,
   // M * draws ints. Asynchronous on `stream`. Throws std::invalid_argument on
   // M < 1, K < 1, K > max_k(), draws < 1, or M * draws past 2^31 - 1, or a
-  // plan that cannot hold K (ThreadPerRow past thread_per_row_max_k(),
+  // plan that cannot hold K (LanesPerRow past lanes_per_row_max_k(),
+  // ThreadPerRow past thread_per_row_max_k(),
   // WarpPerRow past G,
   // warps_per_block not a power of two up to 8). One call at a time per
   // sampler (its scratch).

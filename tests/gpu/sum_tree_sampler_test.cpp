@@ -1,7 +1,7 @@
 // The sum-tree kernels against the scalar definition (oracle/sum_tree.hpp),
 // bit for bit: every draw of every row, for every family of weights, rows
 // shorter than a vector up to many segments, aligned and misaligned rows,
-// one or many draws a row, and every layout (a thread a row, a warp a row,
+// one or many draws a row, and every layout (lanes a row, a thread a row, a warp a row,
 // segmented with 1 to 8 warps a block, its rows finished by their last
 // warp or by a block a row): the result must not depend on the layout.
 #include <gtest/gtest.h>
@@ -52,7 +52,7 @@ int compare(const std::vector<T>& w, int m, std::int64_t k, std::uint64_t seed, 
   int bad = 0;
   for (std::size_t i = 0; i < want.size(); ++i) {
     if (got[i] != want[i] && ++bad <= 3) {
-      ADD_FAILURE() << "M " << m << " K " << k << " S " << draws << " (" << gpu::SumTreeSampler<T>::plan(m, k, plan).describe() << ", offset "
+      ADD_FAILURE() << "M " << m << " K " << k << " S " << draws << " (" << gpu::SumTreeSampler<T>::plan(m, k, plan, draws).describe() << ", offset "
                     << offset << ") row " << i / static_cast<std::size_t>(draws) << " draw " << i % static_cast<std::size_t>(draws) << ": GPU "
                     << got[i] << ", oracle " << want[i];
     }
@@ -79,6 +79,10 @@ void every_shape() {
       SCOPED_TRACE(properties::family_name(f));
       for (int offset : {0, 1}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {}, offset), 0);
       for (int wpb : {1, 2, 8}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, wpb}), 0);
+      if (s.k <= gpu::SumTreeSampler<T>::lanes_per_row_max_k()) {
+        EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::LanesPerRow}), 0);
+        EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::LanesPerRow}, 1), 0);
+      }
       if (s.k <= g) {
         EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::WarpPerRow, 4}), 0);
       }
@@ -93,6 +97,38 @@ void every_shape() {
 
 TEST(SumTreeSampler, EveryDrawIsTheOraclesFp32) { every_shape<float>(); }
 TEST(SumTreeSampler, EveryDrawIsTheOraclesFp64) { every_shape<double>(); }
+
+// Lanes a row: every kernel of the layout (a row on 1, 2, 4, ..., 32 lanes,
+// then 2, 4 or 8 vectors a lane), at each one's shortest and longest rows
+// and one between, with rows that end mid-vector and mid-warp, misaligned
+// rows, one draw a row (the uniforms shared across lanes) and S draws (in
+// rounds of the row's lanes: S below, at and past a round), and rows of
+// zeros among them.
+template <class T>
+void every_lanes_kernel() {
+  WARPSIM_REQUIRE_GPU();
+  constexpr std::int64_t e = 16 / sizeof(T);
+  std::vector<std::int64_t> ks;
+  for (std::int64_t v : {1, 2, 4, 8, 16, 32, 64, 128, 256}) {
+    for (std::int64_t k : {(v / 2) * e + 1, v * e - 1, v * e}) {
+      if (k >= 1 && (ks.empty() || ks.back() < k)) ks.push_back(k);
+    }
+  }
+  using L = gpu::SumTreePlan::Layout;
+  std::uint64_t seed = 101;
+  for (const std::int64_t k : ks) {
+    for (const int draws : {1, 3, 33}) {
+      const int m = draws == 1 ? 301 : 37;  // (past a warp's rows, not a multiple of them)
+      auto w = weights<T>(properties::WeightFamily::PowerLaw, m, k, seed);
+      for (std::int64_t c = 0; c < k; ++c) w[static_cast<std::size_t>(5 * k + c)] = T(0);  // row 5: zeros
+      for (int offset : {0, 1}) EXPECT_EQ(compare(w, m, k, seed, draws, {L::LanesPerRow}, offset), 0) << "K " << k << " S " << draws;
+      ++seed;
+    }
+  }
+}
+
+TEST(SumTreeSampler, LanesPerRowEveryKernelFp32) { every_lanes_kernel<float>(); }
+TEST(SumTreeSampler, LanesPerRowEveryKernelFp64) { every_lanes_kernel<double>(); }
 
 // Tails far below 2^-24 of the row: one weight of 1 and the rest 2^-40,
 // many of them; the draws still equal the oracle's (whose resolution the
@@ -137,6 +173,7 @@ TEST(SumTreeSampler, RefusesBadShapes) {
   EXPECT_THROW(s.draw(w.p, 1, static_cast<std::int64_t>(gpu::SumTreeSampler<float>::max_k()) + 1, 1, 1, z.p), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 5000, 1, 1, z.p, nullptr, {L::WarpPerRow, 1}), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 129, 1, 1, z.p, nullptr, {L::ThreadPerRow}), std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 1025, 1, 1, z.p, nullptr, {L::LanesPerRow}), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::Segmented, 3}), std::invalid_argument);
 }
 
