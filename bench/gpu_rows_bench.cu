@@ -55,17 +55,19 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
     std::printf(
         "{\"dtype\": \"%s\", \"what\": \"sum-tree\", \"M\": %d, \"K\": %lld, \"S\": %d, \"plan\": \"%s\", \"ms\": %.4f, \"floor_ms\": %.4f, "
         "\"x_floor\": %.2f, \"target_ms\": %.4f}\n",
-        dtype, p.m, static_cast<long long>(p.k), p.draws, gpu::SumTreeSampler<T>::plan(p.m, p.k).describe().c_str(), ms, floor_ms, ms / floor_ms,
+        dtype, p.m, static_cast<long long>(p.k), p.draws, gpu::SumTreeSampler<T>::plan(p.m, p.k, {}, p.draws).describe().c_str(), ms, floor_ms, ms / floor_ms,
         target_ms);
     std::fflush(stdout);
-    for (auto layout : {gpu::SumTreePlan::Layout::ThreadPerRow, gpu::SumTreePlan::Layout::WarpPerRow}) {  // the short rows' two layouts
+    using L = gpu::SumTreePlan::Layout;
+    for (auto layout : {L::LanesPerRow, L::ThreadPerRow, L::WarpPerRow}) {  // the short rows' layouts, each
       if (p.k > static_cast<std::int64_t>(16 / sizeof(T)) * 1024) break;
-      if (layout == gpu::SumTreePlan::Layout::ThreadPerRow && p.k > gpu::SumTreeSampler<T>::thread_per_row_max_k()) continue;
+      if (layout == L::LanesPerRow && p.k > gpu::SumTreeSampler<T>::lanes_per_row_max_k()) continue;
+      if (layout == L::ThreadPerRow && p.k > gpu::SumTreeSampler<T>::thread_per_row_max_k()) continue;
       const gpu::SumTreePlan forced{layout, 0};
       const double f = bench::median_ms([&] { sampler.draw(w.p, p.m, p.k, seed++, p.draws, out.p, nullptr, forced); }, 15, 3);
       WARPSIM_CUDA(cudaDeviceSynchronize());
       std::printf("{\"dtype\": \"%s\", \"what\": \"sum-tree forced\", \"M\": %d, \"K\": %lld, \"S\": %d, \"plan\": \"%s\", \"ms\": %.4f, \"x_floor\": %.2f}\n",
-                  dtype, p.m, static_cast<long long>(p.k), p.draws, gpu::SumTreeSampler<T>::plan(p.m, p.k, forced).describe().c_str(), f,
+                  dtype, p.m, static_cast<long long>(p.k), p.draws, gpu::SumTreeSampler<T>::plan(p.m, p.k, forced, p.draws).describe().c_str(), f,
                   f / floor_ms);
       std::fflush(stdout);
     }
@@ -105,7 +107,8 @@ int main(int argc, char** argv) {
     std::vector<Point> grid = {{1, 131072, 1},   {64, 131072, 1},   {256, 131072, 1}, {1024, 131072, 1}, {4096, 32768, 1},
                                {32, 1048576, 1}, {1, 16777216, 1},  {1, 4096, 1},     {64, 4096, 1},     {1, 131072, 64},
                                {256, 131072, 64}, {1024, 32768, 16}, {1 << 23, 32, 1}, {1 << 21, 128, 1}, {1 << 20, 256, 1},
-                               {1 << 19, 512, 1}, {1 << 18, 1024, 1}, {1 << 16, 4096, 1}};
+                               {1 << 19, 512, 1}, {1 << 18, 1024, 1}, {1 << 16, 4096, 1}, {1 << 26, 4, 1},  {1 << 24, 16, 1},
+                               {1 << 22, 64, 1},  {1 << 20, 256, 8}, {1 << 18, 1000, 1}};
     for (int m : {1, 64, 1024})
       for (std::int64_t k : {4096LL, 32768LL, 131072LL, 1048576LL}) {
         bool have = false;
