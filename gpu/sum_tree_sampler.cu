@@ -504,6 +504,12 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
 // (no Philox made twice) and the row's lanes take it by a shuffle; for S
 // draws, the row's G lanes make G draws' uniforms at a time.
 constexpr int kLanesWarps = 4;  // warps a block
+// Blocks a multiprocessor the registers must allow (64, 80 or 96 registers
+// a thread): the draw is bound by both its FP64 instructions and its loads'
+// latency, and more warps a multiprocessor measured faster on the H200 than
+// fewer with no spills (docs/PERF.md: uncapped, fp32 K = 32 ran at 2.7x the
+// floor, at 80 registers 1.7x).
+constexpr int lanes_blocks(int nv) { return nv == 1 ? 8 : nv == 8 ? 5 : 6; }
 
 // One row's tree on its G lanes, as lane i (the row's lane i) holds it: the
 // lane's vectors' sums, the left and right sums of the node above it at each
@@ -512,6 +518,7 @@ template <class T, int G, int NV>
 struct LaneTree {
   static constexpr int kLevels = cuda::std::bit_width(static_cast<unsigned>(G)) - 1;  // log2 G
   double q[NV];
+  double pair[NV];  // E = 4: x0 + x1 (unused for E = 2)
   double left[kLevels > 0 ? kLevels : 1], right[kLevels > 0 ? kLevels : 1];
   double root;
 };
@@ -522,7 +529,12 @@ __device__ __forceinline__ void build_lane_tree(const T (&x)[NV][Shape<T>::E], i
   double v = 0;
 #pragma unroll
   for (int j = 0; j < NV; ++j) {
-    tr.q[j] = vector_sum<T>(x[j]);
+    if constexpr (Shape<T>::E == 4) {  // vector_sum's (x0 + x1) + (x2 + x3), its left pair kept
+      tr.pair[j] = add(static_cast<double>(x[j][0]), static_cast<double>(x[j][1]));
+      tr.q[j] = add(tr.pair[j], add(static_cast<double>(x[j][2]), static_cast<double>(x[j][3])));
+    } else {
+      tr.q[j] = vector_sum<T>(x[j]);
+    }
     v = add(v, tr.q[j]);
   }
 #pragma unroll
@@ -551,7 +563,7 @@ __device__ __forceinline__ int draw_on_lanes(const T (&x)[NV][Shape<T>::E], int 
     if (right_turn) t = __dsub_rn(t, tr.left[h]);
   }
   // Inside the lane: the last vector j whose sum is > 0 and t >= r_(j-1).
-  double r = 0, below = 0;
+  double r = 0, below = 0, kept_pair = 0;
   int chosen = 0;
   T kept[E];
 #pragma unroll
@@ -564,6 +576,7 @@ __device__ __forceinline__ int draw_on_lanes(const T (&x)[NV][Shape<T>::E], int 
       if (tr.q[j] > 0) {
         chosen = j;
         below = r;
+        if constexpr (E == 4) kept_pair = tr.pair[j];
 #pragma unroll
         for (int c = 0; c < E; ++c) kept[c] = x[j][c];
       }
@@ -573,21 +586,20 @@ __device__ __forceinline__ int draw_on_lanes(const T (&x)[NV][Shape<T>::E], int 
   t = __dsub_rn(t, below);
   int c = 0;
   if constexpr (E == 4) {
-    const double l2 = add(static_cast<double>(kept[0]), static_cast<double>(kept[1]));
-    const double r2 = add(static_cast<double>(kept[2]), static_cast<double>(kept[3]));
-    if (!(t < l2) && r2 > 0) {
-      t = __dsub_rn(t, l2);
+    // Left pair x0 + x1 (as summed), right pair x2 + x3: > 0 iff one is.
+    if (!(t < kept_pair) && (kept[2] > 0 || kept[3] > 0)) {
+      t = __dsub_rn(t, kept_pair);
       c = 2;
     }
   }
-  const double here = static_cast<double>(c == 0 ? kept[0] : kept[2 % E]);
-  const double next = static_cast<double>(c == 0 ? kept[1] : kept[3 % E]);
-  if (!(t < here) && next > 0) c += 1;
+  const T here = c == 0 ? kept[0] : kept[2 % E];
+  const T next = c == 0 ? kept[1] : kept[3 % E];
+  if (!(t < static_cast<double>(here)) && next > 0) c += 1;
   return reached ? static_cast<int>(vector_first<T>(0, i, chosen) + c) : -1;
 }
 
 template <class T, int G, int NV>
-__global__ void __launch_bounds__(kLanesWarps * kLanes) lanes_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed,
+__global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed,
                                                                    int draws, int* __restrict__ out) {
   static_assert(G >= 1 && G <= kLanes && (G & (G - 1)) == 0, "a row on a power of two of lanes, up to 32");
   static_assert(NV == 1 || (G == kLanes && kBatch % NV == 0), "vectors a lane > 1 only where a row takes the warp");
@@ -718,13 +730,12 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
     const bool many_rows = static_cast<std::int64_t>(m) >= 8LL * kLanes * multiprocessors();
     // Lanes a row for one draw a row where it measured fastest (docs/PERF.md,
     // M x K = 2^28 on the H200): rows of up to 8 vectors (a warp holds 4 or
-    // more rows at once), and rows of 33-256 vectors (fp32: 33-64), whose
-    // lanes each sum several vectors. Rows of 9-32 vectors go a thread a
-    // row: a warp-wide tree per row costs more than each thread's own. S
-    // draws a row are made by lanes a row one at a time, a thread a draw
-    // elsewhere.
+    // more rows at once), and rows of 33-256 vectors, whose lanes each sum
+    // several vectors. Rows of 9-32 vectors go a thread a row: a warp-wide
+    // tree per row costs more than each thread's own. S draws a row are
+    // made by lanes a row one at a time, a thread a draw elsewhere.
     const std::int64_t vectors = (k + Shape<T>::E - 1) / Shape<T>::E;
-    const bool lanes = draws == 1 && (vectors <= 8 || (vectors > kLanes && vectors <= (sizeof(T) == 8 ? 256 : 64)));
+    const bool lanes = draws == 1 && (vectors <= 8 || (vectors > kLanes && vectors <= 256));
     p.layout = lanes                             ? L::LanesPerRow
                : k <= thread_per_row_max_k()     ? L::ThreadPerRow
                : segments == 1 && many_rows      ? L::WarpPerRow

@@ -63,7 +63,7 @@ class SumTreeSampler {
   static std::int64_t thread_per_row_max_k();
   // The layout draw() takes for an M x K matrix, S = draws, on the current
   // device. One draw a row: lanes a row for rows of up to 8 vectors and of
-  // 33-256 vectors (fp32: 33-64), a thread a row for 9-32 vectors. S draws:
+  // 33-256 vectors, a thread a row for 9-32 vectors. S draws:
   // a thread a row up to thread_per_row_max_k(). Longer rows: a warp 32
   // rows up to G where M fills eight such warps a multiprocessor, else
   // segmented, with the most warps a block (up to 8) that leave two blocks
