@@ -59,11 +59,23 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
         target_ms);
     std::fflush(stdout);
     using L = gpu::SumTreePlan::Layout;
-    for (auto layout : {L::LanesPerRow, L::ThreadPerRow, L::WarpPerRow}) {  // the short rows' layouts, each
-      if (p.k > static_cast<std::int64_t>(16 / sizeof(T)) * 1024) break;
+    const std::int64_t g = static_cast<std::int64_t>(16 / sizeof(T)) * 1024;  // a segment's weights
+    // Every layout that holds K: a block a row with rows kept in shared
+    // memory and not, the segmented one, and the short rows' layouts.
+    const gpu::SumTreePlan layouts[] = {{L::BlockPerRow, 0, 1}, {L::BlockPerRow, 0, 0}, {L::Segmented, 0, -1, 0}, {L::Segmented, 0, -1, 1},
+                                        {L::LanesPerRow},         {L::ThreadPerRow},        {L::WarpPerRow}};
+    for (const auto& forced : layouts) {
+      const auto layout = forced.layout;
+      if (p.k > 32 * g && layout != L::Segmented) continue;
+      const bool long_rows = layout == L::BlockPerRow || layout == L::Segmented;
+      // (a block a row or a warp a segment at M x K = 2^28 short rows: only
+      // where S draws a row leave lanes a row)
+      if (long_rows && p.k <= gpu::SumTreeSampler<T>::lanes_per_row_max_k() && (p.draws == 1 || layout != L::BlockPerRow)) continue;
+      if (layout == L::BlockPerRow && forced.keep_rows == 1 && p.k > 8 * g) continue;
+      if (layout == L::Segmented && forced.second_pass == 0 && p.k > 32 * g) continue;
+      if (!long_rows && p.k > g) break;
       if (layout == L::LanesPerRow && p.k > gpu::SumTreeSampler<T>::lanes_per_row_max_k()) continue;
       if (layout == L::ThreadPerRow && p.k > gpu::SumTreeSampler<T>::thread_per_row_max_k()) continue;
-      const gpu::SumTreePlan forced{layout, 0};
       const double f = bench::median_ms([&] { sampler.draw(w.p, p.m, p.k, seed++, p.draws, out.p, nullptr, forced); }, 15, 3);
       WARPSIM_CUDA(cudaDeviceSynchronize());
       std::printf("{\"dtype\": \"%s\", \"what\": \"sum-tree forced\", \"M\": %d, \"K\": %lld, \"S\": %d, \"plan\": \"%s\", \"ms\": %.4f, \"x_floor\": %.2f}\n",

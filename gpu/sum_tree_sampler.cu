@@ -26,10 +26,13 @@
 //                 where a row has at most 32 segments its last
 //                 warp to finish (a ticket a row) builds the row's tree by a
 //                 butterfly and draws
+//   block_pass    a block a row (up to 32 segments, a warp a segment): the
+//                 row's sums in shared memory, then its draws
 //   row_pass      past 32 segments: a block a row, the row's tree in shared
 //                 memory from its segments' sums, then each draw, a thread a
 //                 draw, down the row tree, the chosen segment's lanes (from
-//                 lane_sums), and the chosen lane's vectors (read again)
+//                 lane_sums, staged in shared memory by the draw's warp), and
+//                 the chosen lane's vectors (read again)
 #include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
 
@@ -163,8 +166,12 @@ struct Plain {
 
 // Inside lane l of the segment at segment_base: the last vector j whose sum
 // is > 0 and t >= r_(j-1), then the weight inside it. Returns its column.
-template <class T>
-__device__ std::int64_t descend_vectors(const T* row, std::int64_t k, bool aligned, std::int64_t segment_base, int l, double t) {
+// fetch(j, x): the lane's vector j (zeros past K), from wherever the row is.
+// kWide: vectors read at a time (the walk stops where t falls, so a wider
+// batch is fewer dependent rounds for more registers; the result is the
+// same).
+template <class T, int kWide = kBatch, class Fetch>
+__device__ std::int64_t descend_vectors(const Fetch& fetch, std::int64_t k, std::int64_t segment_base, int l, double t) {
   constexpr int E = Shape<T>::E;
   double r = 0, below = 0;
   int chosen = 0;
@@ -173,13 +180,13 @@ __device__ std::int64_t descend_vectors(const T* row, std::int64_t k, bool align
   for (int c = 0; c < E; ++c) kept[c] = T(0);
   bool going = true;
 #pragma unroll 1
-  for (int j0 = 0; j0 < kVectorsPerLane && going; j0 += kBatch) {
+  for (int j0 = 0; j0 < kVectorsPerLane && going; j0 += kWide) {
     if (vector_first<T>(segment_base, l, j0) >= k) break;  // zeros from here: never chosen, r unchanged
-    T x[kBatch][E];
+    T x[kWide][E];
 #pragma unroll
-    for (int b = 0; b < kBatch; ++b) load_vector(row, k, aligned, vector_first<T>(segment_base, l, j0 + b), x[b]);
+    for (int b = 0; b < kWide; ++b) fetch(j0 + b, x[b]);
 #pragma unroll
-    for (int b = 0; b < kBatch; ++b) {
+    for (int b = 0; b < kWide; ++b) {
       if (!(t >= r)) {
         going = false;
         break;
@@ -210,9 +217,24 @@ __device__ std::int64_t descend_vectors(const T* row, std::int64_t k, bool align
   return vector_first<T>(segment_base, l, chosen) + c;
 }
 
+// The lane's vectors read from the row in global memory.
+template <class T, int kWide = kBatch>
+__device__ std::int64_t descend_vectors(const T* row, std::int64_t k, bool aligned, std::int64_t segment_base, int l, double t) {
+  const auto fetch = [&](int j, T(&x)[Shape<T>::E]) { load_vector(row, k, aligned, vector_first<T>(segment_base, l, j), x); };
+  return descend_vectors<T, kWide>(fetch, k, segment_base, l, t);
+}
+
 __device__ __forceinline__ double target(std::uint64_t seed, std::uint64_t row, int s, double root) {
   return __dmul_rn(rng::uniform<double>(seed, row, static_cast<std::uint32_t>(s)), root);
 }
+
+// The longest row a block a row keeps in shared memory, in segments (16 KB each).
+constexpr int kKeptSegments = 8;
+// The longest row plan() gives a block a row when M leaves multiprocessors
+// idle, in segments (docs/PERF.md: fp64 (1, 32,768), 16 segments, 11.5 us a
+// block a row against 12.5 segmented; fp32 (1, 131,072), 32 segments, 18.3
+// against 15.2).
+constexpr int kBlockRowSegments = 16;
 
 constexpr std::size_t kStagedPerWarp = kLanes * (kLanes + 1) * sizeof(double);
 
@@ -284,39 +306,215 @@ __global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int
   }
 }
 
-template <class T>
-__global__ void __launch_bounds__(kRowThreads) row_pass(const T* __restrict__ w, std::int64_t k, std::int64_t segments, int p,
-                                                        const double* __restrict__ lane_sums, const double* __restrict__ seg_sums,
-                                                        std::uint64_t seed, int draws, int* __restrict__ out) {
-  extern __shared__ double tree[];  // level 0 (the segments) at [0, p), level 1 after it, ..., the root last
-  detail::join_dependent_chain();
-  const std::int64_t row = blockIdx.x;
-  for (int i = threadIdx.x; i < p; i += blockDim.x) tree[i] = i < segments ? seg_sums[row * segments + i] : 0.0;
-  __syncthreads();
+// A row's tree over its P segments (P a power of two, zeros past the row's
+// segments) in shared memory: level 0 at [0, P), level 1 after it, ..., the
+// root last, at 2P - 2. Built by the block's threads (the caller syncs
+// before it); returns log2 P.
+__device__ __forceinline__ int build_row_tree(double* tree, int p) {
   int levels = 0;
   for (int n = p, off = 0; n > 1; off += n, n /= 2, ++levels) {
     for (int i = threadIdx.x; i < n / 2; i += blockDim.x) tree[off + n + i] = add(tree[off + 2 * i], tree[off + 2 * i + 1]);
     __syncthreads();
   }
+  return levels;
+}
+
+// Down a row tree from the root to a segment (t becomes its target).
+__device__ __forceinline__ std::int64_t descend_row_tree(const double* tree, int p, int levels, double& t) {
+  std::int64_t g = 0;
+  // Level h starts at 2p - 2^(L + 1 - h) (L = log2 p): down from the root.
+  for (int h = levels; h > 0; --h) {
+    const int below = 2 * p - (2 << (levels - h + 1));  // level h - 1's start
+    const double left = tree[below + 2 * g], right = tree[below + 2 * g + 1];
+    if (!(t < left) && right > 0) {
+      t = __dsub_rn(t, left);
+      g = 2 * g + 1;
+    } else {
+      g = 2 * g;
+    }
+  }
+  return g;
+}
+
+template <class T>
+__global__ void __launch_bounds__(kRowThreads) row_pass(const T* __restrict__ w, std::int64_t k, std::int64_t segments, int p,
+                                                        const double* __restrict__ lane_sums, const double* __restrict__ seg_sums,
+                                                        std::uint64_t seed, int draws, int* __restrict__ out) {
+  extern __shared__ double tree[];  // level 0 (the segments) at [0, p), level 1 after it, ..., the root last
+  const std::int64_t row = blockIdx.x;
+  // The thread's first uniform is made while the segment pass still runs
+  // (the launch is programmatic: this grid starts once that one's blocks
+  // have all begun, and waits below for its sums).
+  detail::next_grid_may_start();
+  const int first = static_cast<int>(threadIdx.x);
+  const double u_first = first < draws ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(first)) : 0.0;
+  detail::previous_grid_done();
+  for (int i = threadIdx.x; i < p; i += blockDim.x) tree[i] = i < segments ? seg_sums[row * segments + i] : 0.0;
+  __syncthreads();
+  const int levels = build_row_tree(tree, p);
   const double root = tree[2 * p - 2];
   const T* r = w + row * k;
   const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
-  for (int s = threadIdx.x; s < draws; s += blockDim.x) {
-    double t = target(seed, static_cast<std::uint64_t>(row), s, root);
-    // Level h starts at 2p - 2^(L + 1 - h) (L = log2 p): down from the root.
+  // A warp 32 draws at a time, a lane a draw: down the row's tree to a
+  // segment, then the warp stages each draw's segment's 32 lane sums in
+  // shared memory (coalesced loads in flight together, not the five
+  // dependent rounds through L2 of a descent over them there), down them to
+  // a lane, and along its vectors.
+  const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
+  double(*staged)[kLanes + 1] = reinterpret_cast<double(*)[kLanes + 1]>(tree + 2 * p) + warp * kLanes;
+  for (int s0 = warp * kLanes; s0 < draws; s0 += kRowThreads) {  // (s0 the same across the warp)
+    const int s = s0 + lane;
+    double t = 0;
     std::int64_t g = 0;
-    for (int h = levels; h > 0; --h) {
-      const int below = 2 * p - (2 << (levels - h + 1));  // level h - 1's start
-      const double left = tree[below + 2 * g], right = tree[below + 2 * g + 1];
-      if (!(t < left) && right > 0) {
-        t = __dsub_rn(t, left);
-        g = 2 * g + 1;
-      } else {
-        g = 2 * g;
+    if (s < draws) {
+      const double u = s == first ? u_first : rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));
+      t = __dmul_rn(u, root);  // target(): u * the root, rounded once
+      g = descend_row_tree(tree, p, levels, t);
+    }
+    const int n = min(kLanes, draws - s0);
+#pragma unroll
+    for (int d = 0; d < kLanes; ++d) {  // (all 32 loads in flight)
+      const std::int64_t g_d = __shfl_sync(~0u, g, d);
+      if (d < n) staged[d][lane] = __ldcg(lane_sums + (row * segments + g_d) * kLanes + lane);
+    }
+    __syncwarp();
+    if (s < draws) {
+      const int l = descend_lanes(Plain{staged[lane]}, t);
+      out[row * draws + s] = static_cast<int>(descend_vectors<T, 2 * kBatch>(r, k, aligned, g * Shape<T>::G, l, t));
+    }
+    __syncwarp();
+  }
+}
+
+// A segment kept in shared memory (block_pass): lane l's
+// vector j at 16-byte unit j * 32 + l of the segment's 16 KB.
+template <class T>
+__device__ __forceinline__ void kept_vector(const unsigned char* segment, int l, int j, T (&x)[Shape<T>::E]) {
+  const unsigned char* p = segment + (static_cast<std::size_t>(j) * kLanes + l) * 16;
+  if constexpr (Shape<T>::E == 4) {
+    const float4 q = *reinterpret_cast<const float4*>(p);
+    x[0] = q.x, x[1] = q.y, x[2] = q.z, x[3] = q.w;
+  } else {
+    const double2 q = *reinterpret_cast<const double2*>(p);
+    x[0] = q.x, x[1] = q.y;
+  }
+}
+
+// Lane `lane`'s 32 vectors of the segment at `base` into `segment` (shared),
+// every copy in flight at once (cp.async; zeros past K); the caller commits
+// and waits.
+template <class T>
+__device__ __forceinline__ void copy_segment(unsigned char* segment, const T* r, std::int64_t k, bool aligned, std::int64_t base, int lane) {
+  constexpr int E = Shape<T>::E;
+#pragma unroll 4
+  for (int j = 0; j < kVectorsPerLane; ++j) {
+    const std::int64_t first = vector_first<T>(base, lane, j);
+    unsigned char* d = segment + (static_cast<std::size_t>(j) * kLanes + lane) * 16;
+    if (aligned && first + E <= k) {
+      __pipeline_memcpy_async(d, r + first, 16);
+    } else {
+#pragma unroll
+      for (int c = 0; c < E; ++c) {
+        if (first + c < k) {
+          __pipeline_memcpy_async(d + c * sizeof(T), r + first + c, sizeof(T));
+        } else {
+          *reinterpret_cast<T*>(d + c * sizeof(T)) = T(0);
+        }
       }
     }
-    const int l = descend_lanes(Plain{lane_sums + (row * segments + g) * kLanes}, t);
-    out[row * draws + s] = static_cast<int>(descend_vectors(r, k, aligned, g * Shape<T>::G, l, t));
+  }
+}
+
+// The lane's sum over a kept segment, in lane_sum's order: 0, then its
+// vectors (zeros past K add nothing).
+template <class T>
+__device__ __forceinline__ double kept_lane_sum(const unsigned char* segment, std::int64_t k, std::int64_t base, int lane) {
+  double r = 0;
+#pragma unroll 8
+  for (int j = 0; j < kVectorsPerLane; ++j) {
+    if (vector_first<T>(base, 0, j) >= k) break;
+    T x[Shape<T>::E];
+    kept_vector<T>(segment, lane, j, x);
+    r = add(r, vector_sum<T>(x));
+  }
+  return r;
+}
+
+constexpr std::size_t kSegmentBytes = static_cast<std::size_t>(kLanes) * kVectorsPerLane * 16;
+
+// A block a row (rows of at most 32 segments): warp g sums segment g as
+// segment_pass does, and the row's lanes' and segments' sums stay in shared
+// memory -- no scratch in global memory, no fence, no ticket: one
+// __syncthreads where segment_pass's last warp pays several dependent rounds
+// through L2. Then the block's warps make the row's draws, a lane a draw,
+// down the row's tree (its segments' sums padded to 32 with zeros, as the
+// last warp builds it; one segment: its root, the descent's only way), the
+// chosen segment's lanes, and the chosen lane's vectors. kMaxWarps: 8 (up to
+// 8 segments) or 32.
+//
+// kKeep (few rows of up to 8 segments: latency, not bandwidth): the row is
+// first copied to shared memory, every 16 bytes of it in flight at once
+// (cp.async), the draw's uniform made while it lands; the lanes' sums and
+// the draws then read it there, not through L2 twice. Vector j of segment
+// g's lane l is 16-byte unit (g * 32 + j) * 32 + l.
+template <class T, int kMaxWarps, bool kKeep>
+__global__ void __launch_bounds__(kMaxWarps * kLanes) block_pass(const T* __restrict__ w, std::int64_t k, int segments, std::uint64_t seed,
+                                                                 int draws, int* __restrict__ out) {
+  static_assert(kMaxWarps >= 1 && kMaxWarps <= kLanes, "a block holds at most 32 segments (one a warp)");
+  static_assert(!kKeep || kMaxWarps <= 8, "a kept row is at most 8 segments (128 KB)");
+  constexpr int E = Shape<T>::E;
+  __shared__ double lanes[kMaxWarps][kLanes];  // segment g's lanes' sums
+  __shared__ double tops[kLanes];              // the segments' sums, zeros past the row's
+  extern __shared__ __align__(16) unsigned char kept_row[];  // kKeep: the row
+  detail::join_dependent_chain();
+  const int lane = threadIdx.x % kLanes, g = threadIdx.x / kLanes;
+  const int warps = static_cast<int>(blockDim.x) / kLanes;
+  const std::int64_t row = blockIdx.x;
+  const T* r = w + row * k;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
+  const std::int64_t base = g * Shape<T>::G;
+  double mine = 0, u = 0;
+  int s = g * kLanes + lane;  // the lane's first draw
+  if constexpr (kKeep) {
+    copy_segment(kept_row + g * kSegmentBytes, r, k, aligned, base, lane);
+    __pipeline_commit();
+    if (s < draws) u = rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));
+    __pipeline_wait_prior(0);
+    mine = kept_lane_sum<T>(kept_row + g * kSegmentBytes, k, base, lane);
+  } else {
+    mine = lane_sum(r, k, aligned, base, lane);
+    if (s < draws) u = rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));
+  }
+  double v = mine;
+#pragma unroll
+  for (int bit = 1; bit < kLanes; bit <<= 1) v = add(v, __shfl_xor_sync(~0u, v, bit));
+  lanes[g][lane] = mine;
+  if (segments > 1) {
+    if (lane == 0) tops[g] = v;
+    if (g == 0 && lane >= segments) tops[lane] = 0.0;
+  }
+  __syncthreads();
+  // The root: one segment's own; else every warp forms it by the butterfly
+  // the last warp uses.
+  double root = v;
+  if (segments > 1) {
+    root = tops[lane];
+#pragma unroll
+    for (int bit = 1; bit < kLanes; bit <<= 1) root = add(root, __shfl_xor_sync(~0u, root, bit));
+  }
+  for (; s < draws; s += warps * kLanes) {
+    if (s >= warps * kLanes) u = rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));  // (the first made above)
+    double t = __dmul_rn(u, root);  // target(): u * the root, rounded once
+    const int chosen = segments > 1 ? descend_lanes(Plain{tops}, t) : 0;
+    const int l = descend_lanes(Plain{lanes[chosen]}, t);
+    std::int64_t col;
+    if constexpr (kKeep) {
+      const auto fetch = [&](int j, T(&x)[E]) { kept_vector<T>(kept_row + chosen * kSegmentBytes, l, j, x); };
+      col = descend_vectors<T>(fetch, k, chosen * Shape<T>::G, l, t);
+    } else {
+      col = descend_vectors(r, k, aligned, chosen * Shape<T>::G, l, t);
+    }
+    out[row * draws + s] = static_cast<int>(col);
   }
 }
 
@@ -694,7 +892,9 @@ std::string SumTreePlan::describe() const {
     case Layout::LanesPerRow: return "lanes-per-row";
     case Layout::ThreadPerRow: return "thread-per-row";
     case Layout::WarpPerRow: return "warp-per-row";
-    case Layout::Segmented: return "segmented, " + std::to_string(warps_per_block) + " warps a block";
+    case Layout::BlockPerRow: return keep_rows == 1 ? "block-per-row, rows in shared memory" : "block-per-row";
+    case Layout::Segmented:
+      return "segmented, " + std::to_string(warps_per_block) + " warps a block" + (second_pass == 1 ? ", then a block a row" : "");
     default: return "auto";
   }
 }
@@ -724,9 +924,9 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
   SumTreePlan p = ask;
   const std::int64_t segments = (k + Shape<T>::G - 1) / Shape<T>::G;
   if (p.layout == L::Auto) {
-    // A warp 32 rows sums them one after another: it pays where there are
-    // rows enough for eight such warps a multiprocessor; fewer rows are
-    // spread a warp a row (Segmented, one segment a row).
+    // A warp 32 rows sums them one after another, then makes their S draws
+    // at once: it pays for S draws a row where there are rows enough for
+    // eight such warps a multiprocessor.
     const bool many_rows = static_cast<std::int64_t>(m) >= 8LL * kLanes * multiprocessors();
     // Lanes a row for one draw a row where it measured fastest (docs/PERF.md,
     // M x K = 2^28 on the H200): rows of up to 8 vectors (a warp holds 4 or
@@ -736,10 +936,17 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
     // made by lanes a row one at a time, a thread a draw elsewhere.
     const std::int64_t vectors = (k + Shape<T>::E - 1) / Shape<T>::E;
     const bool lanes = draws == 1 && (vectors <= 8 || (vectors > kLanes && vectors <= 256));
-    p.layout = lanes                             ? L::LanesPerRow
-               : k <= thread_per_row_max_k()     ? L::ThreadPerRow
-               : segments == 1 && many_rows      ? L::WarpPerRow
-                                                 : L::Segmented;
+    // Rows of up to 32 segments go a block a row (their sums stay in shared
+    // memory) where a row is at most 16 segments (256 KB: one
+    // multiprocessor reads it soon enough) or every multiprocessor has a
+    // row; a few longer rows are spread a warp a segment over the GPU, then
+    // drawn by a second kernel (docs/PERF.md).
+    const bool block_row = segments <= kLanes && (segments <= kBlockRowSegments || m >= multiprocessors());
+    p.layout = lanes                                          ? L::LanesPerRow
+               : k <= thread_per_row_max_k()                  ? L::ThreadPerRow
+               : segments == 1 && many_rows && draws > 1      ? L::WarpPerRow
+               : block_row                                    ? L::BlockPerRow
+                                                              : L::Segmented;
   }
   if (p.layout == L::WarpPerRow && segments != 1) {
     throw std::invalid_argument("sum-tree draw: a warp 32 rows holds rows of at most " + std::to_string(Shape<T>::G) + " weights (K = " +
@@ -753,7 +960,24 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
     throw std::invalid_argument("sum-tree draw: lanes a row hold rows of at most " + std::to_string(lanes_per_row_max_k()) + " weights (K = " +
                                 std::to_string(k) + ")");
   }
-  if (p.layout == L::LanesPerRow || p.layout == L::ThreadPerRow || p.layout == L::WarpPerRow) {
+  if (p.layout == L::BlockPerRow && segments > kLanes) {
+    throw std::invalid_argument("sum-tree draw: a block a row holds rows of at most " + std::to_string(kLanes * Shape<T>::G) + " weights (K = " +
+                                std::to_string(k) + ")");
+  }
+  if (p.layout == L::BlockPerRow) {
+    if (p.keep_rows == 1 && segments > kKeptSegments) {
+      throw std::invalid_argument("sum-tree draw: a block a row keeps rows of at most " + std::to_string(kKeptSegments * Shape<T>::G) +
+                                  " weights in shared memory (K = " + std::to_string(k) + ")");
+    }
+    if (p.keep_rows != -1 && p.keep_rows != 0 && p.keep_rows != 1) {
+      throw std::invalid_argument("sum-tree draw: keep_rows must be -1, 0 or 1 (" + std::to_string(p.keep_rows) + " asked)");
+    }
+    if (p.keep_rows == -1) p.keep_rows = segments <= kKeptSegments && m <= multiprocessors() ? 1 : 0;
+  } else {
+    p.keep_rows = -1;
+  }
+  if (p.layout != L::Segmented) p.second_pass = -1;
+  if (p.layout == L::LanesPerRow || p.layout == L::ThreadPerRow || p.layout == L::WarpPerRow || p.layout == L::BlockPerRow) {
     p.warps_per_block = 0;
     return p;
   }
@@ -768,6 +992,17 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
   if (p.warps_per_block != 1 && p.warps_per_block != 2 && p.warps_per_block != 4 && p.warps_per_block != 8) {
     throw std::invalid_argument("sum-tree draw: warps_per_block must be 1, 2, 4 or 8 (" + std::to_string(p.warps_per_block) + " asked)");
   }
+  if (p.second_pass != -1 && p.second_pass != 0 && p.second_pass != 1) {
+    throw std::invalid_argument("sum-tree draw: second_pass must be -1, 0 or 1 (" + std::to_string(p.second_pass) + " asked)");
+  }
+  if (p.second_pass == 0 && segments > kLanes) {
+    throw std::invalid_argument("sum-tree draw: a row's last warp draws for rows of at most " + std::to_string(kLanes * Shape<T>::G) +
+                                " weights (K = " + std::to_string(k) + ")");
+  }
+  // The second kernel measured as fast as the last warp, or faster, wherever
+  // plan() takes this layout (M x segments too few for a block a row, or
+  // past 32 segments); the last warp only where asked (docs/PERF.md).
+  if (p.second_pass == -1) p.second_pass = 1;
   return p;
 }
 
@@ -795,10 +1030,18 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
     return;
   }
   const std::int64_t segments = (k + Shape<T>::G - 1) / Shape<T>::G;
+  if (p.layout == L::BlockPerRow) {
+    const auto kernel = p.keep_rows == 1 ? block_pass<T, kKeptSegments, true> : segments <= 8 ? block_pass<T, 8, false> : block_pass<T, kLanes, false>;
+    const std::size_t smem = p.keep_rows == 1 ? static_cast<std::size_t>(segments) * Shape<T>::G * sizeof(T) : 0;
+    if (smem > 48 * 1024) WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    detail::launch(kernel, dim3(static_cast<unsigned>(m)), dim3(static_cast<unsigned>(segments) * kLanes), smem, stream, false, weights, k,
+                   static_cast<int>(segments), seed, draws, out);
+    return;
+  }
   const std::int64_t warps = static_cast<std::int64_t>(m) * segments;
   const std::int64_t blocks = (warps + p.warps_per_block - 1) / p.warps_per_block;
   if (blocks > 0x7fffffff) throw std::invalid_argument("sum-tree draw: too many segments for one grid");
-  const Finish finish = segments <= kLanes ? Finish::LastWarp : Finish::RowPass;
+  const Finish finish = p.second_pass == 1 ? Finish::RowPass : Finish::LastWarp;
   double* lane_sums = nullptr;
   double* seg_sums = nullptr;
   int* tickets = nullptr;
@@ -817,7 +1060,7 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
                  k, segments, lane_sums, seg_sums, tickets, finish, seed, draws, out);
   if (finish == Finish::LastWarp) return;
   const int pow2 = static_cast<int>(cuda::std::bit_ceil(static_cast<std::uint64_t>(segments)));
-  const std::size_t smem = 2 * static_cast<std::size_t>(pow2) * sizeof(double);
+  const std::size_t smem = 2 * static_cast<std::size_t>(pow2) * sizeof(double) + (kRowThreads / kLanes) * kStagedPerWarp;  // the tree, each warp's staged sums
   if (smem > 48 * 1024) {
     WARPSIM_CUDA(cudaFuncSetAttribute(row_pass<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   }

@@ -38,15 +38,29 @@ namespace warpsim::gpu {
 //                 (short rows, many of them)
 //   WarpPerRow    K <= G: a warp sums 32 rows one after another, then makes
 //                 their draws at once, a lane a row
+//   BlockPerRow   up to 32 segments (131,072 fp32, 65,536 fp64): a block a
+//                 row, a warp a segment, the row's sums in shared memory
+//                 (no scratch, no second kernel), then the block's warps make
+//                 its draws; a row of up to 8 segments may be kept in shared
+//                 memory (one round of loads; the draws read it there)
 //   Segmented     a warp a segment of G weights (4,096 fp32, 2,048 fp64), a
 //                 row over as many warps and blocks as it has segments; then
-//                 the row's last warp to finish draws (up to 32 segments), or
 //                 a second kernel, a block a row, builds the row's tree over
-//                 its segments and draws
+//                 its segments and draws (or, asked, the row's last warp to
+//                 finish draws: up to 32 segments)
 struct SumTreePlan {
-  enum class Layout { Auto, LanesPerRow, ThreadPerRow, WarpPerRow, Segmented };
+  enum class Layout { Auto, LanesPerRow, ThreadPerRow, WarpPerRow, BlockPerRow, Segmented };
   Layout layout = Layout::Auto;
   int warps_per_block = 0;  // Segmented: 1, 2, 4 or 8 (0: plan() chooses)
+  // BlockPerRow: 1 copies each row to shared memory first (all its loads
+  // in flight at once; the draws read it there), rows of up to 8 segments;
+  // 0 reads it from global memory, twice; -1: plan() chooses (1 where rows
+  // are at most 8 segments and M is at most the multiprocessors).
+  int keep_rows = -1;
+  // Segmented: 1 draws in a second kernel, a block a row (any row); 0 by the
+  // row's last warp to finish (rows of up to 32 segments); -1: plan()
+  // chooses (1).
+  int second_pass = -1;
   std::string describe() const;
 };
 
@@ -63,12 +77,15 @@ class SumTreeSampler {
   static std::int64_t thread_per_row_max_k();
   // The layout draw() takes for an M x K matrix, S = draws, on the current
   // device. One draw a row: lanes a row for rows of up to 8 vectors and of
-  // 33-256 vectors, a thread a row for 9-32 vectors. S draws:
-  // a thread a row up to thread_per_row_max_k(). Longer rows: a warp 32
-  // rows up to G where M fills eight such warps a multiprocessor, else
-  // segmented, with the most warps a block (up to 8) that leave two blocks
-  // for every multiprocessor. `ask` overrides either (docs/PERF.md has
-  // each layout's times).
+  // 33-256 vectors, a thread a row for 9-32 vectors. S draws: a thread a
+  // row up to thread_per_row_max_k(), then a warp 32 rows up to G where M
+  // fills eight such warps a multiprocessor. Longer rows: a block a row for
+  // rows of up to 16 segments, or up to 32 where M is at least the
+  // multiprocessors (kept in shared memory where rows are at most 8
+  // segments and M at most the multiprocessors); else segmented, with the
+  // most warps a block (up to 8) that leave two blocks for every
+  // multiprocessor, then a second kernel. `ask` overrides any of it
+  // (docs/PERF.md has each layout's times).
   static SumTreePlan plan(int m, std::int64_t k, const SumTreePlan& ask = {}, int draws = 1);
 
   // weights: device, M x K row-major, every weight finite and >= 0 (not
@@ -77,7 +94,7 @@ class SumTreeSampler {
   // M < 1, K < 1, K > max_k(), draws < 1, or M * draws past 2^31 - 1, or a
   // plan that cannot hold K (LanesPerRow past lanes_per_row_max_k(),
   // ThreadPerRow past thread_per_row_max_k(),
-  // WarpPerRow past G,
+  // WarpPerRow past G, BlockPerRow past 32 G,
   // warps_per_block not a power of two up to 8). One call at a time per
   // sampler (its scratch).
   void draw(const T* weights, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream = nullptr,

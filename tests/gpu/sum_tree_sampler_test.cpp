@@ -2,7 +2,7 @@
 // bit for bit: every draw of every row, for every family of weights, rows
 // shorter than a vector up to many segments, aligned and misaligned rows,
 // one or many draws a row, and every layout (lanes a row, a thread a row, a warp a row,
-// segmented with 1 to 8 warps a block, its rows finished by their last
+// a block a row with its row kept in shared memory or not, segmented with 1 to 8 warps a block, its rows finished by their last
 // warp or by a block a row): the result must not depend on the layout.
 #include <gtest/gtest.h>
 
@@ -70,7 +70,7 @@ void every_shape() {
     int draws;
   };
   const Shape shapes[] = {{5, 1, 3}, {7, 3, 2}, {33, 37, 5}, {9, 128, 40}, {100, 64, 2}, {40, 127, 1}, {70, 300, 3}, {2, 1000, 2}, {3, g - 1, 7}, {4, g, 64}, {2, g + 1, 9},
-                          {3, 3 * g + 5, 33}, {1, 5 * g, 300}, {2, 40 * g + 17, 4}};
+                          {3, 3 * g + 5, 33}, {1, 5 * g, 300}, {2, 8 * g, 40}, {2, 9 * g - 3, 70}, {1, 32 * g, 5}, {2, 40 * g + 17, 4}};
   using L = gpu::SumTreePlan::Layout;
   std::uint64_t seed = 11;
   for (const auto f : properties::kFamilies) {
@@ -79,9 +79,17 @@ void every_shape() {
       SCOPED_TRACE(properties::family_name(f));
       for (int offset : {0, 1}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {}, offset), 0);
       for (int wpb : {1, 2, 8}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, wpb}), 0);
+      EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 2, -1, 1}), 0);  // a second kernel draws, whatever K
       if (s.k <= gpu::SumTreeSampler<T>::lanes_per_row_max_k()) {
         EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::LanesPerRow}), 0);
         EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::LanesPerRow}, 1), 0);
+      }
+      if (s.k <= 32 * g) {
+        for (int keep : {0, 1}) {
+          if (keep == 1 && s.k > 8 * g) continue;
+          EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::BlockPerRow, 0, keep}), 0);
+          EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::BlockPerRow, 0, keep}, 1), 0);
+        }
       }
       if (s.k <= g) {
         EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::WarpPerRow, 4}), 0);
@@ -175,6 +183,14 @@ TEST(SumTreeSampler, RefusesBadShapes) {
   EXPECT_THROW(s.draw(w.p, 1, 129, 1, 1, z.p, nullptr, {L::ThreadPerRow}), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 1025, 1, 1, z.p, nullptr, {L::LanesPerRow}), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::Segmented, 3}), std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 32 * static_cast<std::int64_t>(tree::kSegment<float>) + 1, 1, 1, z.p, nullptr, {L::BlockPerRow}),
+               std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 8 * static_cast<std::int64_t>(tree::kSegment<float>) + 1, 1, 1, z.p, nullptr, {L::BlockPerRow, 0, 1}),
+               std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::BlockPerRow, 0, 2}), std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 32 * static_cast<std::int64_t>(tree::kSegment<float>) + 1, 1, 1, z.p, nullptr, {L::Segmented, 1, -1, 0}),
+               std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::Segmented, 1, -1, 3}), std::invalid_argument);
 }
 
 }  // namespace
