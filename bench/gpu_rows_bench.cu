@@ -102,7 +102,21 @@ int main(int argc, char** argv) {
   CLI::App app{"The sum-tree draw across the (M, K) plane (issue 16)"};
   bool only_fp32 = false;
   app.add_flag("--fp32", only_fp32, "fp32 only");
+  std::vector<std::string> only;
+  app.add_option("--point", only, "only these points, M:K:S (repeatable; e.g. for a profiler)");
   CLI11_PARSE(app, argc, argv);
+  std::vector<Point> picked;
+  for (const auto& text : only) {
+    Point p{};
+    long long k = 0;
+    char tail = 0;
+    if (std::sscanf(text.c_str(), "%d:%lld:%d%c", &p.m, &k, &p.draws, &tail) != 3 || p.m < 1 || k < 1 || p.draws < 1) {
+      std::fprintf(stderr, "bench_gpu_rows: --point wants M:K:S with each >= 1 (got '%s')\n", text.c_str());
+      return 2;
+    }
+    p.k = k;
+    picked.push_back(p);
+  }
   try {
     const double bandwidth = bench::copy_bandwidth_gbs();
     const double empty_ms = bench::median_ms(
@@ -127,6 +141,7 @@ int main(int argc, char** argv) {
         for (const auto& p : grid) have |= p.m == m && p.k == k && p.draws == 1;
         if (!have) grid.push_back({m, k, 1});
       }
+    if (!picked.empty()) grid = picked;
     run<float>("fp32", grid, bandwidth, empty_ms, true);
     if (!only_fp32) run<double>("fp64", grid, bandwidth, empty_ms, true);
   } catch (const std::exception& e) {

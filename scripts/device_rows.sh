@@ -2,7 +2,8 @@
 # One device call for issue 16 (the sum-tree draw across the (M, K) plane):
 # its GPU tests against the oracle, compute-sanitizer (memcheck, racecheck,
 # synccheck) on them, bench_gpu_rows and PyTorch's methods on the same grid,
-# and ncu on the grid's slowest shapes; logs under $OUT. Expects the binaries
+# and ncu's kernel durations at small M (latency: what an event-timed call
+# adds to the kernel); logs under $OUT. Expects the binaries
 # built here in .device-out/ (carried): gpu_tests, bench_gpu_rows.
 set -uo pipefail
 out=${OUT:-/tmp/out}
@@ -21,3 +22,12 @@ for tool in memcheck racecheck synccheck; do
 done
 ./.device-out/bench_gpu_rows 2>&1 | tee "$out/bench_gpu_rows.jsonl"
 [[ ${SKIP_TORCH:-0} == 1 ]] || PYTHONUNBUFFERED=1 python3 bench/torch_rows_baselines.py 2>&1 | tee "$out/torch_rows_baselines.jsonl"
+# Kernel durations at small M, the GPU's own clock (L2 warm, as in the
+# benchmark): set beside the event-timed medians of bench_gpu_rows.jsonl.
+if command -v ncu > /dev/null; then
+  timeout 300 ncu --cache-control none --clock-control none --metrics gpu__time_duration.sum --csv \
+    -k 'regex:block_pass|segment_pass|row_pass|empty_kernel' ./.device-out/bench_gpu_rows --fp32 \
+    --point 1:4096:1 --point 64:4096:1 --point 1:32768:1 --point 1:131072:1 --point 1:131072:64 --point 1:1048576:1 \
+    > "$out/ncu_small_m.csv" 2> "$out/ncu_small_m.err"
+  echo "ncu: $(wc -l < "$out/ncu_small_m.csv") lines"
+fi
