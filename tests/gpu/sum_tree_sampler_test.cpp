@@ -138,6 +138,26 @@ void every_lanes_kernel() {
 TEST(SumTreeSampler, LanesPerRowEveryKernelFp32) { every_lanes_kernel<float>(); }
 TEST(SumTreeSampler, LanesPerRowEveryKernelFp64) { every_lanes_kernel<double>(); }
 
+// A block a row, its row kept in shared memory and not, at a few shapes
+// small enough for racecheck and synccheck (scripts/device_rows.sh runs
+// them on this test): one segment, several with a partial last one and
+// S past a warp's round, 20 segments a row (32 warps a block), misaligned.
+TEST(SumTreeSampler, BlockPerRowUnderSanitizers) {
+  WARPSIM_REQUIRE_GPU();
+  using L = gpu::SumTreePlan::Layout;
+  const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
+  struct Case {
+    int m;
+    std::int64_t k;
+    int draws;
+    int keep;
+  };
+  for (const Case c : {Case{3, g - 5, 3, 1}, Case{3, g - 5, 3, 0}, Case{2, 5 * g + 7, 70, 1}, Case{2, 5 * g + 7, 70, 0}, Case{2, 20 * g, 40, 0}}) {
+    const auto w = weights<float>(properties::WeightFamily::PowerLaw, c.m, c.k, static_cast<std::uint64_t>(c.k));
+    for (int offset : {0, 1}) EXPECT_EQ(compare(w, c.m, c.k, 9, c.draws, {L::BlockPerRow, 0, c.keep}, offset), 0) << "K " << c.k;
+  }
+}
+
 // Tails far below 2^-24 of the row: one weight of 1 and the rest 2^-40,
 // many of them; the draws still equal the oracle's (whose resolution the
 // property in properties/ checks).
