@@ -164,6 +164,26 @@ struct Plain {
   __device__ double operator()(int i) const { return p[i * stride]; }
 };
 
+// Inside the chosen vector (t: the target less the vectors before it): its
+// pair tree, (x0 + x1) + (x2 + x3) or x0 + x1, descended. Returns the
+// weight's place in the vector.
+template <class T>
+__device__ __forceinline__ int in_vector(const T (&kept)[Shape<T>::E], double t) {
+  int c = 0;
+  if constexpr (Shape<T>::E == 4) {
+    const double left = add(static_cast<double>(kept[0]), static_cast<double>(kept[1]));
+    const double right = add(static_cast<double>(kept[2]), static_cast<double>(kept[3]));
+    if (!(t < left) && right > 0) {
+      t = __dsub_rn(t, left);
+      c = 2;
+    }
+  }
+  const double here = static_cast<double>(c == 0 ? kept[0] : kept[Shape<T>::E == 4 ? 2 : 0]);
+  const double next = static_cast<double>(c == 0 ? kept[1] : kept[Shape<T>::E == 4 ? 3 : 1]);
+  if (!(t < here) && next > 0) c += 1;
+  return c;
+}
+
 // Inside lane l of the segment at segment_base: the last vector j whose sum
 // is > 0 and t >= r_(j-1), then the weight inside it. Returns its column.
 // fetch(j, x): the lane's vector j (zeros past K), from wherever the row is.
@@ -202,19 +222,70 @@ __device__ std::int64_t descend_vectors(const Fetch& fetch, std::int64_t k, std:
     }
   }
   t = __dsub_rn(t, below);
-  int c = 0;
-  if constexpr (E == 4) {
-    const double left = add(static_cast<double>(kept[0]), static_cast<double>(kept[1]));
-    const double right = add(static_cast<double>(kept[2]), static_cast<double>(kept[3]));
-    if (!(t < left) && right > 0) {
-      t = __dsub_rn(t, left);
-      c = 2;
+  return vector_first<T>(segment_base, l, chosen) + in_vector<T>(kept, t);
+}
+
+// The same walk made by the whole warp for one draw whose lane's vectors
+// it holds (x: lane j holds vector j of lane l, zeros past K): each lane
+// forms its vector's sum, then runs the walk's additions, in order, over
+// the 32 sums it gets by shuffles -- the same operations as
+// descend_vectors, where one lane reads and adds all 32 vectors itself. The
+// lane holding the chosen vector finds the weight; every lane returns it.
+template <class T>
+__device__ std::int64_t walk_held(const T (&x)[Shape<T>::E], std::int64_t segment_base, int l, double t) {
+  const double q = vector_sum<T>(x);
+  double r = 0, below = 0;
+  int chosen = 0;
+  bool going = true;
+#pragma unroll
+  for (int j = 0; j < kVectorsPerLane; ++j) {
+    const double qj = __shfl_sync(~0u, q, j);
+    going = going && t >= r;
+    if (going) {
+      if (qj > 0) {
+        chosen = j;
+        below = r;
+      }
+      r = add(r, qj);
     }
   }
-  const double here = static_cast<double>(c == 0 ? kept[0] : kept[2]);
-  const double next = static_cast<double>(c == 0 ? kept[1] : kept[3]);
-  if (!(t < here) && next > 0) c += 1;
+  // (a lane whose vector sums to 0 holds only zeros, as descend_vectors'
+  // kept does when no vector is chosen)
+  const int c = __shfl_sync(~0u, in_vector<T>(x, __dsub_rn(t, below)), chosen);
   return vector_first<T>(segment_base, l, chosen) + c;
+}
+
+// Draws a warp walks together (SumTreePlan::warp_walk): a round of at most
+// this many draws; more go a lane a draw.
+constexpr int kWarpWalkDraws = 4;
+
+// A warp's round of n <= kWarpWalkDraws draws (n the same across the warp),
+// walked by the whole warp: draw d's segment, lane and target are lane d's
+// (seg, l, t). Lane j first reads vector j of every draw's lane -- the
+// round's loads all in flight at once, where a lane a draw reads its
+// vectors in dependent batches -- then the warp walks each draw
+// (walk_held). fetch(seg, l, j, x): lane l's vector j of segment seg (zeros
+// past K). Returns the column of the lane's own draw (lanes < n).
+template <class T, class Fetch>
+__device__ std::int64_t walk_together(const Fetch& fetch, int n, std::int64_t seg, int l, double t, int lane) {
+  T x[kWarpWalkDraws][Shape<T>::E];
+#pragma unroll
+  for (int d = 0; d < kWarpWalkDraws; ++d) {
+    const std::int64_t seg_d = __shfl_sync(~0u, seg, d);
+    const int l_d = __shfl_sync(~0u, l, d);
+    if (d < n) fetch(seg_d, l_d, lane, x[d]);
+  }
+  std::int64_t mine = 0;
+#pragma unroll
+  for (int d = 0; d < kWarpWalkDraws; ++d) {
+    if (d < n) {  // (the draw's segment, lane and target shuffled again: fewer registers held across the loads)
+      const std::int64_t seg_d = __shfl_sync(~0u, seg, d);
+      const int l_d = __shfl_sync(~0u, l, d);
+      const std::int64_t col = walk_held<T>(x[d], seg_d * Shape<T>::G, l_d, __shfl_sync(~0u, t, d));
+      if (lane == d) mine = col;
+    }
+  }
+  return mine;
 }
 
 // The lane's vectors read from the row in global memory.
@@ -337,9 +408,9 @@ __device__ __forceinline__ std::int64_t descend_row_tree(const double* tree, int
 }
 
 template <class T>
-__global__ void __launch_bounds__(kRowThreads) row_pass(const T* __restrict__ w, std::int64_t k, std::int64_t segments, int p,
+__global__ void __launch_bounds__(kRowThreads, 2) row_pass(const T* __restrict__ w, std::int64_t k, std::int64_t segments, int p,
                                                         const double* __restrict__ lane_sums, const double* __restrict__ seg_sums,
-                                                        std::uint64_t seed, int draws, int* __restrict__ out) {
+                                                        std::uint64_t seed, int draws, bool walk, int* __restrict__ out) {
   extern __shared__ double tree[];  // level 0 (the segments) at [0, p), level 1 after it, ..., the root last
   const std::int64_t row = blockIdx.x;
   // The thread's first uniform is made while the segment pass still runs
@@ -359,7 +430,8 @@ __global__ void __launch_bounds__(kRowThreads) row_pass(const T* __restrict__ w,
   // segment, then the warp stages each draw's segment's 32 lane sums in
   // shared memory (coalesced loads in flight together, not the five
   // dependent rounds through L2 of a descent over them there), down them to
-  // a lane, and along its vectors.
+  // a lane, and along its vectors (walk: a round of up to 4 draws is walked
+  // by the whole warp, walk_together).
   const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
   double(*staged)[kLanes + 1] = reinterpret_cast<double(*)[kLanes + 1]>(tree + 2 * p) + warp * kLanes;
   for (int s0 = warp * kLanes; s0 < draws; s0 += kRowThreads) {  // (s0 the same across the warp)
@@ -378,8 +450,14 @@ __global__ void __launch_bounds__(kRowThreads) row_pass(const T* __restrict__ w,
       if (d < n) staged[d][lane] = __ldcg(lane_sums + (row * segments + g_d) * kLanes + lane);
     }
     __syncwarp();
-    if (s < draws) {
-      const int l = descend_lanes(Plain{staged[lane]}, t);
+    const int l = s < draws ? descend_lanes(Plain{staged[lane]}, t) : 0;
+    if (walk && n <= kWarpWalkDraws) {
+      const auto fetch = [&](std::int64_t seg, int l_d, int j, T(&x)[Shape<T>::E]) {
+        load_vector(r, k, aligned, vector_first<T>(seg * Shape<T>::G, l_d, j), x);
+      };
+      const std::int64_t col = walk_together<T>(fetch, n, g, l, t, lane);
+      if (s < draws) out[row * draws + s] = static_cast<int>(col);
+    } else if (s < draws) {
       out[row * draws + s] = static_cast<int>(descend_vectors<T, 2 * kBatch>(r, k, aligned, g * Shape<T>::G, l, t));
     }
     __syncwarp();
@@ -449,16 +527,19 @@ constexpr std::size_t kSegmentBytes = static_cast<std::size_t>(kLanes) * kVector
 // through L2. Then the block's warps make the row's draws, a lane a draw,
 // down the row's tree (its segments' sums padded to 32 with zeros, as the
 // last warp builds it; one segment: its root, the descent's only way), the
-// chosen segment's lanes, and the chosen lane's vectors. kMaxWarps: 8 (up to
-// 8 segments) or 32.
+// chosen segment's lanes, and the chosen lane's vectors (walk: a warp's
+// round of up to 4 draws is walked by the whole warp, walk_together).
+// kMaxWarps: 8 (up to 8 segments) or 32. kWalk: a template parameter, not
+// an argument, so that the walk's registers do not cost a lane a draw's
+// kernel its occupancy where many rows are bandwidth-bound.
 //
 // kKeep (few rows of up to 8 segments: latency, not bandwidth): the row is
 // first copied to shared memory, every 16 bytes of it in flight at once
 // (cp.async), the draw's uniform made while it lands; the lanes' sums and
 // the draws then read it there, not through L2 twice. Vector j of segment
 // g's lane l is 16-byte unit (g * 32 + j) * 32 + l.
-template <class T, int kMaxWarps, bool kKeep>
-__global__ void __launch_bounds__(kMaxWarps * kLanes) block_pass(const T* __restrict__ w, std::int64_t k, int segments, std::uint64_t seed,
+template <class T, int kMaxWarps, bool kKeep, bool kWalk>
+__global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) block_pass(const T* __restrict__ w, std::int64_t k, int segments, std::uint64_t seed,
                                                                  int draws, int* __restrict__ out) {
   static_assert(kMaxWarps >= 1 && kMaxWarps <= kLanes, "a block holds at most 32 segments (one a warp)");
   static_assert(!kKeep || kMaxWarps <= 8, "a kept row is at most 8 segments (128 KB)");
@@ -502,19 +583,32 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes) block_pass(const T* __rest
 #pragma unroll
     for (int bit = 1; bit < kLanes; bit <<= 1) root = add(root, __shfl_xor_sync(~0u, root, bit));
   }
-  for (; s < draws; s += warps * kLanes) {
-    if (s >= warps * kLanes) u = rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));  // (the first made above)
-    double t = __dmul_rn(u, root);  // target(): u * the root, rounded once
-    const int chosen = segments > 1 ? descend_lanes(Plain{tops}, t) : 0;
-    const int l = descend_lanes(Plain{lanes[chosen]}, t);
-    std::int64_t col;
+  // Lane l's vectors of segment `chosen`, wherever the row is.
+  const auto vector_of = [&](int chosen, int l, int j, T(&x)[E]) {
     if constexpr (kKeep) {
-      const auto fetch = [&](int j, T(&x)[E]) { kept_vector<T>(kept_row + chosen * kSegmentBytes, l, j, x); };
-      col = descend_vectors<T>(fetch, k, chosen * Shape<T>::G, l, t);
+      kept_vector<T>(kept_row + chosen * kSegmentBytes, l, j, x);
     } else {
-      col = descend_vectors(r, k, aligned, chosen * Shape<T>::G, l, t);
+      load_vector(r, k, aligned, vector_first<T>(static_cast<std::int64_t>(chosen) * Shape<T>::G, l, j), x);
     }
-    out[row * draws + s] = static_cast<int>(col);
+  };
+  for (int s0 = g * kLanes; s0 < draws; s0 += warps * kLanes, s += warps * kLanes) {  // (s0 the same across the warp)
+    double t = 0;
+    int chosen = 0, l = 0;
+    if (s < draws) {
+      if (s0 != g * kLanes) u = rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));  // (the first made above)
+      t = __dmul_rn(u, root);  // target(): u * the root, rounded once
+      chosen = segments > 1 ? descend_lanes(Plain{tops}, t) : 0;
+      l = descend_lanes(Plain{lanes[chosen]}, t);
+    }
+    const int n = min(kLanes, draws - s0);
+    if (kWalk && n <= kWarpWalkDraws) {
+      const auto fetch = [&](std::int64_t seg, int l_d, int j, T(&x)[E]) { vector_of(static_cast<int>(seg), l_d, j, x); };
+      const std::int64_t col = walk_together<T>(fetch, n, chosen, l, t, lane);
+      if (s < draws) out[row * draws + s] = static_cast<int>(col);
+    } else if (s < draws) {
+      const auto fetch = [&](int j, T(&x)[E]) { vector_of(chosen, l, j, x); };
+      out[row * draws + s] = static_cast<int>(descend_vectors<T>(fetch, k, static_cast<std::int64_t>(chosen) * Shape<T>::G, l, t));
+    }
   }
 }
 
@@ -892,9 +986,11 @@ std::string SumTreePlan::describe() const {
     case Layout::LanesPerRow: return "lanes-per-row";
     case Layout::ThreadPerRow: return "thread-per-row";
     case Layout::WarpPerRow: return "warp-per-row";
-    case Layout::BlockPerRow: return keep_rows == 1 ? "block-per-row, rows in shared memory" : "block-per-row";
+    case Layout::BlockPerRow:
+      return std::string(keep_rows == 1 ? "block-per-row, rows in shared memory" : "block-per-row") + (warp_walk == 1 ? ", warps walk draws" : "");
     case Layout::Segmented:
-      return "segmented, " + std::to_string(warps_per_block) + " warps a block" + (second_pass == 1 ? ", then a block a row" : "");
+      return "segmented, " + std::to_string(warps_per_block) + " warps a block" + (second_pass == 1 ? ", then a block a row" : "") +
+             (warp_walk == 1 ? ", warps walk draws" : "");
     default: return "auto";
   }
 }
@@ -977,8 +1073,29 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
     p.keep_rows = -1;
   }
   if (p.layout != L::Segmented) p.second_pass = -1;
-  if (p.layout == L::LanesPerRow || p.layout == L::ThreadPerRow || p.layout == L::WarpPerRow || p.layout == L::BlockPerRow) {
+  if (p.warp_walk != -1 && p.warp_walk != 0 && p.warp_walk != 1) {
+    throw std::invalid_argument("sum-tree draw: warp_walk must be -1, 0 or 1 (" + std::to_string(p.warp_walk) + " asked)");
+  }
+  // Warps walk their draws together where a row has at most 4 and, a
+  // block a row, where the grid's warps (M x segments) are at most 32 a
+  // multiprocessor: all on the GPU at once, each block's latency the time.
+  // With more, a lane a draw reads fewer bytes (it stops where its target
+  // falls), the blocks hide each other's latency, and the walk's kernel
+  // (more registers, a few spilled) measured slower. The second kernel's
+  // registers are the same either way: it walks wherever draws are few
+  // (docs/PERF.md).
+  if (p.warp_walk == -1) {
+    const bool few_draws = draws <= kWarpWalkDraws;
+    const bool resident = static_cast<std::int64_t>(m) * segments <= 32LL * multiprocessors();
+    p.warp_walk = few_draws && (p.layout != L::BlockPerRow || resident) ? 1 : 0;
+  }
+  if (p.layout == L::BlockPerRow) {
     p.warps_per_block = 0;
+    return p;
+  }
+  if (p.layout == L::LanesPerRow || p.layout == L::ThreadPerRow || p.layout == L::WarpPerRow) {
+    p.warps_per_block = 0;
+    p.warp_walk = -1;
     return p;
   }
   if (p.warps_per_block == 0) {
@@ -1003,6 +1120,7 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
   // plan() takes this layout (M x segments too few for a block a row, or
   // past 32 segments); the last warp only where asked (docs/PERF.md).
   if (p.second_pass == -1) p.second_pass = 1;
+  if (p.second_pass == 0) p.warp_walk = -1;  // (the last warp walks a lane a draw)
   return p;
 }
 
@@ -1031,7 +1149,10 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   }
   const std::int64_t segments = (k + Shape<T>::G - 1) / Shape<T>::G;
   if (p.layout == L::BlockPerRow) {
-    const auto kernel = p.keep_rows == 1 ? block_pass<T, kKeptSegments, true> : segments <= 8 ? block_pass<T, 8, false> : block_pass<T, kLanes, false>;
+    const bool walk = p.warp_walk == 1;
+    const auto kernel = p.keep_rows == 1 ? (walk ? block_pass<T, kKeptSegments, true, true> : block_pass<T, kKeptSegments, true, false>)
+                        : segments <= 8  ? (walk ? block_pass<T, 8, false, true> : block_pass<T, 8, false, false>)
+                                         : (walk ? block_pass<T, kLanes, false, true> : block_pass<T, kLanes, false, false>);
     const std::size_t smem = p.keep_rows == 1 ? static_cast<std::size_t>(segments) * Shape<T>::G * sizeof(T) : 0;
     if (smem > 48 * 1024) WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     detail::launch(kernel, dim3(static_cast<unsigned>(m)), dim3(static_cast<unsigned>(segments) * kLanes), smem, stream, false, weights, k,
@@ -1065,7 +1186,7 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
     WARPSIM_CUDA(cudaFuncSetAttribute(row_pass<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   }
   detail::launch(row_pass<T>, dim3(static_cast<unsigned>(m)), dim3(kRowThreads), smem, stream, true, weights, k, segments, pow2,
-                 static_cast<const double*>(lane_sums), static_cast<const double*>(seg_sums), seed, draws, out);
+                 static_cast<const double*>(lane_sums), static_cast<const double*>(seg_sums), seed, draws, p.warp_walk == 1, out);
 }
 
 template class SumTreeSampler<float>;

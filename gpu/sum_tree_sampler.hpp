@@ -61,6 +61,14 @@ struct SumTreePlan {
   // row's last warp to finish (rows of up to 32 segments); -1: plan()
   // chooses (1).
   int second_pass = -1;
+  // BlockPerRow, and Segmented with a second kernel: 1 walks a warp's round
+  // of up to 4 draws with the whole warp (lane j reads vector j of each
+  // draw's chosen lane, the round's loads at once: one round trip where a
+  // lane a draw makes several; more draws go a lane a draw); 0 a lane a
+  // draw; -1: plan() chooses (1 for at most 4 draws a row, and a block a
+  // row only where M x segments is at most 32 warps a multiprocessor:
+  // latency, not bandwidth). The draws are the same either way.
+  int warp_walk = -1;
   std::string describe() const;
 };
 
@@ -84,7 +92,9 @@ class SumTreeSampler {
   // multiprocessors (kept in shared memory where rows are at most 8
   // segments and M at most the multiprocessors); else segmented, with the
   // most warps a block (up to 8) that leave two blocks for every
-  // multiprocessor, then a second kernel. `ask` overrides any of it
+  // multiprocessor, then a second kernel. Both walk up to 4 draws a row
+  // with the whole warp (a block a row: where its warps, M x segments, are
+  // at most 32 a multiprocessor). `ask` overrides any of it
   // (docs/PERF.md has each layout's times).
   static SumTreePlan plan(int m, std::int64_t k, const SumTreePlan& ask = {}, int draws = 1);
 
@@ -92,7 +102,8 @@ class SumTreeSampler {
   // checked here: properties/ and the CLI check the host's); out: device,
   // M * draws ints. Asynchronous on `stream`. Throws std::invalid_argument on
   // M < 1, K < 1, K > max_k(), draws < 1, or M * draws past 2^31 - 1, or a
-  // plan that cannot hold K (LanesPerRow past lanes_per_row_max_k(),
+  // plan that cannot hold K or a knob out of range (LanesPerRow past
+  // lanes_per_row_max_k(),
   // ThreadPerRow past thread_per_row_max_k(),
   // WarpPerRow past G, BlockPerRow past 32 G,
   // warps_per_block not a power of two up to 8). One call at a time per

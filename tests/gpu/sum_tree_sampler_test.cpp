@@ -79,7 +79,9 @@ void every_shape() {
       SCOPED_TRACE(properties::family_name(f));
       for (int offset : {0, 1}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {}, offset), 0);
       for (int wpb : {1, 2, 8}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, wpb}), 0);
-      EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 2, -1, 1}), 0);  // a second kernel draws, whatever K
+      for (int walk : {0, 1}) {  // a second kernel draws, whatever K (a lane a draw, or warps walk few draws)
+        EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 2, -1, 1, walk}), 0);
+      }
       if (s.k <= gpu::SumTreeSampler<T>::lanes_per_row_max_k()) {
         EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::LanesPerRow}), 0);
         EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::LanesPerRow}, 1), 0);
@@ -87,8 +89,10 @@ void every_shape() {
       if (s.k <= 32 * g) {
         for (int keep : {0, 1}) {
           if (keep == 1 && s.k > 8 * g) continue;
-          EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::BlockPerRow, 0, keep}), 0);
-          EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::BlockPerRow, 0, keep}, 1), 0);
+          for (int walk : {0, 1}) {
+            EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::BlockPerRow, 0, keep, -1, walk}), 0);
+            EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::BlockPerRow, 0, keep, -1, walk}, 1), 0);
+          }
         }
       }
       if (s.k <= g) {
@@ -154,7 +158,9 @@ TEST(SumTreeSampler, BlockPerRowUnderSanitizers) {
   };
   for (const Case c : {Case{3, g - 5, 3, 1}, Case{3, g - 5, 3, 0}, Case{2, 5 * g + 7, 70, 1}, Case{2, 5 * g + 7, 70, 0}, Case{2, 20 * g, 40, 0}}) {
     const auto w = weights<float>(properties::WeightFamily::PowerLaw, c.m, c.k, static_cast<std::uint64_t>(c.k));
-    for (int offset : {0, 1}) EXPECT_EQ(compare(w, c.m, c.k, 9, c.draws, {L::BlockPerRow, 0, c.keep}, offset), 0) << "K " << c.k;
+    for (int offset : {0, 1}) {
+      for (int walk : {0, 1}) EXPECT_EQ(compare(w, c.m, c.k, 9, c.draws, {L::BlockPerRow, 0, c.keep, -1, walk}, offset), 0) << "K " << c.k;
+    }
   }
 }
 
@@ -211,6 +217,35 @@ TEST(SumTreeSampler, RefusesBadShapes) {
   EXPECT_THROW(s.draw(w.p, 1, 32 * static_cast<std::int64_t>(tree::kSegment<float>) + 1, 1, 1, z.p, nullptr, {L::Segmented, 1, -1, 0}),
                std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::Segmented, 1, -1, 3}), std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::BlockPerRow, 0, 0, -1, 2}), std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::Segmented, 1, -1, 1, -2}), std::invalid_argument);
+}
+
+// The plan's visible choices: warps walk up to 4 draws a row (a block a
+// row: where M x segments is at most 32 warps a multiprocessor), a lane a
+// draw past that, and the knob is dropped where the layout has no walk.
+TEST(SumTreeSampler, PlanWalksDrawsWithTheWarpOnlyForFewRows) {
+  WARPSIM_REQUIRE_GPU();
+  using S = gpu::SumTreeSampler<float>;
+  using L = gpu::SumTreePlan::Layout;
+  int device = 0, sms = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
+  EXPECT_EQ(S::plan(1, 4 * g).layout, L::BlockPerRow);
+  EXPECT_EQ(S::plan(1, 4 * g).warp_walk, 1);
+  EXPECT_EQ(S::plan(1, 4 * g, {}, 4).warp_walk, 1);
+  EXPECT_EQ(S::plan(1, 4 * g, {}, 5).warp_walk, 0);
+  EXPECT_EQ(S::plan(8 * sms, 4 * g).warp_walk, 1);
+  EXPECT_EQ(S::plan(8 * sms + 1, 4 * g).warp_walk, 0);
+  EXPECT_EQ(S::plan(1, 64 * g).layout, L::Segmented);
+  EXPECT_EQ(S::plan(1, 64 * g).warp_walk, 1);
+  EXPECT_EQ(S::plan(100 * sms, 64 * g).warp_walk, 1);  // (the second kernel: whatever M)
+  EXPECT_EQ(S::plan(1, 64 * g, {}, 5).warp_walk, 0);
+  EXPECT_EQ(S::plan(1, 64 * g, {L::Segmented, 0, -1, 1, 0}).warp_walk, 0);
+  EXPECT_EQ(S::plan(1, 4 * g, {L::Segmented, 0, -1, 0}).warp_walk, -1);  // the last warp: a lane a draw
+  EXPECT_EQ(S::plan(1, 100, {L::LanesPerRow, 0, -1, -1, 1}).warp_walk, -1);
+  EXPECT_NE(S::plan(1, 4 * g).describe().find("warps walk draws"), std::string::npos);
 }
 
 }  // namespace
