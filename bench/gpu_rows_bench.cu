@@ -61,9 +61,13 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
     using L = gpu::SumTreePlan::Layout;
     const std::int64_t g = static_cast<std::int64_t>(16 / sizeof(T)) * 1024;  // a segment's weights
     // Every layout that holds K: a block a row with rows kept in shared
-    // memory and not, the segmented one, and the short rows' layouts.
-    const gpu::SumTreePlan layouts[] = {{L::BlockPerRow, 0, 1}, {L::BlockPerRow, 0, 0}, {L::Segmented, 0, -1, 0}, {L::Segmented, 0, -1, 1},
-                                        {L::LanesPerRow},         {L::ThreadPerRow},        {L::WarpPerRow}};
+    // memory and not, the segmented one (its row's last warp drawing, or
+    // a second kernel), each with draws walked a lane a draw and by the
+    // warp, and the short rows' layouts.
+    const gpu::SumTreePlan layouts[] = {{L::BlockPerRow, 0, 1, -1, 0}, {L::BlockPerRow, 0, 1, -1, 1}, {L::BlockPerRow, 0, 0, -1, 0},
+                                        {L::BlockPerRow, 0, 0, -1, 1}, {L::Segmented, 0, -1, 0},      {L::Segmented, 0, -1, 1, 0},
+                                        {L::Segmented, 0, -1, 1, 1},   {L::LanesPerRow},              {L::ThreadPerRow},
+                                        {L::WarpPerRow}};
     for (const auto& forced : layouts) {
       const auto layout = forced.layout;
       if (p.k > 32 * g && layout != L::Segmented) continue;
