@@ -417,8 +417,16 @@ __global__ void __launch_bounds__(kRowThreads, 2) row_pass(const T* __restrict__
   // (the launch is programmatic: this grid starts once that one's blocks
   // have all begun, and waits below for its sums).
   detail::next_grid_may_start();
-  const int first = static_cast<int>(threadIdx.x);
-  const double u_first = first < draws ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(first)) : 0.0;
+  constexpr int kWarps = kRowThreads / kLanes;
+  const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
+  // A warp's round of draws: 32, a lane a draw; or, where warps walk and the
+  // row has at most two rounds of 4 draws for every warp (64), the draws
+  // spread over all the block's warps, up to 4 a warp at a time, each round
+  // walked by its warp (S = 4: four warps, one draw each, at once).
+  const int round = walk && draws <= 2 * kWarps * kWarpWalkDraws ? min(kWarpWalkDraws, (draws + kWarps - 1) / kWarps) : kLanes;
+  const int first = warp * round + lane;  // the thread's first draw (lanes < round)
+  const double u_first =
+      lane < round && first < draws ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(first)) : 0.0;
   detail::previous_grid_done();
   for (int i = threadIdx.x; i < p; i += blockDim.x) tree[i] = i < segments ? seg_sums[row * segments + i] : 0.0;
   __syncthreads();
@@ -426,38 +434,38 @@ __global__ void __launch_bounds__(kRowThreads, 2) row_pass(const T* __restrict__
   const double root = tree[2 * p - 2];
   const T* r = w + row * k;
   const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
-  // A warp 32 draws at a time, a lane a draw: down the row's tree to a
-  // segment, then the warp stages each draw's segment's 32 lane sums in
-  // shared memory (coalesced loads in flight together, not the five
+  // A warp a round of draws at a time, a lane a draw: down the row's tree
+  // to a segment, then the warp stages each draw's segment's 32 lane sums
+  // in shared memory (coalesced loads in flight together, not the five
   // dependent rounds through L2 of a descent over them there), down them to
   // a lane, and along its vectors (walk: a round of up to 4 draws is walked
   // by the whole warp, walk_together).
-  const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
   double(*staged)[kLanes + 1] = reinterpret_cast<double(*)[kLanes + 1]>(tree + 2 * p) + warp * kLanes;
-  for (int s0 = warp * kLanes; s0 < draws; s0 += kRowThreads) {  // (s0 the same across the warp)
+  for (int s0 = warp * round; s0 < draws; s0 += kWarps * round) {  // (s0 the same across the warp)
     const int s = s0 + lane;
+    const int n = min(round, draws - s0);
+    const bool mine = lane < n;  // (the lane holds draw s)
     double t = 0;
     std::int64_t g = 0;
-    if (s < draws) {
+    if (mine) {
       const double u = s == first ? u_first : rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));
       t = __dmul_rn(u, root);  // target(): u * the root, rounded once
       g = descend_row_tree(tree, p, levels, t);
     }
-    const int n = min(kLanes, draws - s0);
 #pragma unroll
     for (int d = 0; d < kLanes; ++d) {  // (all 32 loads in flight)
       const std::int64_t g_d = __shfl_sync(~0u, g, d);
       if (d < n) staged[d][lane] = __ldcg(lane_sums + (row * segments + g_d) * kLanes + lane);
     }
     __syncwarp();
-    const int l = s < draws ? descend_lanes(Plain{staged[lane]}, t) : 0;
+    const int l = mine ? descend_lanes(Plain{staged[lane]}, t) : 0;
     if (walk && n <= kWarpWalkDraws) {
       const auto fetch = [&](std::int64_t seg, int l_d, int j, T(&x)[Shape<T>::E]) {
         load_vector(r, k, aligned, vector_first<T>(seg * Shape<T>::G, l_d, j), x);
       };
       const std::int64_t col = walk_together<T>(fetch, n, g, l, t, lane);
-      if (s < draws) out[row * draws + s] = static_cast<int>(col);
-    } else if (s < draws) {
+      if (mine) out[row * draws + s] = static_cast<int>(col);
+    } else if (mine) {
       out[row * draws + s] = static_cast<int>(descend_vectors<T, 2 * kBatch>(r, k, aligned, g * Shape<T>::G, l, t));
     }
     __syncwarp();
@@ -1076,18 +1084,19 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
   if (p.warp_walk != -1 && p.warp_walk != 0 && p.warp_walk != 1) {
     throw std::invalid_argument("sum-tree draw: warp_walk must be -1, 0 or 1 (" + std::to_string(p.warp_walk) + " asked)");
   }
-  // Warps walk their draws together where a row has at most 4 and, a
-  // block a row, where the grid's warps (M x segments) are at most 32 a
+  // A block a row: warps walk their draws together where a row has at
+  // most 4 and the grid's warps (M x segments) are at most 32 a
   // multiprocessor: all on the GPU at once, each block's latency the time.
   // With more, a lane a draw reads fewer bytes (it stops where its target
   // falls), the blocks hide each other's latency, and the walk's kernel
   // (more registers, a few spilled) measured slower. The second kernel's
-  // registers are the same either way: it walks wherever draws are few
-  // (docs/PERF.md).
+  // registers are the same either way: it always walks (up to 64 draws a
+  // row spread over its warps, 4 at a time; past that, the rounds of at
+  // most 4 draws that are left) (docs/PERF.md).
   if (p.warp_walk == -1) {
     const bool few_draws = draws <= kWarpWalkDraws;
     const bool resident = static_cast<std::int64_t>(m) * segments <= 32LL * multiprocessors();
-    p.warp_walk = few_draws && (p.layout != L::BlockPerRow || resident) ? 1 : 0;
+    p.warp_walk = p.layout != L::BlockPerRow || (few_draws && resident) ? 1 : 0;
   }
   if (p.layout == L::BlockPerRow) {
     p.warps_per_block = 0;

@@ -64,10 +64,12 @@ struct SumTreePlan {
   // BlockPerRow, and Segmented with a second kernel: 1 walks a warp's round
   // of up to 4 draws with the whole warp (lane j reads vector j of each
   // draw's chosen lane, the round's loads at once: one round trip where a
-  // lane a draw makes several; more draws go a lane a draw); 0 a lane a
-  // draw; -1: plan() chooses (1 for at most 4 draws a row, and a block a
-  // row only where M x segments is at most 32 warps a multiprocessor:
-  // latency, not bandwidth). The draws are the same either way.
+  // lane a draw makes several; more draws go a lane a draw; the second
+  // kernel spreads up to 64 draws a row over its warps, 4 at a time); 0 a
+  // lane a draw; -1: plan() chooses (the second kernel: 1; a block a row: 1
+  // for at most 4 draws a row where M x segments is at most 32 warps a
+  // multiprocessor: latency, not bandwidth). The draws are the same either
+  // way.
   int warp_walk = -1;
   std::string describe() const;
 };
@@ -92,9 +94,10 @@ class SumTreeSampler {
   // multiprocessors (kept in shared memory where rows are at most 8
   // segments and M at most the multiprocessors); else segmented, with the
   // most warps a block (up to 8) that leave two blocks for every
-  // multiprocessor, then a second kernel. Both walk up to 4 draws a row
-  // with the whole warp (a block a row: where its warps, M x segments, are
-  // at most 32 a multiprocessor). `ask` overrides any of it
+  // multiprocessor, then a second kernel. Warps walk few draws together:
+  // in the second kernel always, a block a row for up to 4 draws a row
+  // where its warps, M x segments, are at most 32 a multiprocessor. `ask`
+  // overrides any of it
   // (docs/PERF.md has each layout's times).
   static SumTreePlan plan(int m, std::int64_t k, const SumTreePlan& ask = {}, int draws = 1);
 

@@ -176,6 +176,22 @@ TEST(SumTreeSampler, TinyTailsAreTheOracles) {
   EXPECT_EQ(compare(w, m, k, 3, 2000, {}), 0);
 }
 
+// The second kernel's rounds at a few shapes small enough for racecheck and
+// synccheck (scripts/device_rows.sh runs them on this test): S draws a row
+// spread over its warps 1-4 at a time and walked (S <= 64), a lane a draw
+// (S > 64, and every S with the walk off), misaligned rows too.
+TEST(SumTreeSampler, SecondKernelUnderSanitizers) {
+  WARPSIM_REQUIRE_GPU();
+  using L = gpu::SumTreePlan::Layout;
+  const std::int64_t k = 3 * static_cast<std::int64_t>(tree::kSegment<float>) + 5;
+  const auto w = weights<float>(properties::WeightFamily::PowerLaw, 2, k, 5);
+  for (int draws : {1, 4, 5, 9, 33, 64, 65}) {
+    for (int walk : {0, 1}) {
+      for (int offset : {0, 1}) EXPECT_EQ(compare(w, 2, k, 9, draws, {L::Segmented, 1, -1, 1, walk}, offset), 0) << "S " << draws;
+    }
+  }
+}
+
 // One sampler, called again and again: the rows' tickets (the last warp of
 // a row draws) are back at 0 after each call, and a longer matrix after a
 // shorter one gets new ones.
@@ -221,9 +237,10 @@ TEST(SumTreeSampler, RefusesBadShapes) {
   EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::Segmented, 1, -1, 1, -2}), std::invalid_argument);
 }
 
-// The plan's visible choices: warps walk up to 4 draws a row (a block a
-// row: where M x segments is at most 32 warps a multiprocessor), a lane a
-// draw past that, and the knob is dropped where the layout has no walk.
+// The plan's visible choices: warps walk draws in the second kernel, and a
+// block a row for up to 4 draws a row where M x segments is at most 32
+// warps a multiprocessor, a lane a draw past that; the knob is dropped
+// where the layout has no walk.
 TEST(SumTreeSampler, PlanWalksDrawsWithTheWarpOnlyForFewRows) {
   WARPSIM_REQUIRE_GPU();
   using S = gpu::SumTreeSampler<float>;
@@ -240,8 +257,8 @@ TEST(SumTreeSampler, PlanWalksDrawsWithTheWarpOnlyForFewRows) {
   EXPECT_EQ(S::plan(8 * sms + 1, 4 * g).warp_walk, 0);
   EXPECT_EQ(S::plan(1, 64 * g).layout, L::Segmented);
   EXPECT_EQ(S::plan(1, 64 * g).warp_walk, 1);
-  EXPECT_EQ(S::plan(100 * sms, 64 * g).warp_walk, 1);  // (the second kernel: whatever M)
-  EXPECT_EQ(S::plan(1, 64 * g, {}, 5).warp_walk, 0);
+  EXPECT_EQ(S::plan(100 * sms, 64 * g).warp_walk, 1);  // (the second kernel: whatever M and S)
+  EXPECT_EQ(S::plan(1, 64 * g, {}, 64).warp_walk, 1);
   EXPECT_EQ(S::plan(1, 64 * g, {L::Segmented, 0, -1, 1, 0}).warp_walk, 0);
   EXPECT_EQ(S::plan(1, 4 * g, {L::Segmented, 0, -1, 0}).warp_walk, -1);  // the last warp: a lane a draw
   EXPECT_EQ(S::plan(1, 100, {L::LanesPerRow, 0, -1, -1, 1}).warp_walk, -1);
