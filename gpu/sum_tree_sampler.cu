@@ -420,10 +420,11 @@ __global__ void __launch_bounds__(kRowThreads, 2) row_pass(const T* __restrict__
   constexpr int kWarps = kRowThreads / kLanes;
   const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
   // A warp's round of draws: 32, a lane a draw; or, where warps walk and the
-  // row has at most two rounds of 4 draws for every warp (64), the draws
-  // spread over all the block's warps, up to 4 a warp at a time, each round
-  // walked by its warp (S = 4: four warps, one draw each, at once).
-  const int round = walk && draws <= 2 * kWarps * kWarpWalkDraws ? min(kWarpWalkDraws, (draws + kWarps - 1) / kWarps) : kLanes;
+  // row has at most one round of 4 draws for every warp (32), the draws
+  // spread over all the block's warps, up to 4 a warp, each round walked by
+  // its warp (S = 4: four warps, one draw each, at once). Two such rounds a
+  // warp (S = 64) measured slower than two warps' 32 lanes (docs/PERF.md).
+  const int round = walk && draws <= kWarps * kWarpWalkDraws ? (draws + kWarps - 1) / kWarps : kLanes;
   const int first = warp * round + lane;  // the thread's first draw (lanes < round)
   const double u_first =
       lane < round && first < draws ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(first)) : 0.0;
@@ -1090,9 +1091,9 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
   // With more, a lane a draw reads fewer bytes (it stops where its target
   // falls), the blocks hide each other's latency, and the walk's kernel
   // (more registers, a few spilled) measured slower. The second kernel's
-  // registers are the same either way: it always walks (up to 64 draws a
-  // row spread over its warps, 4 at a time; past that, the rounds of at
-  // most 4 draws that are left) (docs/PERF.md).
+  // registers are the same either way: it always walks (up to 32 draws a
+  // row spread over its warps, at most 4 a warp; past that, the rounds of
+  // at most 4 draws that are left) (docs/PERF.md).
   if (p.warp_walk == -1) {
     const bool few_draws = draws <= kWarpWalkDraws;
     const bool resident = static_cast<std::int64_t>(m) * segments <= 32LL * multiprocessors();

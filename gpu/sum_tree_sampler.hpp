@@ -65,7 +65,7 @@ struct SumTreePlan {
   // of up to 4 draws with the whole warp (lane j reads vector j of each
   // draw's chosen lane, the round's loads at once: one round trip where a
   // lane a draw makes several; more draws go a lane a draw; the second
-  // kernel spreads up to 64 draws a row over its warps, 4 at a time); 0 a
+  // kernel spreads up to 32 draws a row over its warps, 4 a warp); 0 a
   // lane a draw; -1: plan() chooses (the second kernel: 1; a block a row: 1
   // for at most 4 draws a row where M x segments is at most 32 warps a
   // multiprocessor: latency, not bandwidth). The draws are the same either

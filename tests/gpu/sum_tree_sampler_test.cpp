@@ -178,14 +178,15 @@ TEST(SumTreeSampler, TinyTailsAreTheOracles) {
 
 // The second kernel's rounds at a few shapes small enough for racecheck and
 // synccheck (scripts/device_rows.sh runs them on this test): S draws a row
-// spread over its warps 1-4 at a time and walked (S <= 64), a lane a draw
-// (S > 64, and every S with the walk off), misaligned rows too.
+// spread over its warps 1-4 a warp and walked (S <= 32), a lane a draw with
+// the last rounds walked (S > 32), a lane a draw (every S with the walk
+// off), misaligned rows too.
 TEST(SumTreeSampler, SecondKernelUnderSanitizers) {
   WARPSIM_REQUIRE_GPU();
   using L = gpu::SumTreePlan::Layout;
   const std::int64_t k = 3 * static_cast<std::int64_t>(tree::kSegment<float>) + 5;
   const auto w = weights<float>(properties::WeightFamily::PowerLaw, 2, k, 5);
-  for (int draws : {1, 4, 5, 9, 33, 64, 65}) {
+  for (int draws : {1, 4, 5, 9, 32, 33, 64, 65}) {
     for (int walk : {0, 1}) {
       for (int offset : {0, 1}) EXPECT_EQ(compare(w, 2, k, 9, draws, {L::Segmented, 1, -1, 1, walk}, offset), 0) << "S " << draws;
     }
