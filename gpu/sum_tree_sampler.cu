@@ -1021,6 +1021,12 @@ std::int64_t SumTreeSampler<T>::thread_per_row_max_k() {
 
 template <class T>
 SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& ask, int draws) {
+  return plan_for(multiprocessors(), m, k, ask, draws);
+}
+
+template <class T>
+SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const SumTreePlan& ask, int draws) {
+  if (sms < 1) throw std::invalid_argument("sum-tree draw: a device has at least one multiprocessor (" + std::to_string(sms) + " given)");
   if (m < 1 || k < 1) throw std::invalid_argument("sum-tree draw: M and K must be >= 1 (M = " + std::to_string(m) + ", K = " + std::to_string(k) + ")");
   if (static_cast<std::size_t>(k) > max_k()) {
     throw std::invalid_argument("sum-tree draw: rows of at most " + std::to_string(max_k()) + " weights (K = " + std::to_string(k) + ")");
@@ -1032,7 +1038,7 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
     // A warp 32 rows sums them one after another, then makes their S draws
     // at once: it pays for S draws a row where there are rows enough for
     // eight such warps a multiprocessor.
-    const bool many_rows = static_cast<std::int64_t>(m) >= 8LL * kLanes * multiprocessors();
+    const bool many_rows = static_cast<std::int64_t>(m) >= 8LL * kLanes * sms;
     // Lanes a row for one draw a row where it measured fastest (docs/PERF.md,
     // M x K = 2^28 on the H200): rows of up to 8 vectors (a warp holds 4 or
     // more rows at once), and rows of 33-256 vectors, whose lanes each sum
@@ -1046,7 +1052,7 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
     // multiprocessor reads it soon enough) or every multiprocessor has a
     // row; a few longer rows are spread a warp a segment over the GPU, then
     // drawn by a second kernel (docs/PERF.md).
-    const bool block_row = segments <= kLanes && (segments <= kBlockRowSegments || m >= multiprocessors());
+    const bool block_row = segments <= kLanes && (segments <= kBlockRowSegments || m >= sms);
     p.layout = lanes                                          ? L::LanesPerRow
                : k <= thread_per_row_max_k()                  ? L::ThreadPerRow
                : segments == 1 && many_rows && draws > 1      ? L::WarpPerRow
@@ -1077,7 +1083,7 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
     if (p.keep_rows != -1 && p.keep_rows != 0 && p.keep_rows != 1) {
       throw std::invalid_argument("sum-tree draw: keep_rows must be -1, 0 or 1 (" + std::to_string(p.keep_rows) + " asked)");
     }
-    if (p.keep_rows == -1) p.keep_rows = segments <= kKeptSegments && m <= multiprocessors() ? 1 : 0;
+    if (p.keep_rows == -1) p.keep_rows = segments <= kKeptSegments && m <= sms ? 1 : 0;
   } else {
     p.keep_rows = -1;
   }
@@ -1096,7 +1102,7 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
   // at most 4 draws that are left) (docs/PERF.md).
   if (p.warp_walk == -1) {
     const bool few_draws = draws <= kWarpWalkDraws;
-    const bool resident = static_cast<std::int64_t>(m) * segments <= 32LL * multiprocessors();
+    const bool resident = static_cast<std::int64_t>(m) * segments <= 32LL * sms;
     p.warp_walk = p.layout != L::BlockPerRow || (few_draws && resident) ? 1 : 0;
   }
   if (p.layout == L::BlockPerRow) {
@@ -1112,7 +1118,7 @@ SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& as
     // The most warps a block (up to 8) that still leaves two blocks for
     // every multiprocessor: a short matrix is spread over the GPU.
     const std::int64_t warps = static_cast<std::int64_t>(m) * segments;
-    const std::int64_t want = 2LL * multiprocessors();
+    const std::int64_t want = 2LL * sms;
     p.warps_per_block = 8;
     while (p.warps_per_block > 1 && warps / p.warps_per_block < want) p.warps_per_block /= 2;
   }

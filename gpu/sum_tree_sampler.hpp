@@ -100,6 +100,10 @@ class SumTreeSampler {
   // overrides any of it
   // (docs/PERF.md has each layout's times).
   static SumTreePlan plan(int m, std::int64_t k, const SumTreePlan& ask = {}, int draws = 1);
+  // The same rule for a device of `sms` multiprocessors, with no CUDA call:
+  // plan() is plan_for(the current device's multiprocessors, ...). It
+  // throws what plan() throws, and on sms < 1.
+  static SumTreePlan plan_for(int sms, int m, std::int64_t k, const SumTreePlan& ask = {}, int draws = 1);
 
   // weights: device, M x K row-major, every weight finite and >= 0 (not
   // checked here: properties/ and the CLI check the host's); out: device,

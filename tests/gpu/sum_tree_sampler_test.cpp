@@ -238,6 +238,59 @@ TEST(SumTreeSampler, RefusesBadShapes) {
   EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::Segmented, 1, -1, 1, -2}), std::invalid_argument);
 }
 
+// The plan's rule alone, no device needed (this runs in CI): on 132
+// multiprocessors (an H200, or an H100 SXM) the layout of each point of
+// docs/PERF.md's grid is the one its table shows (with S draws in the
+// second kernel, walked since 43f1447), and the rule moves with the
+// multiprocessors where it should.
+TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
+  struct Point {
+    int m;
+    std::int64_t k;
+    int draws;
+    const char* layout;
+  };
+  const std::string seg1 = "segmented, 1 warps a block, then a block a row, warps walk draws";
+  const std::string seg4 = "segmented, 4 warps a block, then a block a row, warps walk draws";
+  const std::string seg8 = "segmented, 8 warps a block, then a block a row, warps walk draws";
+  const std::string kept = "block-per-row, rows in shared memory, warps walk draws";
+  const Point fp32[] = {{1, 131072, 1, seg1.c_str()},          {64, 131072, 1, seg4.c_str()},
+                        {256, 131072, 1, "block-per-row"},     {1024, 131072, 1, "block-per-row"},
+                        {4096, 32768, 1, "block-per-row"},     {32, 1048576, 1, seg8.c_str()},
+                        {1, 16777216, 1, seg8.c_str()},        {1, 4096, 1, kept.c_str()},
+                        {64, 4096, 1, kept.c_str()},           {1, 32768, 1, kept.c_str()},
+                        {64, 32768, 1, kept.c_str()},          {1, 1048576, 1, seg1.c_str()},
+                        {64, 1048576, 1, seg8.c_str()},        {1024, 4096, 1, "block-per-row, warps walk draws"},
+                        {1024, 32768, 1, "block-per-row"},     {1024, 1048576, 1, seg8.c_str()},
+                        {8388608, 32, 1, "lanes-per-row"},     {2097152, 128, 1, "thread-per-row"},
+                        {1048576, 256, 1, "lanes-per-row"},    {262144, 1000, 1, "lanes-per-row"},
+                        {65536, 4096, 1, "block-per-row"},     {67108864, 4, 1, "lanes-per-row"},
+                        {4194304, 64, 1, "thread-per-row"},    {1, 131072, 64, seg1.c_str()},
+                        {256, 131072, 64, "block-per-row"},    {1024, 32768, 16, "block-per-row"},
+                        {1048576, 256, 8, "warp-per-row"}};
+  for (const auto& q : fp32) {
+    EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(132, q.m, q.k, {}, q.draws).describe(), q.layout) << "fp32 M " << q.m << " K " << q.k << " S " << q.draws;
+  }
+  const Point fp64[] = {{1, 131072, 1, seg1.c_str()},      {256, 131072, 1, seg8.c_str()},
+                        {4096, 32768, 1, "block-per-row"}, {1, 4096, 1, kept.c_str()},
+                        {8388608, 32, 1, "thread-per-row"}, {2097152, 128, 1, "lanes-per-row"},
+                        {262144, 1024, 1, "block-per-row"}, {1, 32768, 1, "block-per-row, warps walk draws"},
+                        {1024, 32768, 1, "block-per-row"}, {256, 131072, 64, seg8.c_str()},
+                        {1048576, 256, 8, "warp-per-row"}};
+  for (const auto& q : fp64) {
+    EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(132, q.m, q.k, {}, q.draws).describe(), q.layout) << "fp64 M " << q.m << " K " << q.k << " S " << q.draws;
+  }
+  // Fewer multiprocessors: (1,024, 4,096) no longer has its 32 warps a
+  // multiprocessor for the walk on 16, and 20 rows of 20 segments fill 16
+  // multiprocessors (a block a row) but not 132 (segmented).
+  using S = gpu::SumTreeSampler<float>;
+  EXPECT_EQ(S::plan_for(16, 1024, 4096).warp_walk, 0);
+  EXPECT_EQ(S::plan_for(16, 20, 20 * 4096).layout, gpu::SumTreePlan::Layout::BlockPerRow);
+  EXPECT_EQ(S::plan_for(132, 20, 20 * 4096).layout, gpu::SumTreePlan::Layout::Segmented);
+  EXPECT_THROW(S::plan_for(0, 1, 4), std::invalid_argument);
+  EXPECT_THROW(S::plan_for(132, 1, 4, {gpu::SumTreePlan::Layout::BlockPerRow, 0, 0, -1, 2}), std::invalid_argument);
+}
+
 // The plan's visible choices: warps walk draws in the second kernel, and a
 // block a row for up to 4 draws a row where M x segments is at most 32
 // warps a multiprocessor, a lane a draw past that; the knob is dropped
