@@ -13,6 +13,13 @@
 //                 down the row tree (two loads a level), down the chosen
 //                 segment's lanes (its 32 lane sums loaded, the pair sums
 //                 formed again), and along the chosen lane's vectors
+//   warp walk     (warp_walk) as the second kernel runs it: up to 32 draws
+//                 a row spread over its 8 warps, at most 4 a warp, and a
+//                 round of at most 4 draws walked by the whole warp, draw
+//                 after draw: lane j loads vector j of the draw's lane, and
+//                 every lane runs the walk's additions over the 32 vector
+//                 sums it gets by shuffles; the lane of the chosen vector
+//                 finds the weight and shuffles it to the others
 //
 // Every addition and the one product are rounded once (sum_tree.hpp's add,
 // sub, mul), as the kernels' __dadd_rn, __dsub_rn and __dmul_rn are. The
@@ -20,6 +27,7 @@
 // kernels' (tests/gpu/sum_tree_sampler_test.cpp, Registry/GpuEntry).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <stdexcept>
@@ -139,12 +147,78 @@ inline double pair_sum(const std::array<double, kLanes>& s, int lo, int n) {
   return n == 1 ? s[static_cast<std::size_t>(lo)] : add(pair_sum(s, lo, n / 2), pair_sum(s, lo + n / 2, n / 2));
 }
 
+// Inside each lane's vector x (t: the target less the vectors before it):
+// its pair tree descended, the weight's place in the vector.
+template <class T>
+void in_vector(sim::Warp& warp, const Vector<T>& x, const Reg<double>& t, Reg<int>& c) {
+  warp.compute(
+      Op::Other, c,
+      [&](int l) {
+        double tl = t[l];
+        int at = 0;
+        if constexpr (kVectorElems<T> == 4) {
+          const double a = add(x.x[0][l], x.x[1][l]), b = add(x.x[2][l], x.x[3][l]);
+          if (!(tl < a) && b > 0) tl = sub(tl, a), at = 2;
+        }
+        if (!(tl < x.x[static_cast<std::size_t>(at)][l]) && x.x[static_cast<std::size_t>(at) + 1][l] > 0) at += 1;
+        return at;
+      },
+      "c <- the weight inside the vector, by pairs");
+}
+
+// The second kernel's warps (256 threads) and the draws a warp walks
+// together: gpu/sum_tree_sampler.cu's kRowThreads / 32 and kWarpWalkDraws,
+// written again here (the oracle shares only rng/ with the kernels).
+constexpr int kRowWarps = 8;
+constexpr int kWalkDraws = 4;
+
+// Draw d of the round walked by the whole warp (its segment g, lane lo and
+// target t held by lane d): returns its column, the same in every lane.
+template <class T>
+std::int64_t walk_together(sim::Warp& warp, const sim::GlobalMemory& mem, const WeightMatrix<T>& w, int row, int d, const Reg<std::int64_t>& g,
+                           const Reg<int>& lo, const Reg<double>& t) {
+  Reg<std::int64_t> g_d("g_d"), first("first");
+  Reg<int> lo_d("lane_d"), lane("lane"), chosen("chosen", 0), c("c"), c_all("c");
+  Reg<double> t_d("t_d"), r("r", 0.0), below("below", 0.0), qj("q_j");
+  Reg<bool> going("going", true);
+  const Reg<bool> all("all", true);
+  warp.shfl_sync(g_d, warp.lanes(), g, PerLane<int>(d));
+  warp.shfl_sync(lo_d, warp.lanes(), lo, PerLane<int>(d));
+  warp.shfl_sync(t_d, warp.lanes(), t, PerLane<int>(d));
+  warp.lane_id(lane);
+  warp.compute(Op::Other, first, [&](int l) { return static_cast<std::int64_t>(element_of<T>(static_cast<std::size_t>(g_d[l]), lo_d[l], lane[l], 0)); },
+               "first <- vector j = lane of lane lo_d, segment g_d");
+  Vector<T> v;
+  load_vector(warp, mem, w, row, first, all, v);  // (zeros past K)
+  for (int j = 0; j < kVectorsPerLane; ++j) {
+    warp.shfl_sync(qj, warp.lanes(), v.sum, PerLane<int>(j));
+    warp.compute(Op::Compare, going, [&](int l) { return going[l] && t_d[l] >= r[l]; }, "going <- going && t >= r");
+    warp.if_then(going, [&] {
+      Reg<bool> take("take");
+      warp.compute(Op::Compare, take, [&](int l) { return qj[l] > 0; }, "q_j > 0");
+      warp.if_then(take, [&] {
+        warp.mov(chosen, PerLane<int>(j));
+        warp.mov(below, PerLane<double>(r));
+      });
+      warp.compute(Op::Add, r, [&](int l) { return add(r[l], qj[l]); }, "r <- r + q_j");
+    });
+  }
+  // (a lane whose vector sums to 0 holds only zeros, as a lane a draw's
+  // kept vector does when none is chosen)
+  warp.compute(Op::Sub, t_d, [&](int l) { return sub(t_d[l], below[l]); }, "t <- t - r_(j*-1)");
+  in_vector(warp, v, t_d, c);
+  warp.shfl_sync(c_all, warp.lanes(), c, PerLane<int>(chosen));
+  return static_cast<std::int64_t>(element_of<T>(static_cast<std::size_t>(g_d[d]), lo_d[d], chosen[d], c_all[d]));
+}
+
 }  // namespace model
 
 // Draws s = 0 .. draws - 1 of every row of w (rng::uniform<double>(seed,
-// row, s)), the model running each row's segments, its tree and its draws.
+// row, s)), the model running each row's segments, its tree and its draws:
+// a lane a draw, or (warp_walk) as the second kernel walks them. The draws
+// are the same either way.
 template <class T>
-ModelDraws draw_on_model(sim::GlobalMemory& mem, const WeightMatrix<T>& w, std::uint64_t seed, int draws) {
+ModelDraws draw_on_model(sim::GlobalMemory& mem, const WeightMatrix<T>& w, std::uint64_t seed, int draws, bool warp_walk = false) {
   using namespace model;
   if (draws < 1) throw std::invalid_argument("sum_tree::draw_on_model: draws must be >= 1");
   ModelDraws out;
@@ -170,10 +244,14 @@ ModelDraws draw_on_model(sim::GlobalMemory& mem, const WeightMatrix<T>& w, std::
       out.counters += warp.counters();
     }
     const int levels = static_cast<int>(start.size()) - 1;
-    for (int s0 = 0; s0 < draws; s0 += kLanes) {
+    // A warp's round: 32 draws, or up to 32 spread over the second
+    // kernel's 8 warps (at most 4 a warp) where warps walk.
+    const int round = warp_walk && draws <= kRowWarps * kWalkDraws ? (draws + kRowWarps - 1) / kRowWarps : kLanes;
+    for (int s0 = 0; s0 < draws; s0 += round) {
+      const int n = std::min(round, draws - s0);
       sim::Warp warp({.width = kLanes});
       Reg<bool> active("active");
-      warp.compute(Op::Compare, active, [&](int l) { return s0 + l < draws; }, "s < S");
+      warp.compute(Op::Compare, active, [&](int l) { return l < n; }, "the lane holds draw s0 + l");
       Reg<double> root("root"), t("t"), left("left"), right("right");
       Reg<std::uint64_t> addr("addr");
       warp.load_global(root, mem, PerLane<std::uint64_t>(tree.at(start.back())));
@@ -223,6 +301,11 @@ ModelDraws draw_on_model(sim::GlobalMemory& mem, const WeightMatrix<T>& w, std::
         warp.compute(Op::Sub, t, [&](int l) { return go_right[l] ? sub(t[l], left[l]) : t[l]; }, "t <- t - left (right)");
         warp.compute(Op::Add, lo, [&](int l) { return lo[l] + (go_right[l] ? half : 0); }, "lo <- lo + half (right)");
       }
+      if (warp_walk && n <= kWalkDraws) {
+        for (int d = 0; d < n; ++d) out.index.push_back(static_cast<int>(walk_together<T>(warp, mem, w, row, d, g, lo, t)));
+        out.counters += warp.counters();
+        continue;
+      }
       // Along the chosen lane's vectors: the last j with q_j > 0 and t >= r_(j-1).
       Reg<double> r("r", 0.0), below("below", 0.0);
       Reg<int> chosen("chosen", 0);
@@ -248,20 +331,8 @@ ModelDraws draw_on_model(sim::GlobalMemory& mem, const WeightMatrix<T>& w, std::
       }
       warp.compute(Op::Sub, t, [&](int l) { return sub(t[l], below[l]); }, "t <- t - r_(j*-1)");
       Reg<int> c("c");
-      warp.compute(
-          Op::Other, c,
-          [&](int l) {
-            double tl = t[l];
-            int at = 0;
-            if constexpr (kVectorElems<T> == 4) {
-              const double a = add(kept.x[0][l], kept.x[1][l]), b = add(kept.x[2][l], kept.x[3][l]);
-              if (!(tl < a) && b > 0) tl = sub(tl, a), at = 2;
-            }
-            if (!(tl < kept.x[static_cast<std::size_t>(at)][l]) && kept.x[static_cast<std::size_t>(at) + 1][l] > 0) at += 1;
-            return at;
-          },
-          "c <- the weight inside the vector, by pairs");
-      for (int l = 0; l < kLanes && s0 + l < draws; ++l) {
+      in_vector(warp, kept, t, c);
+      for (int l = 0; l < n; ++l) {
         out.index.push_back(static_cast<int>(element_of<T>(static_cast<std::size_t>(g[l]), lo[l], chosen[l], c[l])));
       }
       out.counters += warp.counters();

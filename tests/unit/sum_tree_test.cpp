@@ -32,9 +32,12 @@ void model_equals_scalar() {
       const auto w = properties::sample(properties::gen_matrix<T>(f, s.m, s.k, seed), seed).weights;
       sim::GlobalMemory mem;
       const auto wm = oracle::upload_matrix<T>(mem, w, s.m, s.k);
-      const auto got = tree::draw_on_model(mem, wm, seed, s.draws);
-      EXPECT_EQ(got.index, tree::draw_matrix<T>(w, s.m, static_cast<std::size_t>(s.k), seed, s.draws)) << properties::family_name(f) << " M " << s.m << " K " << s.k;
-      EXPECT_GT(got.counters.total_instructions(), 0u);
+      const auto want = tree::draw_matrix<T>(w, s.m, static_cast<std::size_t>(s.k), seed, s.draws);
+      for (const bool walk : {false, true}) {  // a lane a draw, or the warp walking each draw as the second kernel does
+        const auto got = tree::draw_on_model(mem, wm, seed, s.draws, walk);
+        EXPECT_EQ(got.index, want) << properties::family_name(f) << " M " << s.m << " K " << s.k << " S " << s.draws << " walk " << walk;
+        EXPECT_GT(got.counters.total_instructions(), 0u);
+      }
       ++seed;
     }
   }
@@ -42,6 +45,31 @@ void model_equals_scalar() {
 
 TEST(SumTree, ModelDrawsTheScalarDefinitionFp32) { model_equals_scalar<float>(); }
 TEST(SumTree, ModelDrawsTheScalarDefinitionFp64) { model_equals_scalar<double>(); }
+
+// The warp walk's shape on the model: one draw of a long row reads its
+// lane's 32 vectors in one warp-wide load for each of the vector's E
+// weights, where a lane a draw issues E loads for each vector it walks (all
+// 32 here: only the last vector of each lane weighs); the sums reach every
+// lane by 32 shuffles. S = 40 (past the spread) walks only its last round of 8: its
+// first round of 32 goes a lane a draw.
+TEST(SumTree, WarpWalkReadsTheChosenLaneAtOnce) {
+  const int k = 5 * static_cast<int>(tree::kSegment<float>);
+  std::vector<float> w(static_cast<std::size_t>(k));
+  // Only vector 31 of each lane weighs (the last 512 weights of every
+  // segment): a lane a draw walks all 32 of its lane's vectors.
+  for (int i = 0; i < k; ++i) w[static_cast<std::size_t>(i)] = i % 4096 >= 31 * 32 * 4 ? static_cast<float>(1 + i % 5) : 0.0f;
+  sim::GlobalMemory mem;
+  const auto wm = oracle::upload_matrix<float>(mem, w, 1, k);
+  const auto lane = tree::draw_on_model(mem, wm, 7, 1, false);
+  const auto walked = tree::draw_on_model(mem, wm, 7, 1, true);
+  ASSERT_EQ(walked.index, lane.index);
+  // Everything before the walk is the same: the difference is the walk's
+  // loads, 4 (E) for the warp's one round against 4 for each of the 32
+  // vectors walked.
+  EXPECT_EQ(lane.counters.global_requests - walked.counters.global_requests, 31u * 4u);
+  EXPECT_EQ(walked.counters.shuffles() - lane.counters.shuffles(), 32u + 3u + 1u);  // 32 sums; segment, lane, target; the column
+  EXPECT_EQ(tree::draw_on_model(mem, wm, 7, 40, true).index, tree::draw_on_model(mem, wm, 7, 40, false).index);
+}
 
 // The segment's sum is its lanes' sums by pairs, each lane's its vectors in
 // order, each vector's by pairs: written out for one segment of distinct
