@@ -291,32 +291,47 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
   EXPECT_THROW(S::plan_for(132, 1, 4, {gpu::SumTreePlan::Layout::BlockPerRow, 0, 0, -1, 2}), std::invalid_argument);
 }
 
-// The plan's visible choices: warps walk draws in the second kernel, and a
-// block a row for up to 4 draws a row where M x segments is at most 32
-// warps a multiprocessor, a lane a draw past that; the knob is dropped
-// where the layout has no walk.
-TEST(SumTreeSampler, PlanWalksDrawsWithTheWarpOnlyForFewRows) {
-  WARPSIM_REQUIRE_GPU();
+// The walk's rule (no device: runs in CI): warps walk draws in the second
+// kernel at any M and S, and a block a row for up to 4 draws a row where M
+// x segments is at most 32 warps a multiprocessor, a lane a draw past that;
+// the knob is dropped where the layout has no walk.
+TEST(SumTreePlanRule, WarpsWalkDrawsOnlyForFewRowsAndDraws) {
   using S = gpu::SumTreeSampler<float>;
   using L = gpu::SumTreePlan::Layout;
+  const int sms = 132;
+  const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
+  EXPECT_EQ(S::plan_for(sms, 1, 4 * g).layout, L::BlockPerRow);
+  EXPECT_EQ(S::plan_for(sms, 1, 4 * g).warp_walk, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {}, 4).warp_walk, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {}, 5).warp_walk, 0);
+  EXPECT_EQ(S::plan_for(sms, 8 * sms, 4 * g).warp_walk, 1);
+  EXPECT_EQ(S::plan_for(sms, 8 * sms + 1, 4 * g).warp_walk, 0);
+  EXPECT_EQ(S::plan_for(sms, 1, 64 * g).layout, L::Segmented);
+  EXPECT_EQ(S::plan_for(sms, 1, 64 * g).warp_walk, 1);
+  EXPECT_EQ(S::plan_for(sms, 100 * sms, 64 * g).warp_walk, 1);  // (the second kernel: whatever M and S)
+  EXPECT_EQ(S::plan_for(sms, 1, 64 * g, {}, 64).warp_walk, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, 64 * g, {L::Segmented, 0, -1, 1, 0}).warp_walk, 0);
+  EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 0}).warp_walk, -1);  // the last warp: a lane a draw
+  EXPECT_EQ(S::plan_for(sms, 1, 100, {L::LanesPerRow, 0, -1, -1, 1}).warp_walk, -1);
+  EXPECT_NE(S::plan_for(sms, 1, 4 * g).describe().find("warps walk draws"), std::string::npos);
+  EXPECT_THROW(S::plan_for(sms, 1, 4, {L::Segmented, 1, -1, 1, -2}), std::invalid_argument);
+}
+
+// plan() is the rule on the current device's multiprocessors.
+TEST(SumTreeSampler, PlanIsTheRuleOnThisDevicesMultiprocessors) {
+  WARPSIM_REQUIRE_GPU();
+  using S = gpu::SumTreeSampler<float>;
   int device = 0, sms = 0;
   ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
   ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
   const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
-  EXPECT_EQ(S::plan(1, 4 * g).layout, L::BlockPerRow);
-  EXPECT_EQ(S::plan(1, 4 * g).warp_walk, 1);
-  EXPECT_EQ(S::plan(1, 4 * g, {}, 4).warp_walk, 1);
-  EXPECT_EQ(S::plan(1, 4 * g, {}, 5).warp_walk, 0);
-  EXPECT_EQ(S::plan(8 * sms, 4 * g).warp_walk, 1);
-  EXPECT_EQ(S::plan(8 * sms + 1, 4 * g).warp_walk, 0);
-  EXPECT_EQ(S::plan(1, 64 * g).layout, L::Segmented);
-  EXPECT_EQ(S::plan(1, 64 * g).warp_walk, 1);
-  EXPECT_EQ(S::plan(100 * sms, 64 * g).warp_walk, 1);  // (the second kernel: whatever M and S)
-  EXPECT_EQ(S::plan(1, 64 * g, {}, 64).warp_walk, 1);
-  EXPECT_EQ(S::plan(1, 64 * g, {L::Segmented, 0, -1, 1, 0}).warp_walk, 0);
-  EXPECT_EQ(S::plan(1, 4 * g, {L::Segmented, 0, -1, 0}).warp_walk, -1);  // the last warp: a lane a draw
-  EXPECT_EQ(S::plan(1, 100, {L::LanesPerRow, 0, -1, -1, 1}).warp_walk, -1);
-  EXPECT_NE(S::plan(1, 4 * g).describe().find("warps walk draws"), std::string::npos);
+  for (const int m : {1, sms, 8 * sms, 8 * sms + 1, 100 * sms}) {
+    for (const std::int64_t k : {std::int64_t{100}, 4 * g, 20 * g, 64 * g}) {
+      for (const int draws : {1, 5, 64}) {
+        EXPECT_EQ(S::plan(m, k, {}, draws).describe(), S::plan_for(sms, m, k, {}, draws).describe()) << "M " << m << " K " << k << " S " << draws;
+      }
+    }
+  }
 }
 
 }  // namespace
