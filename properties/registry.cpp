@@ -177,13 +177,16 @@ Algorithm bringmann_larsen_row() {
 }
 
 // The sum-tree draw's oracle entry: the draws on the warp model
-// (oracle/sum_tree_draw.hpp), one a row (draw 0 of stream r).
+// (oracle/sum_tree_draw.hpp), one a row (draw 0 of stream r), walked by the
+// whole warp as the GPU's plan walks one draw a row (the model's lane a
+// draw, the same draws, is checked against the scalar definition in
+// tests/unit/sum_tree_test.cpp).
 template <class T>
 MatrixDraw<T> oracle_sum_tree() {
   return [](const Matrix<T>& m, std::uint64_t seed) {
     sim::GlobalMemory mem;
     const auto w = oracle::upload_matrix<T>(mem, m.weights, m.rows, m.cols);
-    return oracle::sum_tree::draw_on_model(mem, w, seed, 1).index;
+    return oracle::sum_tree::draw_on_model(mem, w, seed, 1, /*warp_walk=*/true).index;
   };
 }
 
