@@ -20,6 +20,8 @@
 //                 every lane runs the walk's additions over the 32 vector
 //                 sums it gets by shuffles; the lane of the chosen vector
 //                 finds the weight and shuffles it to the others
+//   row blocks    (row_blocks) a row's draws shared by several blocks of
+//                 the second kernel, each building the row's tree again
 //
 // Every addition and the one product are rounded once (sum_tree.hpp's add,
 // sub, mul), as the kernels' __dadd_rn, __dsub_rn and __dmul_rn are. The
@@ -215,12 +217,15 @@ std::int64_t walk_together(sim::Warp& warp, const sim::GlobalMemory& mem, const 
 
 // Draws s = 0 .. draws - 1 of every row of w (rng::uniform<double>(seed,
 // row, s)), the model running each row's segments, its tree and its draws:
-// a lane a draw, or (warp_walk) as the second kernel walks them. The draws
-// are the same either way.
+// a lane a draw, or (warp_walk) as the second kernel walks them, a row's
+// draws shared by `row_blocks` blocks as the second kernel may share them
+// (each its own tree, then its draws). The draws are the same either way.
 template <class T>
-ModelDraws draw_on_model(sim::GlobalMemory& mem, const WeightMatrix<T>& w, std::uint64_t seed, int draws, bool warp_walk = false) {
+ModelDraws draw_on_model(sim::GlobalMemory& mem, const WeightMatrix<T>& w, std::uint64_t seed, int draws, bool warp_walk = false,
+                         int row_blocks = 1) {
   using namespace model;
   if (draws < 1) throw std::invalid_argument("sum_tree::draw_on_model: draws must be >= 1");
+  if (row_blocks < 1 || row_blocks > draws) throw std::invalid_argument("sum_tree::draw_on_model: row_blocks must be 1 to draws");
   ModelDraws out;
   const std::size_t k = static_cast<std::size_t>(w.cols), segments = segments_of<T>(k);
   std::size_t p = 1;
@@ -234,108 +239,114 @@ ModelDraws draw_on_model(sim::GlobalMemory& mem, const WeightMatrix<T>& w, std::
       segment_pass(warp, mem, w, row, g, lane_sums, tree);
       out.counters += warp.counters();
     }
-    std::vector<std::size_t> start{0};  // each level's first node
-    {
-      sim::Warp warp({.width = kLanes});
-      for (std::size_t n = p; n > 1; n /= 2) {
-        start.push_back(start.back() + n);
-        tree_level(warp, mem, tree, start[start.size() - 2], start.back(), n);
-      }
-      out.counters += warp.counters();
-    }
-    const int levels = static_cast<int>(start.size()) - 1;
-    // A warp's round: 32 draws, or up to 32 spread over the second
-    // kernel's 8 warps (at most 4 a warp) where warps walk.
-    const int round = warp_walk && draws <= kRowWarps * kWalkDraws ? (draws + kRowWarps - 1) / kRowWarps : kLanes;
-    for (int s0 = 0; s0 < draws; s0 += round) {
-      const int n = std::min(round, draws - s0);
-      sim::Warp warp({.width = kLanes});
-      Reg<bool> active("active");
-      warp.compute(Op::Compare, active, [&](int l) { return l < n; }, "the lane holds draw s0 + l");
-      Reg<double> root("root"), t("t"), left("left"), right("right");
-      Reg<std::uint64_t> addr("addr");
-      warp.load_global(root, mem, PerLane<std::uint64_t>(tree.at(start.back())));
-      warp.compute(
-          Op::Mul, t,
-          [&](int l) { return mul(rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s0 + l)), root[l]); },
-          "t <- u(seed, row, s) * root");
-      // Down the row tree.
-      Reg<std::int64_t> g("g", 0);
-      Reg<bool> go_right("right?");
-      for (int h = levels; h > 0; --h) {
-        const std::size_t below = start[static_cast<std::size_t>(h - 1)];
-        warp.compute(Op::Other, addr, [&](int l) { return tree.at(below + 2 * static_cast<std::size_t>(g[l])); }, "addr <- &level[2 g]");
-        warp.load_global(left, mem, PerLane<std::uint64_t>(addr));
-        warp.compute(Op::Other, addr, [&](int l) { return tree.at(below + 2 * static_cast<std::size_t>(g[l]) + 1); }, "addr <- &level[2 g + 1]");
-        warp.load_global(right, mem, PerLane<std::uint64_t>(addr));
-        warp.compute(Op::Compare, go_right, [&](int l) { return !(t[l] < left[l]) && right[l] > 0; }, "t >= left && right > 0");
-        warp.compute(Op::Sub, t, [&](int l) { return go_right[l] ? sub(t[l], left[l]) : t[l]; }, "t <- t - left (right)");
-        warp.compute(Op::Other, g, [&](int l) { return 2 * g[l] + (go_right[l] ? 1 : 0); }, "g <- 2 g + right");
-      }
-      // Down the chosen segment's lanes: its 32 lane sums, by pairs.
-      std::array<Reg<double>, kLanes> ls;
-      for (int i = 0; i < kLanes; ++i) {
-        ls[static_cast<std::size_t>(i)] = Reg<double>("lane_sum");
-        warp.compute(Op::Other, addr, [&](int l) { return lane_sums.at(static_cast<std::size_t>(g[l]) * kLanes + static_cast<std::size_t>(i)); },
-                     "addr <- &lane_sums[g][i]");
-        warp.load_global(ls[static_cast<std::size_t>(i)], mem, PerLane<std::uint64_t>(addr));
-      }
-      Reg<int> lo("lo", 0);
-      for (int half = kLanes / 2; half >= 1; half /= 2) {
-        warp.compute(
-            Op::Add, left,
-            [&](int l) {
-              std::array<double, kLanes> s{};
-              for (int i = 0; i < kLanes; ++i) s[static_cast<std::size_t>(i)] = ls[static_cast<std::size_t>(i)][l];
-              return pair_sum(s, lo[l], half);
-            },
-            "left <- the pair sum of lanes [lo, lo + half)");
-        warp.compute(
-            Op::Compare, go_right,
-            [&](int l) {
-              bool any = false;
-              for (int i = lo[l] + half; i < lo[l] + 2 * half; ++i) any |= ls[static_cast<std::size_t>(i)][l] > 0;
-              return !(t[l] < left[l]) && any;
-            },
-            "t >= left && a lane of the right half > 0");
-        warp.compute(Op::Sub, t, [&](int l) { return go_right[l] ? sub(t[l], left[l]) : t[l]; }, "t <- t - left (right)");
-        warp.compute(Op::Add, lo, [&](int l) { return lo[l] + (go_right[l] ? half : 0); }, "lo <- lo + half (right)");
-      }
-      if (warp_walk && n <= kWalkDraws) {
-        for (int d = 0; d < n; ++d) out.index.push_back(static_cast<int>(walk_together<T>(warp, mem, w, row, d, g, lo, t)));
+    // The row's blocks (row_blocks), each building the row's tree again and
+    // making its share of the draws, [d0, d0 + chunk).
+    const int chunk = (draws + row_blocks - 1) / row_blocks;
+    for (int d0 = 0; d0 < draws; d0 += chunk) {
+      const int block_draws = std::min(chunk, draws - d0);
+      std::vector<std::size_t> start{0};  // each level's first node
+      {
+        sim::Warp warp({.width = kLanes});
+        for (std::size_t n = p; n > 1; n /= 2) {
+          start.push_back(start.back() + n);
+          tree_level(warp, mem, tree, start[start.size() - 2], start.back(), n);
+        }
         out.counters += warp.counters();
-        continue;
       }
-      // Along the chosen lane's vectors: the last j with q_j > 0 and t >= r_(j-1).
-      Reg<double> r("r", 0.0), below("below", 0.0);
-      Reg<int> chosen("chosen", 0);
-      Reg<bool> going("going");
-      Reg<std::int64_t> first("first");
-      Vector<T> v, kept;
-      for (auto& x : kept.x) warp.mov(x, PerLane<double>(0.0));
-      for (int j = 0; j < kVectorsPerLane; ++j) {
-        warp.compute(Op::Other, first, [&](int l) { return static_cast<std::int64_t>(element_of<T>(static_cast<std::size_t>(g[l]), lo[l], j, 0)); },
-                     "first <- vector 32 j + lo of segment g");
-        warp.compute(Op::Compare, going, [&](int l) { return active[l] && t[l] >= r[l] && first[l] < w.cols; }, "t >= r && first < K");
-        load_vector(warp, mem, w, row, first, going, v);
-        warp.if_then(going, [&] {
-          Reg<bool> take("take");
-          warp.compute(Op::Compare, take, [&](int l) { return v.sum[l] > 0; }, "q > 0");
-          warp.if_then(take, [&] {
-            warp.mov(chosen, PerLane<int>(j));
-            warp.mov(below, PerLane<double>(r));
-            for (int c = 0; c < kVectorElems<T>; ++c) warp.mov(kept.x[static_cast<std::size_t>(c)], PerLane<double>(v.x[static_cast<std::size_t>(c)]));
+      const int levels = static_cast<int>(start.size()) - 1;
+      // A warp's round: 32 draws, or up to 32 spread over the second
+      // kernel's 8 warps (at most 4 a warp) where warps walk.
+      const int round = warp_walk && block_draws <= kRowWarps * kWalkDraws ? (block_draws + kRowWarps - 1) / kRowWarps : kLanes;
+      for (int s0 = d0; s0 < d0 + block_draws; s0 += round) {
+        const int n = std::min(round, d0 + block_draws - s0);
+        sim::Warp warp({.width = kLanes});
+        Reg<bool> active("active");
+        warp.compute(Op::Compare, active, [&](int l) { return l < n; }, "the lane holds draw s0 + l");
+        Reg<double> root("root"), t("t"), left("left"), right("right");
+        Reg<std::uint64_t> addr("addr");
+        warp.load_global(root, mem, PerLane<std::uint64_t>(tree.at(start.back())));
+        warp.compute(
+            Op::Mul, t,
+            [&](int l) { return mul(rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s0 + l)), root[l]); },
+            "t <- u(seed, row, s) * root");
+        // Down the row tree.
+        Reg<std::int64_t> g("g", 0);
+        Reg<bool> go_right("right?");
+        for (int h = levels; h > 0; --h) {
+          const std::size_t below = start[static_cast<std::size_t>(h - 1)];
+          warp.compute(Op::Other, addr, [&](int l) { return tree.at(below + 2 * static_cast<std::size_t>(g[l])); }, "addr <- &level[2 g]");
+          warp.load_global(left, mem, PerLane<std::uint64_t>(addr));
+          warp.compute(Op::Other, addr, [&](int l) { return tree.at(below + 2 * static_cast<std::size_t>(g[l]) + 1); }, "addr <- &level[2 g + 1]");
+          warp.load_global(right, mem, PerLane<std::uint64_t>(addr));
+          warp.compute(Op::Compare, go_right, [&](int l) { return !(t[l] < left[l]) && right[l] > 0; }, "t >= left && right > 0");
+          warp.compute(Op::Sub, t, [&](int l) { return go_right[l] ? sub(t[l], left[l]) : t[l]; }, "t <- t - left (right)");
+          warp.compute(Op::Other, g, [&](int l) { return 2 * g[l] + (go_right[l] ? 1 : 0); }, "g <- 2 g + right");
+        }
+        // Down the chosen segment's lanes: its 32 lane sums, by pairs.
+        std::array<Reg<double>, kLanes> ls;
+        for (int i = 0; i < kLanes; ++i) {
+          ls[static_cast<std::size_t>(i)] = Reg<double>("lane_sum");
+          warp.compute(Op::Other, addr, [&](int l) { return lane_sums.at(static_cast<std::size_t>(g[l]) * kLanes + static_cast<std::size_t>(i)); },
+                       "addr <- &lane_sums[g][i]");
+          warp.load_global(ls[static_cast<std::size_t>(i)], mem, PerLane<std::uint64_t>(addr));
+        }
+        Reg<int> lo("lo", 0);
+        for (int half = kLanes / 2; half >= 1; half /= 2) {
+          warp.compute(
+              Op::Add, left,
+              [&](int l) {
+                std::array<double, kLanes> s{};
+                for (int i = 0; i < kLanes; ++i) s[static_cast<std::size_t>(i)] = ls[static_cast<std::size_t>(i)][l];
+                return pair_sum(s, lo[l], half);
+              },
+              "left <- the pair sum of lanes [lo, lo + half)");
+          warp.compute(
+              Op::Compare, go_right,
+              [&](int l) {
+                bool any = false;
+                for (int i = lo[l] + half; i < lo[l] + 2 * half; ++i) any |= ls[static_cast<std::size_t>(i)][l] > 0;
+                return !(t[l] < left[l]) && any;
+              },
+              "t >= left && a lane of the right half > 0");
+          warp.compute(Op::Sub, t, [&](int l) { return go_right[l] ? sub(t[l], left[l]) : t[l]; }, "t <- t - left (right)");
+          warp.compute(Op::Add, lo, [&](int l) { return lo[l] + (go_right[l] ? half : 0); }, "lo <- lo + half (right)");
+        }
+        if (warp_walk && n <= kWalkDraws) {
+          for (int d = 0; d < n; ++d) out.index.push_back(static_cast<int>(walk_together<T>(warp, mem, w, row, d, g, lo, t)));
+          out.counters += warp.counters();
+          continue;
+        }
+        // Along the chosen lane's vectors: the last j with q_j > 0 and t >= r_(j-1).
+        Reg<double> r("r", 0.0), below("below", 0.0);
+        Reg<int> chosen("chosen", 0);
+        Reg<bool> going("going");
+        Reg<std::int64_t> first("first");
+        Vector<T> v, kept;
+        for (auto& x : kept.x) warp.mov(x, PerLane<double>(0.0));
+        for (int j = 0; j < kVectorsPerLane; ++j) {
+          warp.compute(Op::Other, first, [&](int l) { return static_cast<std::int64_t>(element_of<T>(static_cast<std::size_t>(g[l]), lo[l], j, 0)); },
+                       "first <- vector 32 j + lo of segment g");
+          warp.compute(Op::Compare, going, [&](int l) { return active[l] && t[l] >= r[l] && first[l] < w.cols; }, "t >= r && first < K");
+          load_vector(warp, mem, w, row, first, going, v);
+          warp.if_then(going, [&] {
+            Reg<bool> take("take");
+            warp.compute(Op::Compare, take, [&](int l) { return v.sum[l] > 0; }, "q > 0");
+            warp.if_then(take, [&] {
+              warp.mov(chosen, PerLane<int>(j));
+              warp.mov(below, PerLane<double>(r));
+              for (int c = 0; c < kVectorElems<T>; ++c) warp.mov(kept.x[static_cast<std::size_t>(c)], PerLane<double>(v.x[static_cast<std::size_t>(c)]));
+            });
+            warp.compute(Op::Add, r, [&](int l) { return add(r[l], v.sum[l]); }, "r <- r + q");
           });
-          warp.compute(Op::Add, r, [&](int l) { return add(r[l], v.sum[l]); }, "r <- r + q");
-        });
+        }
+        warp.compute(Op::Sub, t, [&](int l) { return sub(t[l], below[l]); }, "t <- t - r_(j*-1)");
+        Reg<int> c("c");
+        in_vector(warp, kept, t, c);
+        for (int l = 0; l < n; ++l) {
+          out.index.push_back(static_cast<int>(element_of<T>(static_cast<std::size_t>(g[l]), lo[l], chosen[l], c[l])));
+        }
+        out.counters += warp.counters();
       }
-      warp.compute(Op::Sub, t, [&](int l) { return sub(t[l], below[l]); }, "t <- t - r_(j*-1)");
-      Reg<int> c("c");
-      in_vector(warp, kept, t, c);
-      for (int l = 0; l < n; ++l) {
-        out.index.push_back(static_cast<int>(element_of<T>(static_cast<std::size_t>(g[l]), lo[l], chosen[l], c[l])));
-      }
-      out.counters += warp.counters();
     }
   }
   return out;

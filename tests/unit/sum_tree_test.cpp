@@ -38,6 +38,13 @@ void model_equals_scalar() {
         EXPECT_EQ(got.index, want) << properties::family_name(f) << " M " << s.m << " K " << s.k << " S " << s.draws << " walk " << walk;
         EXPECT_GT(got.counters.total_instructions(), 0u);
       }
+      // A row's draws over several of the second kernel's blocks: 2 (the
+      // last one's share smaller where S is odd), and a block a draw.
+      for (const int blocks : {2, s.draws}) {
+        if (blocks > s.draws) continue;
+        EXPECT_EQ(tree::draw_on_model(mem, wm, seed, s.draws, true, blocks).index, want)
+            << properties::family_name(f) << " M " << s.m << " K " << s.k << " S " << s.draws << " row blocks " << blocks;
+      }
       ++seed;
     }
   }
