@@ -309,6 +309,14 @@ constexpr int kBlockRowSegments = 16;
 
 constexpr std::size_t kStagedPerWarp = kLanes * (kLanes + 1) * sizeof(double);
 
+// The second kernel's warps, and the most draws a block of it spreads over
+// them (one walked round of 4 a warp).
+constexpr int kRowWarps = kRowThreads / kLanes;
+constexpr int kRowWarpDraws = kRowWarps * kWarpWalkDraws;
+// Each of a row's blocks in the second kernel makes this many of its draws
+// (the last block the rest).
+constexpr int row_chunk(int draws, int blocks) { return (draws + blocks - 1) / blocks; }
+
 // Where a row's draws are made once its segments are summed.
 enum class Finish : int {
   LastWarp,   // up to 32 segments: the row's last warp to finish draws (a ticket a row)
@@ -410,24 +418,31 @@ __device__ __forceinline__ std::int64_t descend_row_tree(const double* tree, int
 template <class T>
 __global__ void __launch_bounds__(kRowThreads, 2) row_pass(const T* __restrict__ w, std::int64_t k, std::int64_t segments, int p,
                                                         const double* __restrict__ lane_sums, const double* __restrict__ seg_sums,
-                                                        std::uint64_t seed, int draws, bool walk, int* __restrict__ out) {
+                                                        std::uint64_t seed, int draws, int chunk, bool walk, int* __restrict__ out) {
   extern __shared__ double tree[];  // level 0 (the segments) at [0, p), level 1 after it, ..., the root last
-  const std::int64_t row = blockIdx.x;
+  // A row's draws may go over several blocks, `chunk` draws each (the row's
+  // draws [part x chunk, ...)): each builds the row's tree and makes its
+  // own draws, which are the same whichever block makes them.
+  const int parts = (draws + chunk - 1) / chunk;
+  const std::int64_t row = blockIdx.x / parts;
+  const int part = static_cast<int>(blockIdx.x % parts);
+  const int d0 = part * chunk, mine_draws = min(chunk, draws - d0);  // (the block's draws)
   // The thread's first uniform is made while the segment pass still runs
   // (the launch is programmatic: this grid starts once that one's blocks
   // have all begun, and waits below for its sums).
   detail::next_grid_may_start();
-  constexpr int kWarps = kRowThreads / kLanes;
+  constexpr int kWarps = kRowWarps;
   const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
   // A warp's round of draws: 32, a lane a draw; or, where warps walk and the
-  // row has at most one round of 4 draws for every warp (32), the draws
+  // block has at most one round of 4 draws for every warp (32), the draws
   // spread over all the block's warps, up to 4 a warp, each round walked by
   // its warp (S = 4: four warps, one draw each, at once). Two such rounds a
   // warp (S = 64) measured slower than two warps' 32 lanes (docs/PERF.md).
-  const int round = walk && draws <= kWarps * kWarpWalkDraws ? (draws + kWarps - 1) / kWarps : kLanes;
-  const int first = warp * round + lane;  // the thread's first draw (lanes < round)
-  const double u_first =
-      lane < round && first < draws ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(first)) : 0.0;
+  const int round = walk && mine_draws <= kWarps * kWarpWalkDraws ? (mine_draws + kWarps - 1) / kWarps : kLanes;
+  const int first = warp * round + lane;  // the thread's first draw of the block's (lanes < round)
+  const double u_first = lane < round && first < mine_draws
+                             ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(d0 + first))
+                             : 0.0;
   detail::previous_grid_done();
   for (int i = threadIdx.x; i < p; i += blockDim.x) tree[i] = i < segments ? seg_sums[row * segments + i] : 0.0;
   __syncthreads();
@@ -442,14 +457,15 @@ __global__ void __launch_bounds__(kRowThreads, 2) row_pass(const T* __restrict__
   // a lane, and along its vectors (walk: a round of up to 4 draws is walked
   // by the whole warp, walk_together).
   double(*staged)[kLanes + 1] = reinterpret_cast<double(*)[kLanes + 1]>(tree + 2 * p) + warp * kLanes;
-  for (int s0 = warp * round; s0 < draws; s0 += kWarps * round) {  // (s0 the same across the warp)
+  for (int s0 = warp * round; s0 < mine_draws; s0 += kWarps * round) {  // (s0 the same across the warp)
     const int s = s0 + lane;
-    const int n = min(round, draws - s0);
-    const bool mine = lane < n;  // (the lane holds draw s)
+    const int n = min(round, mine_draws - s0);
+    const bool mine = lane < n;  // (the lane holds the block's draw s, the row's d0 + s)
     double t = 0;
     std::int64_t g = 0;
     if (mine) {
-      const double u = s == first ? u_first : rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));
+      const double u =
+          s == first ? u_first : rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(d0 + s));
       t = __dmul_rn(u, root);  // target(): u * the root, rounded once
       g = descend_row_tree(tree, p, levels, t);
     }
@@ -465,9 +481,9 @@ __global__ void __launch_bounds__(kRowThreads, 2) row_pass(const T* __restrict__
         load_vector(r, k, aligned, vector_first<T>(seg * Shape<T>::G, l_d, j), x);
       };
       const std::int64_t col = walk_together<T>(fetch, n, g, l, t, lane);
-      if (mine) out[row * draws + s] = static_cast<int>(col);
+      if (mine) out[row * draws + d0 + s] = static_cast<int>(col);
     } else if (mine) {
-      out[row * draws + s] = static_cast<int>(descend_vectors<T, 2 * kBatch>(r, k, aligned, g * Shape<T>::G, l, t));
+      out[row * draws + d0 + s] = static_cast<int>(descend_vectors<T, 2 * kBatch>(r, k, aligned, g * Shape<T>::G, l, t));
     }
     __syncwarp();
   }
@@ -998,7 +1014,10 @@ std::string SumTreePlan::describe() const {
     case Layout::BlockPerRow:
       return std::string(keep_rows == 1 ? "block-per-row, rows in shared memory" : "block-per-row") + (warp_walk == 1 ? ", warps walk draws" : "");
     case Layout::Segmented:
-      return "segmented, " + std::to_string(warps_per_block) + " warps a block" + (second_pass == 1 ? ", then a block a row" : "") +
+      return "segmented, " + std::to_string(warps_per_block) + " warps a block" +
+             (second_pass != 1  ? ""
+              : row_blocks > 1 ? ", then " + std::to_string(row_blocks) + " blocks a row"
+                               : ", then a block a row") +
              (warp_walk == 1 ? ", warps walk draws" : "");
     default: return "auto";
   }
@@ -1028,6 +1047,7 @@ template <class T>
 SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const SumTreePlan& ask, int draws) {
   if (sms < 1) throw std::invalid_argument("sum-tree draw: a device has at least one multiprocessor (" + std::to_string(sms) + " given)");
   if (m < 1 || k < 1) throw std::invalid_argument("sum-tree draw: M and K must be >= 1 (M = " + std::to_string(m) + ", K = " + std::to_string(k) + ")");
+  if (draws < 1) throw std::invalid_argument("sum-tree draw: draws must be >= 1 (" + std::to_string(draws) + " asked)");
   if (static_cast<std::size_t>(k) > max_k()) {
     throw std::invalid_argument("sum-tree draw: rows of at most " + std::to_string(max_k()) + " weights (K = " + std::to_string(k) + ")");
   }
@@ -1087,7 +1107,7 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   } else {
     p.keep_rows = -1;
   }
-  if (p.layout != L::Segmented) p.second_pass = -1;
+  if (p.layout != L::Segmented) p.second_pass = -1, p.row_blocks = 0;  // (knobs the layout has not)
   if (p.warp_walk != -1 && p.warp_walk != 0 && p.warp_walk != 1) {
     throw std::invalid_argument("sum-tree draw: warp_walk must be -1, 0 or 1 (" + std::to_string(p.warp_walk) + " asked)");
   }
@@ -1137,14 +1157,39 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   // past 32 segments); the last warp only where asked (docs/PERF.md).
   if (p.second_pass == -1) p.second_pass = 1;
   if (p.second_pass == 0) p.warp_walk = -1;  // (the last warp walks a lane a draw)
+  if (p.row_blocks < 0 || p.row_blocks > draws) {
+    throw std::invalid_argument("sum-tree draw: row_blocks must be 0 (plan() chooses) or 1 to the draws a row, " + std::to_string(draws) +
+                                " (" + std::to_string(p.row_blocks) + " asked)");
+  }
+  if (p.second_pass == 0) {
+    if (p.row_blocks > 1) {
+      throw std::invalid_argument("sum-tree draw: a row's last warp makes all its draws (row_blocks " + std::to_string(p.row_blocks) +
+                                  " asked)");
+    }
+    p.row_blocks = 0;
+    return p;
+  }
+  // The second kernel's blocks a row: where its warps walk, at least one
+  // for every 32 draws (one walked round of at most 4 a warp; two such
+  // rounds a warp measured slower than a lane a draw), and up to one for
+  // every 8 (a draw a warp) while M x blocks is at most the
+  // multiprocessors: a few rows' many draws are spread over the GPU.
+  if (p.row_blocks == 0) {
+    if (p.warp_walk == 1) {
+      const std::int64_t fewest = (draws + kRowWarpDraws - 1) / kRowWarpDraws, most = (draws + kRowWarps - 1) / kRowWarps;
+      p.row_blocks = static_cast<int>(std::clamp<std::int64_t>(sms / m, fewest, most));
+    } else {
+      p.row_blocks = 1;
+    }
+  }
+  p.row_blocks = row_chunk(draws, row_chunk(draws, p.row_blocks));  // (no block without draws)
   return p;
 }
 
 template <class T>
 void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream,
                              const SumTreePlan& ask) {
-  const SumTreePlan p = plan(m, k, ask, draws);
-  if (draws < 1) throw std::invalid_argument("sum-tree draw: draws must be >= 1 (" + std::to_string(draws) + " asked)");
+  const SumTreePlan p = plan(m, k, ask, draws);  // (throws on draws < 1)
   if (static_cast<std::int64_t>(m) * draws > 0x7fffffff) throw std::invalid_argument("sum-tree draw: M x draws past 2^31 - 1");
   using L = SumTreePlan::Layout;
   if (p.layout == L::LanesPerRow) return lanes_pass_for(weights, m, k, seed, draws, out, stream);
@@ -1201,8 +1246,11 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   if (smem > 48 * 1024) {
     WARPSIM_CUDA(cudaFuncSetAttribute(row_pass<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   }
-  detail::launch(row_pass<T>, dim3(static_cast<unsigned>(m)), dim3(kRowThreads), smem, stream, true, weights, k, segments, pow2,
-                 static_cast<const double*>(lane_sums), static_cast<const double*>(seg_sums), seed, draws, p.warp_walk == 1, out);
+  const std::int64_t row_grid = static_cast<std::int64_t>(m) * p.row_blocks;
+  if (row_grid > 0x7fffffff) throw std::invalid_argument("sum-tree draw: M x the second kernel's blocks a row past 2^31 - 1");
+  detail::launch(row_pass<T>, dim3(static_cast<unsigned>(row_grid)), dim3(kRowThreads), smem, stream, true, weights, k, segments, pow2,
+                 static_cast<const double*>(lane_sums), static_cast<const double*>(seg_sums), seed, draws, row_chunk(draws, p.row_blocks),
+                 p.warp_walk == 1, out);
 }
 
 template class SumTreeSampler<float>;

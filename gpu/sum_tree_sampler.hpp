@@ -71,6 +71,12 @@ struct SumTreePlan {
   // multiprocessor: latency, not bandwidth). The draws are the same either
   // way.
   int warp_walk = -1;
+  // Segmented with a second kernel: the blocks of the second kernel a row's
+  // draws go over, each building the row's tree and making its share (1 to
+  // S); 0: plan() chooses (walked: one for every 32 draws, up to one for
+  // every 8 while M x blocks is at most the multiprocessors; else 1). The
+  // draws are the same either way.
+  int row_blocks = 0;
   std::string describe() const;
 };
 

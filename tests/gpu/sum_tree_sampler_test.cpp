@@ -180,7 +180,8 @@ TEST(SumTreeSampler, TinyTailsAreTheOracles) {
 // synccheck (scripts/device_rows.sh runs them on this test): S draws a row
 // spread over its warps 1-4 a warp and walked (S <= 32), a lane a draw with
 // the last rounds walked (S > 32), a lane a draw (every S with the walk
-// off), misaligned rows too.
+// off), a row's draws over one block, the plan's blocks, 3 and one block a
+// draw, misaligned rows too.
 TEST(SumTreeSampler, SecondKernelUnderSanitizers) {
   WARPSIM_REQUIRE_GPU();
   using L = gpu::SumTreePlan::Layout;
@@ -188,7 +189,12 @@ TEST(SumTreeSampler, SecondKernelUnderSanitizers) {
   const auto w = weights<float>(properties::WeightFamily::PowerLaw, 2, k, 5);
   for (int draws : {1, 4, 5, 9, 32, 33, 64, 65}) {
     for (int walk : {0, 1}) {
-      for (int offset : {0, 1}) EXPECT_EQ(compare(w, 2, k, 9, draws, {L::Segmented, 1, -1, 1, walk}, offset), 0) << "S " << draws;
+      for (int blocks : {1, 0, 3, draws}) {
+        if (blocks > draws || (blocks == draws && draws <= 3)) continue;
+        for (int offset : {0, 1}) {
+          EXPECT_EQ(compare(w, 2, k, 9, draws, {L::Segmented, 1, -1, 1, walk, blocks}, offset), 0) << "S " << draws << " row blocks " << blocks;
+        }
+      }
     }
   }
 }
@@ -254,6 +260,8 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
   const std::string seg4 = "segmented, 4 warps a block, then a block a row, warps walk draws";
   const std::string seg8 = "segmented, 8 warps a block, then a block a row, warps walk draws";
   const std::string kept = "block-per-row, rows in shared memory, warps walk draws";
+  const std::string seg1_8 = "segmented, 1 warps a block, then 8 blocks a row, warps walk draws";
+  const std::string seg8_2 = "segmented, 8 warps a block, then 2 blocks a row, warps walk draws";
   const Point fp32[] = {{1, 131072, 1, seg1.c_str()},          {64, 131072, 1, seg4.c_str()},
                         {256, 131072, 1, "block-per-row"},     {1024, 131072, 1, "block-per-row"},
                         {4096, 32768, 1, "block-per-row"},     {32, 1048576, 1, seg8.c_str()},
@@ -265,7 +273,7 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
                         {8388608, 32, 1, "lanes-per-row"},     {2097152, 128, 1, "thread-per-row"},
                         {1048576, 256, 1, "lanes-per-row"},    {262144, 1000, 1, "lanes-per-row"},
                         {65536, 4096, 1, "block-per-row"},     {67108864, 4, 1, "lanes-per-row"},
-                        {4194304, 64, 1, "thread-per-row"},    {1, 131072, 64, seg1.c_str()},
+                        {4194304, 64, 1, "thread-per-row"},    {1, 131072, 64, seg1_8.c_str()},
                         {256, 131072, 64, "block-per-row"},    {1024, 32768, 16, "block-per-row"},
                         {1048576, 256, 8, "warp-per-row"}};
   for (const auto& q : fp32) {
@@ -275,7 +283,7 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
                         {4096, 32768, 1, "block-per-row"}, {1, 4096, 1, kept.c_str()},
                         {8388608, 32, 1, "thread-per-row"}, {2097152, 128, 1, "lanes-per-row"},
                         {262144, 1024, 1, "block-per-row"}, {1, 32768, 1, "block-per-row, warps walk draws"},
-                        {1024, 32768, 1, "block-per-row"}, {256, 131072, 64, seg8.c_str()},
+                        {1024, 32768, 1, "block-per-row"}, {256, 131072, 64, seg8_2.c_str()},
                         {1048576, 256, 8, "warp-per-row"}};
   for (const auto& q : fp64) {
     EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(132, q.m, q.k, {}, q.draws).describe(), q.layout) << "fp64 M " << q.m << " K " << q.k << " S " << q.draws;
@@ -315,6 +323,37 @@ TEST(SumTreePlanRule, WarpsWalkDrawsOnlyForFewRowsAndDraws) {
   EXPECT_EQ(S::plan_for(sms, 1, 100, {L::LanesPerRow, 0, -1, -1, 1}).warp_walk, -1);
   EXPECT_NE(S::plan_for(sms, 1, 4 * g).describe().find("warps walk draws"), std::string::npos);
   EXPECT_THROW(S::plan_for(sms, 1, 4, {L::Segmented, 1, -1, 1, -2}), std::invalid_argument);
+}
+
+// The second kernel's blocks a row (no device: runs in CI): walked, one for
+// every 32 draws, up to one for every 8 while M x blocks is at most the
+// multiprocessors; one with the walk off; as asked, less any block that
+// would have no draws; refused past S, below 0, or for the last warp; and
+// dropped by the layouts without a second kernel.
+TEST(SumTreePlanRule, SecondKernelSharesARowsDrawsOverBlocks) {
+  using S = gpu::SumTreeSampler<float>;
+  using L = gpu::SumTreePlan::Layout;
+  const int sms = 132;
+  const std::int64_t k = 64 * static_cast<std::int64_t>(tree::kSegment<float>);
+  EXPECT_EQ(S::plan_for(sms, 1, k).row_blocks, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, k, {}, 8).row_blocks, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, k, {}, 16).row_blocks, 2);
+  EXPECT_EQ(S::plan_for(sms, 1, k, {}, 64).row_blocks, 8);
+  EXPECT_EQ(S::plan_for(sms, 1, k, {}, 1000).row_blocks, 125);  // (clamped to S / 8)
+  EXPECT_EQ(S::plan_for(sms, 1, k, {}, 5000).row_blocks, 157);  // (at least S / 32; 32 draws each, the last 8)
+  EXPECT_EQ(S::plan_for(sms, 33, k, {}, 64).row_blocks, 4);
+  EXPECT_EQ(S::plan_for(sms, 256, k, {}, 64).row_blocks, 2);
+  EXPECT_EQ(S::plan_for(sms, 256, k, {}, 16).row_blocks, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, k, {L::Segmented, 0, -1, 1, 0}, 64).row_blocks, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, k, {L::Segmented, 0, -1, 1, 1, 3}, 64).row_blocks, 3);
+  EXPECT_EQ(S::plan_for(sms, 1, k, {L::Segmented, 0, -1, 1, 1, 7}, 9).row_blocks, 5);  // (2 draws each: 5 blocks)
+  EXPECT_EQ(S::plan_for(sms, 1, k, {L::Segmented, 0, -1, 1, 1, 9}, 9).row_blocks, 9);
+  EXPECT_EQ(S::plan_for(sms, 1, 4, {L::LanesPerRow, 0, -1, -1, -1, 2}, 9).row_blocks, 0);
+  EXPECT_NE(S::plan_for(sms, 1, k, {}, 64).describe().find("then 8 blocks a row"), std::string::npos);
+  EXPECT_THROW(S::plan_for(sms, 1, k, {L::Segmented, 0, -1, 1, 1, 10}, 9), std::invalid_argument);
+  EXPECT_THROW(S::plan_for(sms, 1, k, {L::Segmented, 0, -1, 1, 1, -1}, 9), std::invalid_argument);
+  EXPECT_THROW(S::plan_for(sms, 1, 4 * tree::kSegment<float>, {L::Segmented, 0, -1, 0, -1, 2}, 9), std::invalid_argument);
+  EXPECT_THROW(S::plan_for(sms, 1, k, {}, 0), std::invalid_argument);
 }
 
 // plan() is the rule on the current device's multiprocessors.
