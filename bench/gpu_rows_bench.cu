@@ -63,11 +63,12 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
     // Every layout that holds K: a block a row with rows kept in shared
     // memory and not, the segmented one (its row's last warp drawing, or
     // a second kernel), each with draws walked a lane a draw and by the
-    // warp, and the short rows' layouts.
+    // warp (the second kernel walking with the plan's blocks a row, and
+    // with one where S > 1), and the short rows' layouts.
     const gpu::SumTreePlan layouts[] = {{L::BlockPerRow, 0, 1, -1, 0}, {L::BlockPerRow, 0, 1, -1, 1}, {L::BlockPerRow, 0, 0, -1, 0},
                                         {L::BlockPerRow, 0, 0, -1, 1}, {L::Segmented, 0, -1, 0},      {L::Segmented, 0, -1, 1, 0},
-                                        {L::Segmented, 0, -1, 1, 1},   {L::LanesPerRow},              {L::ThreadPerRow},
-                                        {L::WarpPerRow}};
+                                        {L::Segmented, 0, -1, 1, 1},   {L::Segmented, 0, -1, 1, 1, 1}, {L::LanesPerRow},
+                                        {L::ThreadPerRow},             {L::WarpPerRow}};
     for (const auto& forced : layouts) {
       const auto layout = forced.layout;
       if (p.k > 32 * g && layout != L::Segmented) continue;
@@ -77,6 +78,7 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
       if (long_rows && p.k <= gpu::SumTreeSampler<T>::lanes_per_row_max_k() && (p.draws == 1 || layout != L::BlockPerRow)) continue;
       if (layout == L::BlockPerRow && forced.keep_rows == 1 && p.k > 8 * g) continue;
       if (layout == L::Segmented && forced.second_pass == 0 && p.k > 32 * g) continue;
+      if (forced.row_blocks == 1 && p.draws == 1) continue;  // (the plan's already)
       if (!long_rows && p.k > g) break;
       if (layout == L::LanesPerRow && p.k > gpu::SumTreeSampler<T>::lanes_per_row_max_k()) continue;
       if (layout == L::ThreadPerRow && p.k > gpu::SumTreeSampler<T>::thread_per_row_max_k()) continue;
