@@ -819,7 +819,8 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
 //
 // Uniforms: for one draw a row, each lane makes those of rows kRows apart
 // (no Philox made twice) and the row's lanes take it by a shuffle; for S
-// draws, the row's G lanes make G draws' uniforms at a time.
+// draws, the row's G lanes make G draws at a time, a lane a draw, taking the
+// sums and vectors on its draw's path by shuffles (draw_across_lanes).
 constexpr int kLanesWarps = 4;  // warps a block
 // Blocks a multiprocessor the registers must allow (64, 80 or 96 registers
 // a thread): the draw is bound by both its FP64 instructions and its loads'
@@ -915,7 +916,70 @@ __device__ __forceinline__ int draw_on_lanes(const T (&x)[NV][Shape<T>::E], int 
   return reached ? static_cast<int>(vector_first<T>(0, i, chosen) + c) : -1;
 }
 
+// S draws of a row on its G lanes, G at a time, lane i making draw d0 + i:
+// at each level it takes the left and right sums of the node on its path
+// from the node's first lane (every lane of a node holds them), then the
+// chosen lane's vector sums and vectors, one vector at a time, by shuffles
+// (a lane's shuffles are the same whatever its path: all lanes take part),
+// and runs draw_on_lanes's steps on them: the same comparisons and
+// subtractions in the same order, so the same column. Returns the column
+// in the row, or -1 where the lane has no draw (`has`).
 template <class T, int G, int NV>
+__device__ __forceinline__ int draw_across_lanes(const T (&x)[NV][Shape<T>::E], const LaneTree<T, G, NV>& tr, double u, bool has) {
+  constexpr int E = Shape<T>::E;
+  double t = __dmul_rn(u, tr.root);
+  int at = 0;  // the first lane of the node the draw is in
+#pragma unroll
+  for (int h = LaneTree<T, G, NV>::kLevels - 1; h >= 0; --h) {
+    const double left = __shfl_sync(~0u, tr.left[h], at, G), right = __shfl_sync(~0u, tr.right[h], at, G);
+    if (!(t < left) && right > 0) {
+      t = __dsub_rn(t, left);
+      at += 1 << h;
+    }
+  }
+  double r = 0, below = 0, kept_pair = 0;
+  int chosen = 0;
+  T kept[E];
+#pragma unroll
+  for (int c = 0; c < E; ++c) kept[c] = T(0);
+  bool going = true;
+#pragma unroll
+  for (int j = 0; j < NV; ++j) {
+    const double q = __shfl_sync(~0u, tr.q[j], at, G);
+    double pair = 0;
+    if constexpr (E == 4) pair = __shfl_sync(~0u, tr.pair[j], at, G);
+    T v[E];
+#pragma unroll
+    for (int c = 0; c < E; ++c) v[c] = __shfl_sync(~0u, x[j][c], at, G);
+    going = going && t >= r;
+    if (going) {
+      if (q > 0) {
+        chosen = j;
+        below = r;
+        kept_pair = pair;
+#pragma unroll
+        for (int c = 0; c < E; ++c) kept[c] = v[c];
+      }
+      r = add(r, q);
+    }
+  }
+  t = __dsub_rn(t, below);
+  int c = 0;
+  if constexpr (E == 4) {
+    if (!(t < kept_pair) && (kept[2] > 0 || kept[3] > 0)) {
+      t = __dsub_rn(t, kept_pair);
+      c = 2;
+    }
+  }
+  const T here = c == 0 ? kept[0] : kept[2 % E];
+  const T next = c == 0 ? kept[1] : kept[3 % E];
+  if (!(t < static_cast<double>(here)) && next > 0) c += 1;
+  return has ? static_cast<int>(vector_first<T>(0, at, chosen) + c) : -1;
+}
+
+// (kOne: the kernel for one draw a row, `draws` 1; else S draws. Two
+// kernels, so that neither's registers are the other's.)
+template <class T, int G, int NV, bool kOne>
 __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed,
                                                                    int draws, int* __restrict__ out) {
   static_assert(G >= 1 && G <= kLanes && (G & (G - 1)) == 0, "a row on a power of two of lanes, up to 32");
@@ -945,7 +1009,7 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
       }
     }
   }
-  if (draws == 1) {
+  if constexpr (kOne) {
     // Straight-line code over the S rows a lane is in (no branch between
     // them), so their dependent chains interleave.
     double own[kOwn];
@@ -969,13 +1033,11 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
       const std::int64_t row = row0 + s * R + lane / G;
       LaneTree<T, G, NV> tr;
       build_lane_tree<T, G, NV>(x[s], i, tr);
-      for (int d0 = 0; d0 < draws; d0 += G) {  // the row's G lanes make G draws' uniforms at a time
-        const double mine = row < m && d0 + i < draws ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(d0 + i)) : 0.0;
-        const int n = min(G, draws - d0);
-        for (int dd = 0; dd < n; ++dd) {
-          const int col = draw_on_lanes<T, G, NV>(x[s], i, tr, __shfl_sync(~0u, mine, dd, G));
-          if (col >= 0 && row < m) out[row * draws + d0 + dd] = col;
-        }
+      for (int d0 = 0; d0 < draws; d0 += G) {  // the row's G lanes make G draws at a time, lane i draw d0 + i
+        const bool has = row < m && d0 + i < draws;
+        const double u = has ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(d0 + i)) : 0.0;
+        const int col = draw_across_lanes<T, G, NV>(x[s], tr, u, has);
+        if (has) out[row * draws + d0 + i] = col;
       }
     }
   }
@@ -984,7 +1046,8 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
 template <class T, int G, int NV>
 void launch_lanes_pass(const T* w, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream) {
   constexpr std::int64_t rows_a_block = static_cast<std::int64_t>(kLanes / G) * (kBatch / NV) * kLanesWarps;
-  detail::launch(lanes_pass<T, G, NV>, dim3(static_cast<unsigned>((m + rows_a_block - 1) / rows_a_block)), dim3(kLanesWarps * kLanes), 0,
+  const auto kernel = draws == 1 ? lanes_pass<T, G, NV, true> : lanes_pass<T, G, NV, false>;
+  detail::launch(kernel, dim3(static_cast<unsigned>((m + rows_a_block - 1) / rows_a_block)), dim3(kLanesWarps * kLanes), 0,
                  stream, false, w, m, k, seed, draws, out);
 }
 
