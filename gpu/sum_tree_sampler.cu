@@ -1118,29 +1118,28 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   SumTreePlan p = ask;
   const std::int64_t segments = (k + Shape<T>::G - 1) / Shape<T>::G;
   if (p.layout == L::Auto) {
-    // A warp 32 rows sums them one after another, then makes their S draws
-    // at once: it pays for S draws a row where there are rows enough for
-    // eight such warps a multiprocessor.
-    const bool many_rows = static_cast<std::int64_t>(m) >= 8LL * kLanes * sms;
     // Lanes a row for one draw a row where it measured fastest (docs/PERF.md,
     // M x K = 2^28 on the H200): rows of up to 8 vectors (a warp holds 4 or
     // more rows at once), and rows of 33-256 vectors, whose lanes each sum
     // several vectors. Rows of 9-32 vectors go a thread a row: a warp-wide
-    // tree per row costs more than each thread's own. S draws a row are
-    // made by lanes a row one at a time, a thread a draw elsewhere.
+    // tree per row costs more than each thread's own. S draws a row: lanes
+    // a row, G draws at a time, for rows of up to 4 vectors a lane (128
+    // vectors); they beat a thread a row and a warp 32 rows at every K
+    // measured, and lost to a block a row at 8 vectors a lane.
     const std::int64_t vectors = (k + Shape<T>::E - 1) / Shape<T>::E;
-    const bool lanes = draws == 1 && (vectors <= 8 || (vectors > kLanes && vectors <= 256));
+    const bool lanes = draws == 1 ? vectors <= 8 || (vectors > kLanes && vectors <= 256) : vectors <= 4 * kLanes;
     // Rows of up to 32 segments go a block a row (their sums stay in shared
     // memory) where a row is at most 16 segments (256 KB: one
     // multiprocessor reads it soon enough) or every multiprocessor has a
     // row; a few longer rows are spread a warp a segment over the GPU, then
-    // drawn by a second kernel (docs/PERF.md).
+    // drawn by a second kernel (docs/PERF.md). A warp 32 rows is taken only
+    // when asked: it lost to a block a row for S draws of rows past lanes a
+    // row's (fp32 (262,144, 1,024, S = 8): 0.68 against 0.37 ms).
     const bool block_row = segments <= kLanes && (segments <= kBlockRowSegments || m >= sms);
-    p.layout = lanes                                          ? L::LanesPerRow
-               : k <= thread_per_row_max_k()                  ? L::ThreadPerRow
-               : segments == 1 && many_rows && draws > 1      ? L::WarpPerRow
-               : block_row                                    ? L::BlockPerRow
-                                                              : L::Segmented;
+    p.layout = lanes                           ? L::LanesPerRow
+               : k <= thread_per_row_max_k()   ? L::ThreadPerRow
+               : block_row                     ? L::BlockPerRow
+                                               : L::Segmented;
   }
   if (p.layout == L::WarpPerRow && segments != 1) {
     throw std::invalid_argument("sum-tree draw: a warp 32 rows holds rows of at most " + std::to_string(Shape<T>::G) + " weights (K = " +

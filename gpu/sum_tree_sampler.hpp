@@ -93,18 +93,18 @@ class SumTreeSampler {
   static std::int64_t thread_per_row_max_k();
   // The layout draw() takes for an M x K matrix, S = draws, on the current
   // device. One draw a row: lanes a row for rows of up to 8 vectors and of
-  // 33-256 vectors, a thread a row for 9-32 vectors. S draws: a thread a
-  // row up to thread_per_row_max_k(), then a warp 32 rows up to G where M
-  // fills eight such warps a multiprocessor. Longer rows: a block a row for
+  // 33-256 vectors, a thread a row for 9-32 vectors. S draws: lanes a row
+  // for rows of up to 128 vectors (a warp 32 rows only when asked). Longer
+  // rows: a block a row for
   // rows of up to 16 segments, or up to 32 where M is at least the
   // multiprocessors (kept in shared memory where rows are at most 8
   // segments and M at most the multiprocessors); else segmented, with the
   // most warps a block (up to 8) that leave two blocks for every
-  // multiprocessor, then a second kernel. Warps walk few draws together:
-  // in the second kernel always, a block a row for up to 4 draws a row
-  // where its warps, M x segments, are at most 32 a multiprocessor. `ask`
-  // overrides any of it
-  // (docs/PERF.md has each layout's times).
+  // multiprocessor, then a second kernel (its blocks a row: row_blocks).
+  // Warps walk few draws together: in the second kernel always, a block a
+  // row for up to 4 draws a row where its warps, M x segments, are at most
+  // 32 a multiprocessor. `ask` overrides any of it (docs/PERF.md has each
+  // layout's times).
   static SumTreePlan plan(int m, std::int64_t k, const SumTreePlan& ask = {}, int draws = 1);
   // The same rule for a device of `sms` multiprocessors, with no CUDA call:
   // plan() is plan_for(the current device's multiprocessors, ...). It

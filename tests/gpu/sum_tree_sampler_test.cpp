@@ -275,7 +275,7 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
                         {65536, 4096, 1, "block-per-row"},     {67108864, 4, 1, "lanes-per-row"},
                         {4194304, 64, 1, "thread-per-row"},    {1, 131072, 64, seg1_8.c_str()},
                         {256, 131072, 64, "block-per-row"},    {1024, 32768, 16, "block-per-row"},
-                        {1048576, 256, 8, "warp-per-row"}};
+                        {1048576, 256, 8, "lanes-per-row"}};
   for (const auto& q : fp32) {
     EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(132, q.m, q.k, {}, q.draws).describe(), q.layout) << "fp32 M " << q.m << " K " << q.k << " S " << q.draws;
   }
@@ -284,7 +284,7 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
                         {8388608, 32, 1, "thread-per-row"}, {2097152, 128, 1, "lanes-per-row"},
                         {262144, 1024, 1, "block-per-row"}, {1, 32768, 1, "block-per-row, warps walk draws"},
                         {1024, 32768, 1, "block-per-row"}, {256, 131072, 64, seg8_2.c_str()},
-                        {1048576, 256, 8, "warp-per-row"}};
+                        {1048576, 256, 8, "lanes-per-row"}};
   for (const auto& q : fp64) {
     EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(132, q.m, q.k, {}, q.draws).describe(), q.layout) << "fp64 M " << q.m << " K " << q.k << " S " << q.draws;
   }
@@ -323,6 +323,27 @@ TEST(SumTreePlanRule, WarpsWalkDrawsOnlyForFewRowsAndDraws) {
   EXPECT_EQ(S::plan_for(sms, 1, 100, {L::LanesPerRow, 0, -1, -1, 1}).warp_walk, -1);
   EXPECT_NE(S::plan_for(sms, 1, 4 * g).describe().find("warps walk draws"), std::string::npos);
   EXPECT_THROW(S::plan_for(sms, 1, 4, {L::Segmented, 1, -1, 1, -2}), std::invalid_argument);
+}
+
+// S draws a row (no device: runs in CI): lanes a row for rows of up to 128
+// vectors (fp32 K <= 512, fp64 K <= 256), whatever M; past that a block a
+// row; a warp 32 rows only when asked.
+TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo128Vectors) {
+  using L = gpu::SumTreePlan::Layout;
+  const int sms = 132;
+  for (const int m : {1, 1000, 1 << 20}) {
+    for (const int draws : {2, 8, 64}) {
+      EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 4, {}, draws).layout, L::LanesPerRow);
+      EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 64, {}, draws).layout, L::LanesPerRow);
+      EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 512, {}, draws).layout, L::LanesPerRow);
+      EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 513, {}, draws).layout, L::BlockPerRow);
+      EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 4096, {}, draws).layout, L::BlockPerRow);
+      EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, m, 256, {}, draws).layout, L::LanesPerRow);
+      EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, m, 257, {}, draws).layout, L::BlockPerRow);
+    }
+  }
+  EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 64).layout, L::ThreadPerRow);  // (one draw)
+  EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 1024, {L::WarpPerRow}, 8).describe(), "warp-per-row");
 }
 
 // The second kernel's blocks a row (no device: runs in CI): walked, one for
