@@ -829,6 +829,16 @@ constexpr int kLanesWarps = 4;  // warps a block
 // floor, at 80 registers 1.7x).
 constexpr int lanes_blocks(int nv) { return nv == 1 ? 8 : nv == 8 ? 5 : 6; }
 
+// One draw a row: the kernel of its own (kOne), or the one that also makes
+// S draws, whichever measured faster for the row's lanes and vectors: the
+// same code, scheduled differently (docs/PERF.md; one H200 call, M x K =
+// 2^28: fp32 K = 256 0.350 ms apart against 0.320, K = 512 0.268 against
+// 0.342; fp64 K = 4 0.612 against 0.601, K = 128 0.625 against 0.580).
+template <class T>
+constexpr bool lanes_one_apart(int g, int nv) {
+  return sizeof(T) == 4 ? !(g == kLanes && nv == 2) : !(g == 2 || (g == kLanes && nv == 2));
+}
+
 // One row's tree on its G lanes, as lane i (the row's lane i) holds it: the
 // lane's vectors' sums, the left and right sums of the node above it at each
 // level (level h: nodes of 2^(h+1) lanes), and the root.
@@ -977,8 +987,9 @@ __device__ __forceinline__ int draw_across_lanes(const T (&x)[NV][Shape<T>::E], 
   return has ? static_cast<int>(vector_first<T>(0, at, chosen) + c) : -1;
 }
 
-// (kOne: the kernel for one draw a row, `draws` 1; else S draws. Two
-// kernels, so that neither's registers are the other's.)
+// (kOne: the kernel for one draw a row, `draws` 1; else one draw or S
+// draws, chosen at run time: two kernels whose registers and schedules
+// differ, each one-draw row length launching the faster, lanes_one_apart.)
 template <class T, int G, int NV, bool kOne>
 __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed,
                                                                    int draws, int* __restrict__ out) {
@@ -1009,7 +1020,7 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
       }
     }
   }
-  if constexpr (kOne) {
+  if (kOne || draws == 1) {
     // Straight-line code over the S rows a lane is in (no branch between
     // them), so their dependent chains interleave.
     double own[kOwn];
@@ -1046,7 +1057,7 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
 template <class T, int G, int NV>
 void launch_lanes_pass(const T* w, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream) {
   constexpr std::int64_t rows_a_block = static_cast<std::int64_t>(kLanes / G) * (kBatch / NV) * kLanesWarps;
-  const auto kernel = draws == 1 ? lanes_pass<T, G, NV, true> : lanes_pass<T, G, NV, false>;
+  const auto kernel = draws == 1 && lanes_one_apart<T>(G, NV) ? lanes_pass<T, G, NV, true> : lanes_pass<T, G, NV, false>;
   detail::launch(kernel, dim3(static_cast<unsigned>((m + rows_a_block - 1) / rows_a_block)), dim3(kLanesWarps * kLanes), 0,
                  stream, false, w, m, k, seed, draws, out);
 }
