@@ -829,8 +829,8 @@ constexpr int kLanesWarps = 4;  // warps a block
 // floor, at 80 registers 1.7x).
 constexpr int lanes_blocks(int nv) { return nv == 1 ? 8 : nv == 8 ? 5 : 6; }
 
-// One draw a row: the kernel of its own (kOne), or the one that also makes
-// S draws, whichever measured faster for the row's lanes and vectors: the
+// One draw a row: the kernel of its own (LanesDraws::One), or the one that
+// also makes S draws (Both), whichever measured faster for the row's lanes and vectors: the
 // same code, scheduled differently (docs/PERF.md; one H200 call, M x K =
 // 2^28: fp32 K = 256 0.350 ms apart against 0.320, K = 512 0.268 against
 // 0.342; fp64 K = 4 0.612 against 0.601, K = 128 0.625 against 0.580).
@@ -987,10 +987,13 @@ __device__ __forceinline__ int draw_across_lanes(const T (&x)[NV][Shape<T>::E], 
   return has ? static_cast<int>(vector_first<T>(0, at, chosen) + c) : -1;
 }
 
-// (kOne: the kernel for one draw a row, `draws` 1; else one draw or S
-// draws, chosen at run time: two kernels whose registers and schedules
-// differ, each one-draw row length launching the faster, lanes_one_apart.)
-template <class T, int G, int NV, bool kOne>
+// Which draws a lanes_pass kernel makes: One, one a row (`draws` 1); Many,
+// S a row; Both, either, chosen at run time (for the row lengths where the
+// one-draw code measured faster scheduled beside the S-draw code,
+// lanes_one_apart).
+enum class LanesDraws { One, Both, Many };
+
+template <class T, int G, int NV, LanesDraws kDraws>
 __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed,
                                                                    int draws, int* __restrict__ out) {
   static_assert(G >= 1 && G <= kLanes && (G & (G - 1)) == 0, "a row on a power of two of lanes, up to 32");
@@ -1020,7 +1023,7 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
       }
     }
   }
-  if (kOne || draws == 1) {
+  if (kDraws == LanesDraws::One || (kDraws == LanesDraws::Both && draws == 1)) {
     // Straight-line code over the S rows a lane is in (no branch between
     // them), so their dependent chains interleave.
     double own[kOwn];
@@ -1037,6 +1040,24 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
       const double u = __shfl_sync(~0u, own[s * R / kLanes], (s * R) % kLanes + lane / G);  // (s unrolled: own stays in registers)
       const int col = draw_on_lanes<T, G, NV>(x[s], i, tr, u);
       if (col >= 0 && row < m) out[row] = col;
+    }
+  } else if (kDraws == LanesDraws::Many && draws <= G) {
+    // One round of draws a row, lane i draw i: straight-line code over the
+    // S rows, their uniforms made first, so their chains interleave.
+    double u[S];
+#pragma unroll
+    for (int s = 0; s < S; ++s) {
+      const std::int64_t row = row0 + s * R + lane / G;
+      u[s] = row < m && i < draws ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(i)) : 0.0;
+    }
+#pragma unroll
+    for (int s = 0; s < S; ++s) {
+      const std::int64_t row = row0 + s * R + lane / G;
+      const bool has = row < m && i < draws;
+      LaneTree<T, G, NV> tr;
+      build_lane_tree<T, G, NV>(x[s], i, tr);
+      const int col = draw_across_lanes<T, G, NV>(x[s], tr, u[s], has);
+      if (has) out[row * draws + i] = col;
     }
   } else {
 #pragma unroll
@@ -1057,7 +1078,14 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
 template <class T, int G, int NV>
 void launch_lanes_pass(const T* w, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream) {
   constexpr std::int64_t rows_a_block = static_cast<std::int64_t>(kLanes / G) * (kBatch / NV) * kLanesWarps;
-  const auto kernel = draws == 1 && lanes_one_apart<T>(G, NV) ? lanes_pass<T, G, NV, true> : lanes_pass<T, G, NV, false>;
+  auto kernel = lanes_pass<T, G, NV, LanesDraws::Many>;
+  if (draws == 1) {
+    if constexpr (lanes_one_apart<T>(G, NV)) {
+      kernel = lanes_pass<T, G, NV, LanesDraws::One>;
+    } else {
+      kernel = lanes_pass<T, G, NV, LanesDraws::Both>;
+    }
+  }
   detail::launch(kernel, dim3(static_cast<unsigned>((m + rows_a_block - 1) / rows_a_block)), dim3(kLanesWarps * kLanes), 0,
                  stream, false, w, m, k, seed, draws, out);
 }
