@@ -580,21 +580,16 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
   const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
   const std::int64_t base = g * Shape<T>::G;
   double mine = 0, u = 0;
-  // A warp's round of draws: 32, a lane a draw; or, walking, where the row
-  // has at most one round of 4 draws for every warp, the draws spread over
-  // the block's warps, up to 4 a warp, each round walked (as row_pass).
-  const int round = kWalk && draws <= warps * kWarpWalkDraws ? (draws + warps - 1) / warps : kLanes;
-  int s = g * round + lane;  // the lane's first draw (lanes < round)
-  const bool first_mine = lane < round && s < draws;
+  int s = g * kLanes + lane;  // the lane's first draw
   if constexpr (kKeep) {
     copy_segment(kept_row + g * kSegmentBytes, r, k, aligned, base, lane);
     __pipeline_commit();
-    if (first_mine) u = rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));
+    if (s < draws) u = rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));
     __pipeline_wait_prior(0);
     mine = kept_lane_sum<T>(kept_row + g * kSegmentBytes, k, base, lane);
   } else {
     mine = lane_sum(r, k, aligned, base, lane);
-    if (first_mine) u = rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));
+    if (s < draws) u = rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));
   }
   double v = mine;
 #pragma unroll
@@ -621,22 +616,21 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
       load_vector(r, k, aligned, vector_first<T>(static_cast<std::int64_t>(chosen) * Shape<T>::G, l, j), x);
     }
   };
-  for (int s0 = g * round; s0 < draws; s0 += warps * round, s += warps * round) {  // (s0 the same across the warp)
-    const int n = min(round, draws - s0);
-    const bool has = lane < n;  // (the lane holds draw s)
+  for (int s0 = g * kLanes; s0 < draws; s0 += warps * kLanes, s += warps * kLanes) {  // (s0 the same across the warp)
     double t = 0;
     int chosen = 0, l = 0;
-    if (has) {
-      if (s0 != g * round) u = rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));  // (the first made above)
+    if (s < draws) {
+      if (s0 != g * kLanes) u = rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));  // (the first made above)
       t = __dmul_rn(u, root);  // target(): u * the root, rounded once
       chosen = segments > 1 ? descend_lanes(Plain{tops}, t) : 0;
       l = descend_lanes(Plain{lanes[chosen]}, t);
     }
+    const int n = min(kLanes, draws - s0);
     if (kWalk && n <= kWarpWalkDraws) {
       const auto fetch = [&](std::int64_t seg, int l_d, int j, T(&x)[E]) { vector_of(static_cast<int>(seg), l_d, j, x); };
       const std::int64_t col = walk_together<T>(fetch, n, chosen, l, t, lane);
-      if (has) out[row * draws + s] = static_cast<int>(col);
-    } else if (has) {
+      if (s < draws) out[row * draws + s] = static_cast<int>(col);
+    } else if (s < draws) {
       const auto fetch = [&](int j, T(&x)[E]) { vector_of(chosen, l, j, x); };
       out[row * draws + s] = static_cast<int>(descend_vectors<T>(fetch, k, static_cast<std::int64_t>(chosen) * Shape<T>::G, l, t));
     }
