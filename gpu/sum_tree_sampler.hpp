@@ -94,7 +94,7 @@ class SumTreeSampler {
   // The layout draw() takes for an M x K matrix, S = draws, on the current
   // device. One draw a row: lanes a row for rows of up to 8 vectors and of
   // 33-256 vectors, a thread a row for 9-32 vectors. S draws: lanes a row
-  // for rows of up to 128 vectors (a warp 32 rows only when asked). Longer
+  // for rows of up to 256 vectors (a warp 32 rows only when asked). Longer
   // rows: a block a row for
   // rows of up to 16 segments, or up to 32 where M is at least the
   // multiprocessors (kept in shared memory where rows are at most 8

@@ -325,21 +325,21 @@ TEST(SumTreePlanRule, WarpsWalkDrawsOnlyForFewRowsAndDraws) {
   EXPECT_THROW(S::plan_for(sms, 1, 4, {L::Segmented, 1, -1, 1, -2}), std::invalid_argument);
 }
 
-// S draws a row (no device: runs in CI): lanes a row for rows of up to 128
-// vectors (fp32 K <= 512, fp64 K <= 256), whatever M; past that a block a
-// row; a warp 32 rows only when asked.
-TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo128Vectors) {
+// S draws a row (no device: runs in CI): lanes a row for rows of up to 256
+// vectors (fp32 K <= 1,024, fp64 K <= 512), whatever M; past that a block
+// a row; a warp 32 rows only when asked.
+TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256Vectors) {
   using L = gpu::SumTreePlan::Layout;
   const int sms = 132;
   for (const int m : {1, 1000, 1 << 20}) {
     for (const int draws : {2, 8, 64}) {
       EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 4, {}, draws).layout, L::LanesPerRow);
       EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 64, {}, draws).layout, L::LanesPerRow);
-      EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 512, {}, draws).layout, L::LanesPerRow);
-      EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 513, {}, draws).layout, L::BlockPerRow);
+      EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 1024, {}, draws).layout, L::LanesPerRow);
+      EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 1025, {}, draws).layout, L::BlockPerRow);
       EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 4096, {}, draws).layout, L::BlockPerRow);
-      EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, m, 256, {}, draws).layout, L::LanesPerRow);
-      EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, m, 257, {}, draws).layout, L::BlockPerRow);
+      EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, m, 512, {}, draws).layout, L::LanesPerRow);
+      EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, m, 513, {}, draws).layout, L::BlockPerRow);
     }
   }
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 64).layout, L::ThreadPerRow);  // (one draw)
