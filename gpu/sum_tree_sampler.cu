@@ -16,7 +16,9 @@
 // The kernels (the layouts of SumTreePlan):
 //   lanes_pass    a row on G lanes (G = 1 .. 32 by K), a warp's rows read as
 //                 consecutive bytes, the row's tree by its lanes' butterfly,
-//                 the draw found by the lane whose turns all lead to it
+//                 the draw found by the lane whose turns all lead to it;
+//                 S draws G at a time, lane i following draw i's path by
+//                 shuffles
 //   thread_pass   a thread a row (rows of one segment): the row's 32 lanes'
 //                 sums in shared memory, then its draws
 //   rows_pass     a warp 32 rows (rows of one segment), summed one after
@@ -28,7 +30,8 @@
 //                 butterfly and draws
 //   block_pass    a block a row (up to 32 segments, a warp a segment): the
 //                 row's sums in shared memory, then its draws
-//   row_pass      past 32 segments: a block a row, the row's tree in shared
+//   row_pass      past 32 segments: a block a row (or several, sharing a
+//                 row's many draws), the row's tree in shared
 //                 memory from its segments' sums, then each draw, a thread a
 //                 draw, down the row tree, the chosen segment's lanes (from
 //                 lane_sums, staged in shared memory by the draw's warp), and
