@@ -4,8 +4,10 @@
 # synccheck) on them, bench_gpu_rows and PyTorch's methods on the same grid,
 # and ncu's kernel durations at small M (latency: what an event-timed call
 # adds to the kernel); logs under $OUT. Expects the binaries
-# built here in .device-out/ (carried): gpu_tests, bench_gpu_rows.
+# built here in .device-out/ (carried): gpu_tests, bench_gpu_rows, or
+# .device-out/bins.tar.xz holding them (the carried tree stays under 64 MiB).
 set -uo pipefail
+if [[ -f .device-out/bins.tar.xz ]]; then tar -C .device-out -xJf .device-out/bins.tar.xz || exit 2; fi
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv > "$out/device.txt" 2>&1
