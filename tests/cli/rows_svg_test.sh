@@ -10,7 +10,7 @@ source "$(dirname "$0")/chromium.sh"
 require_chromium
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-python3 "$src/scripts/rows_report.py" "$src/docs/device-logs/2026-11-25/rows-h200-walk" "$work/rows.svg" > "$work/table.md"
+python3 "$src/scripts/rows_report.py" "$src/docs/device-logs/2026-11-26/rows-h200-final" "$work/rows.svg" > "$work/table.md"
 cmp -s "$work/rows.svg" "$src/docs/rows-grid.svg" || { echo "FAIL: docs/rows-grid.svg is not what scripts/rows_report.py makes of the run"; exit 1; }
 rows=$(grep -c '^| fp' "$work/table.md")
 [[ $rows -ge 60 ]] || { echo "FAIL: the table has $rows rows"; exit 1; }
