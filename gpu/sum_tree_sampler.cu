@@ -879,6 +879,27 @@ __device__ __forceinline__ void build_lane_tree(const T (&x)[NV][Shape<T>::E], i
   tr.root = v;
 }
 
+// The weight's place in the kept vector (kept_pair its left pair's sum
+// as summed, E = 4), its target t - below: the in-vector steps of the
+// descent, shared by the draws on and across lanes.
+template <class T>
+__device__ __forceinline__ int in_kept_vector(double t, double below, const T (&kept)[Shape<T>::E], double kept_pair) {
+  constexpr int E = Shape<T>::E;
+  t = __dsub_rn(t, below);
+  int c = 0;
+  if constexpr (E == 4) {
+    // Left pair x0 + x1 (as summed), right pair x2 + x3: > 0 iff one is.
+    if (!(t < kept_pair) && (kept[2] > 0 || kept[3] > 0)) {
+      t = __dsub_rn(t, kept_pair);
+      c = 2;
+    }
+  }
+  const T here = c == 0 ? kept[0] : kept[2 % E];
+  const T next = c == 0 ? kept[1] : kept[3 % E];
+  if (!(t < static_cast<double>(here)) && next > 0) c += 1;
+  return c;
+}
+
 // The draw at u: every lane follows the descent's turns above it; the lane
 // they all lead to (reached) returns the weight's column in its row, found
 // among its vectors. Other lanes return -1.
@@ -914,19 +935,7 @@ __device__ __forceinline__ int draw_on_lanes(const T (&x)[NV][Shape<T>::E], int 
       r = add(r, tr.q[j]);
     }
   }
-  t = __dsub_rn(t, below);
-  int c = 0;
-  if constexpr (E == 4) {
-    // Left pair x0 + x1 (as summed), right pair x2 + x3: > 0 iff one is.
-    if (!(t < kept_pair) && (kept[2] > 0 || kept[3] > 0)) {
-      t = __dsub_rn(t, kept_pair);
-      c = 2;
-    }
-  }
-  const T here = c == 0 ? kept[0] : kept[2 % E];
-  const T next = c == 0 ? kept[1] : kept[3 % E];
-  if (!(t < static_cast<double>(here)) && next > 0) c += 1;
-  return reached ? static_cast<int>(vector_first<T>(0, i, chosen) + c) : -1;
+  return reached ? static_cast<int>(vector_first<T>(0, i, chosen) + in_kept_vector<T>(t, below, kept, kept_pair)) : -1;
 }
 
 // S draws of a row on its G lanes, G at a time, lane i making draw d0 + i:
@@ -976,18 +985,7 @@ __device__ __forceinline__ int draw_across_lanes(const T (&x)[NV][Shape<T>::E], 
       r = add(r, q);
     }
   }
-  t = __dsub_rn(t, below);
-  int c = 0;
-  if constexpr (E == 4) {
-    if (!(t < kept_pair) && (kept[2] > 0 || kept[3] > 0)) {
-      t = __dsub_rn(t, kept_pair);
-      c = 2;
-    }
-  }
-  const T here = c == 0 ? kept[0] : kept[2 % E];
-  const T next = c == 0 ? kept[1] : kept[3 % E];
-  if (!(t < static_cast<double>(here)) && next > 0) c += 1;
-  return has ? static_cast<int>(vector_first<T>(0, at, chosen) + c) : -1;
+  return has ? static_cast<int>(vector_first<T>(0, at, chosen) + in_kept_vector<T>(t, below, kept, kept_pair)) : -1;
 }
 
 // Which draws a lanes_pass kernel makes: One, one a row (`draws` 1); Many,
