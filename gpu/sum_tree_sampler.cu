@@ -1171,12 +1171,18 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     const bool lanes = draws == 1 ? vectors <= 8 || (vectors > kLanes && vectors <= 256) : vectors <= 256;
     // Rows of up to 32 segments go a block a row (their sums stay in shared
     // memory) where a row is at most 16 segments (256 KB: one
-    // multiprocessor reads it soon enough) or every multiprocessor has a
-    // row; a few longer rows are spread a warp a segment over the GPU, then
-    // drawn by a second kernel (docs/PERF.md). A warp 32 rows is taken only
-    // when asked: it lost to a block a row for S draws of rows past lanes a
-    // row's (fp32 (262,144, 1,024, S = 8): 0.68 against 0.37 ms).
-    const bool block_row = segments <= kLanes && (segments <= kBlockRowSegments || m >= sms);
+    // multiprocessor reads it soon enough), or, with more than 4 draws a
+    // row, where every multiprocessor has a row; other rows are spread a
+    // warp a segment over the GPU, then drawn by a second kernel, whose
+    // warps walk up to 4 draws: four H200 calls, fp32 (256, 131,072) 43.5-
+    // 45.2 us against 48.9-50.2 a block a row, (1,024, 131,072) 0.151-0.155
+    // ms against 0.157-0.159; with S = 64 a block a row won (fp32 (256,
+    // 131,072): 58.5 us against 68.4-71.7; docs/PERF.md). A warp 32 rows is
+    // taken only when asked: it lost to a block a row for S draws of rows
+    // past lanes a row's (fp32 (262,144, 1,024, S = 8): 0.68 against 0.37
+    // ms).
+    const bool block_row =
+        segments <= kLanes && (segments <= kBlockRowSegments || (m >= sms && draws > kWarpWalkDraws));
     p.layout = lanes                           ? L::LanesPerRow
                : k <= thread_per_row_max_k()   ? L::ThreadPerRow
                : block_row                     ? L::BlockPerRow
@@ -1272,13 +1278,15 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     p.row_blocks = 0;
     return p;
   }
-  // The second kernel's blocks a row: where its warps walk, at least one
-  // for every 32 draws (one walked round of at most 4 a warp; two such
-  // rounds a warp measured slower than a lane a draw), and up to one for
-  // every 8 (a draw a warp) while M x blocks is at most the
-  // multiprocessors: a few rows' many draws are spread over the GPU.
+  // The second kernel's blocks a row: where its warps walk and M is below
+  // the multiprocessors, at least one for every 32 draws (one walked round
+  // of at most 4 a warp; two such rounds a warp measured slower than a lane
+  // a draw), and up to one for every 8 (a draw a warp) while M x blocks is
+  // at most the multiprocessors: a few rows' many draws are spread over the
+  // GPU. With a row for every multiprocessor, one (fp64 (256, 131,072, S =
+  // 64): 99.3 us one, 102.2 two; docs/PERF.md).
   if (p.row_blocks == 0) {
-    if (p.warp_walk == 1) {
+    if (p.warp_walk == 1 && m < sms) {
       const std::int64_t fewest = (draws + kRowWarpDraws - 1) / kRowWarpDraws, most = (draws + kRowWarps - 1) / kRowWarps;
       p.row_blocks = static_cast<int>(std::clamp<std::int64_t>(sms / m, fewest, most));
     } else {

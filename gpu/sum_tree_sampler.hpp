@@ -73,9 +73,9 @@ struct SumTreePlan {
   int warp_walk = -1;
   // Segmented with a second kernel: the blocks of the second kernel a row's
   // draws go over, each building the row's tree and making its share (1 to
-  // S); 0: plan() chooses (walked: one for every 32 draws, up to one for
-  // every 8 while M x blocks is at most the multiprocessors; else 1). The
-  // draws are the same either way.
+  // S); 0: plan() chooses (walked and M below the multiprocessors: one for
+  // every 32 draws, up to one for every 8 while M x blocks is at most the
+  // multiprocessors; else 1). The draws are the same either way.
   int row_blocks = 0;
   std::string describe() const;
 };
@@ -97,7 +97,7 @@ class SumTreeSampler {
   // for rows of up to 256 vectors (a warp 32 rows only when asked). Longer
   // rows: a block a row for
   // rows of up to 16 segments, or up to 32 where M is at least the
-  // multiprocessors (kept in shared memory where rows are at most 8
+  // multiprocessors and a row has more than 4 draws (kept in shared memory where rows are at most 8
   // segments and M at most the multiprocessors); else segmented, with the
   // most warps a block (up to 8) that leave two blocks for every
   // multiprocessor, then a second kernel (its blocks a row: row_blocks).

@@ -261,9 +261,8 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
   const std::string seg8 = "segmented, 8 warps a block, then a block a row, warps walk draws";
   const std::string kept = "block-per-row, rows in shared memory, warps walk draws";
   const std::string seg1_8 = "segmented, 1 warps a block, then 8 blocks a row, warps walk draws";
-  const std::string seg8_2 = "segmented, 8 warps a block, then 2 blocks a row, warps walk draws";
   const Point fp32[] = {{1, 131072, 1, seg1.c_str()},          {64, 131072, 1, seg4.c_str()},
-                        {256, 131072, 1, "block-per-row"},     {1024, 131072, 1, "block-per-row"},
+                        {256, 131072, 1, seg8.c_str()},        {1024, 131072, 1, seg8.c_str()},
                         {4096, 32768, 1, "block-per-row"},     {32, 1048576, 1, seg8.c_str()},
                         {1, 16777216, 1, seg8.c_str()},        {1, 4096, 1, kept.c_str()},
                         {64, 4096, 1, kept.c_str()},           {1, 32768, 1, kept.c_str()},
@@ -283,18 +282,22 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
                         {4096, 32768, 1, "block-per-row"}, {1, 4096, 1, kept.c_str()},
                         {8388608, 32, 1, "thread-per-row"}, {2097152, 128, 1, "lanes-per-row"},
                         {262144, 1024, 1, "block-per-row"}, {1, 32768, 1, "block-per-row, warps walk draws"},
-                        {1024, 32768, 1, "block-per-row"}, {256, 131072, 64, seg8_2.c_str()},
+                        {1024, 32768, 1, "block-per-row"}, {256, 131072, 64, seg8.c_str()},
                         {1048576, 256, 8, "lanes-per-row"}};
   for (const auto& q : fp64) {
     EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(132, q.m, q.k, {}, q.draws).describe(), q.layout) << "fp64 M " << q.m << " K " << q.k << " S " << q.draws;
   }
   // Fewer multiprocessors: (1,024, 4,096) no longer has its 32 warps a
-  // multiprocessor for the walk on 16, and 20 rows of 20 segments fill 16
-  // multiprocessors (a block a row) but not 132 (segmented).
+  // multiprocessor for the walk on 16, and 20 rows of 20 segments with 8
+  // draws each fill 16 multiprocessors (a block a row) but not 132
+  // (segmented); with one draw a row they go segmented either way (the
+  // second kernel walks it).
   using S = gpu::SumTreeSampler<float>;
   EXPECT_EQ(S::plan_for(16, 1024, 4096).warp_walk, 0);
-  EXPECT_EQ(S::plan_for(16, 20, 20 * 4096).layout, gpu::SumTreePlan::Layout::BlockPerRow);
-  EXPECT_EQ(S::plan_for(132, 20, 20 * 4096).layout, gpu::SumTreePlan::Layout::Segmented);
+  EXPECT_EQ(S::plan_for(16, 20, 20 * 4096, {}, 8).layout, gpu::SumTreePlan::Layout::BlockPerRow);
+  EXPECT_EQ(S::plan_for(132, 20, 20 * 4096, {}, 8).layout, gpu::SumTreePlan::Layout::Segmented);
+  EXPECT_EQ(S::plan_for(16, 20, 20 * 4096).layout, gpu::SumTreePlan::Layout::Segmented);
+  EXPECT_EQ(S::plan_for(16, 20, 16 * 4096).layout, gpu::SumTreePlan::Layout::BlockPerRow);
   EXPECT_THROW(S::plan_for(0, 1, 4), std::invalid_argument);
   EXPECT_THROW(S::plan_for(132, 1, 4, {gpu::SumTreePlan::Layout::BlockPerRow, 0, 0, -1, 2}), std::invalid_argument);
 }
@@ -346,9 +349,10 @@ TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256Vectors) {
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 1024, {L::WarpPerRow}, 8).describe(), "warp-per-row");
 }
 
-// The second kernel's blocks a row (no device: runs in CI): walked, one for
-// every 32 draws, up to one for every 8 while M x blocks is at most the
-// multiprocessors; one with the walk off; as asked, less any block that
+// The second kernel's blocks a row (no device: runs in CI): walked and M
+// below the multiprocessors, one for every 32 draws, up to one for every 8
+// while M x blocks is at most the multiprocessors; one with the walk off
+// or a row for every multiprocessor; as asked, less any block that
 // would have no draws; refused past S, below 0, or for the last warp; and
 // dropped by the layouts without a second kernel.
 TEST(SumTreePlanRule, SecondKernelSharesARowsDrawsOverBlocks) {
@@ -363,7 +367,9 @@ TEST(SumTreePlanRule, SecondKernelSharesARowsDrawsOverBlocks) {
   EXPECT_EQ(S::plan_for(sms, 1, k, {}, 1000).row_blocks, 125);  // (clamped to S / 8)
   EXPECT_EQ(S::plan_for(sms, 1, k, {}, 5000).row_blocks, 157);  // (at least S / 32; 32 draws each, the last 8)
   EXPECT_EQ(S::plan_for(sms, 33, k, {}, 64).row_blocks, 4);
-  EXPECT_EQ(S::plan_for(sms, 256, k, {}, 64).row_blocks, 2);
+  EXPECT_EQ(S::plan_for(sms, 131, k, {}, 64).row_blocks, 2);
+  EXPECT_EQ(S::plan_for(sms, 132, k, {}, 64).row_blocks, 1);  // (a row for every multiprocessor: one)
+  EXPECT_EQ(S::plan_for(sms, 256, k, {}, 64).row_blocks, 1);
   EXPECT_EQ(S::plan_for(sms, 256, k, {}, 16).row_blocks, 1);
   EXPECT_EQ(S::plan_for(sms, 1, k, {L::Segmented, 0, -1, 1, 0}, 64).row_blocks, 1);
   EXPECT_EQ(S::plan_for(sms, 1, k, {L::Segmented, 0, -1, 1, 1, 3}, 64).row_blocks, 3);
