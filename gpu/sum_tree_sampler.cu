@@ -1171,18 +1171,20 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     const bool lanes = draws == 1 ? vectors <= 8 || (vectors > kLanes && vectors <= 256) : vectors <= 256;
     // Rows of up to 32 segments go a block a row (their sums stay in shared
     // memory) where a row is at most 16 segments (256 KB: one
-    // multiprocessor reads it soon enough), or, with more than 4 draws a
-    // row, where every multiprocessor has a row; other rows are spread a
-    // warp a segment over the GPU, then drawn by a second kernel, whose
-    // warps walk up to 4 draws: four H200 calls, fp32 (256, 131,072) 43.5-
-    // 45.2 us against 48.9-50.2 a block a row, (1,024, 131,072) 0.151-0.155
-    // ms against 0.157-0.159; with S = 64 a block a row won (fp32 (256,
-    // 131,072): 58.5 us against 68.4-71.7; docs/PERF.md). A warp 32 rows is
-    // taken only when asked: it lost to a block a row for S draws of rows
-    // past lanes a row's (fp32 (262,144, 1,024, S = 8): 0.68 against 0.37
-    // ms).
+    // multiprocessor reads it soon enough), or where every multiprocessor
+    // has a row and either a row has more than 4 draws or there are 8 rows
+    // a multiprocessor; other rows are spread a warp a segment over the
+    // GPU, then drawn by a second kernel, whose warps walk up to 4 draws.
+    // H200 (docs/PERF.md), one draw: fp32 (256, 131,072) 43.5-45.2 us
+    // segmented against 48.9-50.2 a block a row, (1,024, 131,072)
+    // 0.151-0.155 ms against 0.157-0.159 (four calls), but fp64 (2,048,
+    // 65,536) 0.297 against 0.280; S = 64: fp32 (256, 131,072) 58.5 us a
+    // block a row against 68.4-71.7. A warp 32 rows is taken only when
+    // asked: it lost to a block a row for S draws of rows past lanes a
+    // row's (fp32 (262,144, 1,024, S = 8): 0.68 against 0.37 ms).
     const bool block_row =
-        segments <= kLanes && (segments <= kBlockRowSegments || (m >= sms && draws > kWarpWalkDraws));
+        segments <= kLanes &&
+        (segments <= kBlockRowSegments || (m >= sms && (draws > kWarpWalkDraws || static_cast<std::int64_t>(m) >= 8LL * sms)));
     p.layout = lanes                           ? L::LanesPerRow
                : k <= thread_per_row_max_k()   ? L::ThreadPerRow
                : block_row                     ? L::BlockPerRow

@@ -97,7 +97,8 @@ class SumTreeSampler {
   // for rows of up to 256 vectors (a warp 32 rows only when asked). Longer
   // rows: a block a row for
   // rows of up to 16 segments, or up to 32 where M is at least the
-  // multiprocessors and a row has more than 4 draws (kept in shared memory where rows are at most 8
+  // multiprocessors and a row has more than 4 draws or M is at least 8
+  // rows a multiprocessor (kept in shared memory where rows are at most 8
   // segments and M at most the multiprocessors); else segmented, with the
   // most warps a block (up to 8) that leave two blocks for every
   // multiprocessor, then a second kernel (its blocks a row: row_blocks).

@@ -298,6 +298,11 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
   EXPECT_EQ(S::plan_for(132, 20, 20 * 4096, {}, 8).layout, gpu::SumTreePlan::Layout::Segmented);
   EXPECT_EQ(S::plan_for(16, 20, 20 * 4096).layout, gpu::SumTreePlan::Layout::Segmented);
   EXPECT_EQ(S::plan_for(16, 20, 16 * 4096).layout, gpu::SumTreePlan::Layout::BlockPerRow);
+  // One draw a row of 17-32 segments: a block a row from 8 rows a
+  // multiprocessor (fp64 (2,048, 65,536) on 132), segmented below.
+  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(132, 2048, 65536).layout, gpu::SumTreePlan::Layout::BlockPerRow);
+  EXPECT_EQ(S::plan_for(132, 8 * 132, 32 * 4096).layout, gpu::SumTreePlan::Layout::BlockPerRow);
+  EXPECT_EQ(S::plan_for(132, 8 * 132 - 1, 32 * 4096).layout, gpu::SumTreePlan::Layout::Segmented);
   EXPECT_THROW(S::plan_for(0, 1, 4), std::invalid_argument);
   EXPECT_THROW(S::plan_for(132, 1, 4, {gpu::SumTreePlan::Layout::BlockPerRow, 0, 0, -1, 2}), std::invalid_argument);
 }
