@@ -11,6 +11,10 @@
 //                       sampler adds in the definition's order, and lies
 //                       within its rounding bound otherwise
 //   same_indices        two samplers (a kernel and its oracle) agree bit for bit
+//   first_draw          (S draws a row) draw 0 of each row is the sampler's
+//                       one draw for that row
+//   (in_range, zero_never_drawn, single_nonzero, same_seed and same_indices
+//   also take S draws a row: `draws`, draw s of row r at r * S + s)
 //   in_law              (any) the draws of one law pass a chi-square test,
 //                       with the bias a pass rules out (stats/)
 //   table_implies_weights  (table builders) an alias table's implied
@@ -149,6 +153,90 @@ Verdict same_indices(const Matrix<T>& m, const std::vector<int>& a, const std::v
     }
   }
   return Verdict::pass("same_indices");
+}
+
+// S draws a row (Sampler::draw_rows): each of the S draws of every row is a
+// draw of that row, so each one-draw property holds for draw s of the rows,
+// s = 0 .. S - 1; a failure names the draw.
+namespace detail {
+
+inline std::vector<int> draw_of_rows(const std::vector<int>& idx, int rows, int draws, int s) {
+  std::vector<int> col(static_cast<std::size_t>(rows));
+  for (int r = 0; r < rows; ++r) col[static_cast<std::size_t>(r)] = idx[static_cast<std::size_t>(r) * static_cast<std::size_t>(draws) + static_cast<std::size_t>(s)];
+  return col;
+}
+
+inline Verdict of_draw(Verdict v, int s, int draws) {
+  if (!v.ok) v.detail += " (draw " + std::to_string(s) + " of " + std::to_string(draws) + " a row)";
+  return v;
+}
+
+inline Verdict draws_shape(const char* property, int rows, int draws, std::size_t got) {
+  if (draws < 1) return Verdict::fail(property, -1, "S = " + std::to_string(draws) + " draws a row");
+  const std::size_t want = static_cast<std::size_t>(rows) * static_cast<std::size_t>(draws);
+  if (got != want) {
+    return Verdict::fail(property, -1, std::to_string(got) + " indices for " + std::to_string(rows) + " rows x " + std::to_string(draws) + " draws");
+  }
+  return Verdict::pass(property);
+}
+
+// `check(column)` on each draw's column of the rows, the first failure first.
+template <class Check>
+Verdict each_draw(const char* property, int rows, int draws, const std::vector<int>& idx, Check&& check) {
+  if (auto v = draws_shape(property, rows, draws, idx.size()); !v.ok) return v;
+  for (int s = 0; s < draws; ++s) {
+    if (auto v = check(draw_of_rows(idx, rows, draws, s)); !v.ok) return of_draw(std::move(v), s, draws);
+  }
+  return Verdict::pass(property);
+}
+
+}  // namespace detail
+
+template <class T>
+Verdict in_range(const Matrix<T>& m, int draws, const std::vector<int>& idx) {
+  return detail::each_draw("in_range", m.rows, draws, idx, [&](const std::vector<int>& col) { return in_range(m, col); });
+}
+
+template <class T>
+Verdict zero_never_drawn(const Matrix<T>& m, int draws, const std::vector<int>& idx) {
+  return detail::each_draw("zero_never_drawn", m.rows, draws, idx, [&](const std::vector<int>& col) { return zero_never_drawn(m, col); });
+}
+
+template <class T>
+Verdict single_nonzero(const Matrix<T>& m, int draws, const std::vector<int>& idx) {
+  return detail::each_draw("single_nonzero", m.rows, draws, idx, [&](const std::vector<int>& col) { return single_nonzero(m, col); });
+}
+
+// Two S-draw outputs agree draw by draw.
+template <class T>
+Verdict same_indices(const Matrix<T>& m, int draws, const std::vector<int>& a, const std::vector<int>& b, const std::string& a_name,
+                     const std::string& b_name) {
+  if (auto v = detail::draws_shape("same_indices", m.rows, draws, b.size()); !v.ok) return v;
+  int s = 0;
+  return detail::each_draw("same_indices", m.rows, draws, a, [&](const std::vector<int>& col) {
+    return same_indices(m, col, detail::draw_of_rows(b, m.rows, draws, s++), a_name, b_name);
+  });
+}
+
+// Draw 0 of each row's S draws is the sampler's one draw (`one`, from
+// Sampler::draw with the same seed): the S draws extend the one draw's
+// stream, they do not replace it.
+template <class T>
+Verdict first_draw(const Matrix<T>& m, int draws, const std::vector<int>& idx, const std::vector<int>& one) {
+  if (auto v = detail::draws_shape("first_draw", m.rows, draws, idx.size()); !v.ok) return v;
+  if (one.size() != static_cast<std::size_t>(m.rows)) {
+    return Verdict::fail("first_draw", -1, "the one draw gave " + std::to_string(one.size()) + " indices for " + std::to_string(m.rows) + " rows");
+  }
+  auto v = same_indices(m, detail::draw_of_rows(idx, m.rows, draws, 0), one, "draw 0 of " + std::to_string(draws), "the one draw");
+  v.property = "first_draw";
+  return v;
+}
+
+template <class T>
+Verdict same_seed(const Sampler& s, const Matrix<T>& m, std::uint64_t seed, int draws, const std::vector<int>& first) {
+  auto v = same_indices(m, draws, first, s.draw_rows(m, seed, draws), "the first call", "a second call with the same seed");
+  v.property = "same_seed";
+  return v;
 }
 
 // The scalar definition's index for a row, and the rounding bound around it:

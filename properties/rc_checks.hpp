@@ -34,6 +34,7 @@ struct CheckOptions {
   // without a budget a large first counterexample can take minutes). The
   // smallest failing input found by then is reported.
   double shrink_seconds = 5;
+  int max_draws = 40;       // S draws a row from 1 (samplers that make them: check_row_draws, check_equal)
   bool fp32 = true;         // which precisions to check (a sampler may take one)
   bool fp64 = true;
 };
@@ -189,6 +190,20 @@ std::vector<Verdict> all_properties(const Sampler& s, const Matrix<T>& m, std::u
           same_seed(s, m, seed, idx)};
 }
 
+// Every property of S draws a row on one matrix (Sampler::draw_rows), the
+// first failure first: in_range, zero_never_drawn, single_nonzero (each
+// draw of every row), first_draw (draw 0 is the one draw), same_seed.
+template <class T>
+std::vector<Verdict> all_row_draw_properties(const Sampler& s, const Matrix<T>& m, std::uint64_t seed, int draws) {
+  const auto idx = s.draw_rows(m, seed, draws);
+  auto range = in_range(m, draws, idx);
+  if (!range.ok) return {range};
+  const auto one = s.draw(m, seed);
+  if (auto v = in_range(m, one); !v.ok) return {v};
+  return {range, zero_never_drawn(m, draws, idx), single_nonzero(m, draws, idx), first_draw(m, draws, idx, one),
+          same_seed(s, m, seed, draws, idx)};
+}
+
 // Every property on one generated input (of `only` if given, else of any
 // family); fails (RC_FAIL) with the verdict and its replay text.
 template <class T>
@@ -228,7 +243,8 @@ void run_property(Report& report, const std::string& name, const char* dtype, co
     // A sampler that throws (the model's undefined behaviour, a CUDA error);
     // or one whose failing input passed when run again: nondeterministic.
     report.property = failure.description.find("no exceptions thrown") != std::string::npos ? "nondeterministic" : "exception";
-    for (const char* p : {"in_range", "zero_never_drawn", "single_nonzero", "same_seed", "scalar_definition", "same_indices", "table_implies_weights"}) {
+    for (const char* p : {"in_range", "zero_never_drawn", "single_nonzero", "same_seed", "scalar_definition", "same_indices", "first_draw",
+                          "table_implies_weights"}) {
       if (failure.description.find(std::string(p) + ": ") != std::string::npos) {
         report.property = p;
         break;
@@ -244,14 +260,21 @@ void run_property(Report& report, const std::string& name, const char* dtype, co
 }  // namespace detail
 
 // Bit for bit: `a` and `b` draw the same index on every row of every
-// generated input (of `only` if given).
+// generated input (of `only` if given); where both make S draws a row, the
+// same S draws too (S from 1 to max_draws).
 inline Report check_equal(const Sampler& a, const Sampler& b, const CheckOptions& o = {}, std::optional<WeightFamily> only = {}) {
   Report report;
   ShrinkBudget budget(o.shrink_seconds);
+  const bool rows = a.draws_rows() && b.draws_rows();
   auto property = [&](auto zero) {
     using T = decltype(zero);
     const auto in = generate_input<T>(o, only);
-    within_budget(budget, in, [&] { require(same_indices(in.m, a.draw(in.m, in.seed), b.draw(in.m, in.seed), a.name, b.name), in); });
+    const int draws = rows ? *rc::gen::inRange(1, o.max_draws + 1) : 1;
+    if (rows) RC_TAG(draws == 1 ? "S = 1" : draws <= 8 ? "S 2-8" : "S > 8");
+    within_budget(budget, in, [&] {
+      require(same_indices(in.m, a.draw(in.m, in.seed), b.draw(in.m, in.seed), a.name, b.name), in);
+      if (rows) require(same_indices(in.m, draws, a.draw_rows(in.m, in.seed, draws), b.draw_rows(in.m, in.seed, draws), a.name, b.name), in);
+    });
   };
   if (o.fp32) detail::run_property(report, a.name + " = " + b.name, "fp32", o, [&] { property(0.0f); });
   if (o.fp64) detail::run_property(report, a.name + " = " + b.name, "fp64", o, [&] { property(0.0); });
@@ -264,6 +287,26 @@ inline Report check_sampler(const Sampler& s, const CheckOptions& o = {}, std::o
   ShrinkBudget budget32(o.shrink_seconds), budget64(o.shrink_seconds);
   if (o.fp32) detail::run_property(report, s.name, "fp32", o, [&] { replayable_properties<float>(s, o, budget32, only); });
   if (o.fp64) detail::run_property(report, s.name, "fp64", o, [&] { replayable_properties<double>(s, o, budget64, only); });
+  if (!report.ok) report.failing = budget32.last ? budget32.last : budget64.last;
+  return report;
+}
+
+// S draws a row (Sampler::draw_rows): every property of
+// all_row_draw_properties on generated inputs, S from 1 to max_draws; a
+// failure shrinks the matrix and S together.
+inline Report check_row_draws(const Sampler& s, const CheckOptions& o = {}, std::optional<WeightFamily> only = {}) {
+  Report report;
+  ShrinkBudget budget32(o.shrink_seconds), budget64(o.shrink_seconds);
+  auto property = [&](auto zero, ShrinkBudget& budget) {
+    using T = decltype(zero);
+    const auto in = generate_input<T>(o, only);
+    const int draws = *rc::gen::inRange(1, o.max_draws + 1);
+    within_budget(budget, in, [&] {
+      for (const Verdict& v : all_row_draw_properties(s, in.m, in.seed, draws)) require(v, in);
+    });
+  };
+  if (o.fp32 && s.rows32) detail::run_property(report, s.name + " S draws a row", "fp32", o, [&] { property(0.0f, budget32); });
+  if (o.fp64 && s.rows64) detail::run_property(report, s.name + " S draws a row", "fp64", o, [&] { property(0.0, budget64); });
   if (!report.ok) report.failing = budget32.last ? budget32.last : budget64.last;
   return report;
 }

@@ -190,6 +190,17 @@ MatrixDraw<T> oracle_sum_tree() {
   };
 }
 
+// Its S draws a row on the warp model: draw s of row r from stream s of row
+// r, walked as the one draw is.
+template <class T>
+RowDraws<T> oracle_sum_tree_rows() {
+  return [](const Matrix<T>& m, std::uint64_t seed, int draws) {
+    sim::GlobalMemory mem;
+    const auto w = oracle::upload_matrix<T>(mem, m.weights, m.rows, m.cols);
+    return oracle::sum_tree::draw_on_model(mem, w, seed, draws, /*warp_walk=*/true).index;
+  };
+}
+
 // The sum-tree draw at a chosen 53-bit uniform (the scalar definition, which
 // the model equals), and what it resolves: every sum in doubles, so each end
 // of a weight's interval is off by at most about 2^-46 of the row's total
@@ -211,6 +222,8 @@ Algorithm sum_tree_row() {
   a.sum_tree = true;
   a.oracle.f32 = oracle_sum_tree<float>();
   a.oracle.f64 = oracle_sum_tree<double>();
+  a.oracle.rows32 = oracle_sum_tree_rows<float>();
+  a.oracle.rows64 = oracle_sum_tree_rows<double>();
   a.oracle.at32 = sum_tree_at<float>();
   a.oracle.at64 = sum_tree_at<double>();
   a.oracle.resolution32 = a.oracle.resolution64 = kSumTree;

@@ -8,6 +8,10 @@
 // draw by draw against the scalar definition; otherwise only its law is
 // specified, and it is checked in law.
 //
+// A matrix sampler may also make S draws a row (rows32/rows64: draw s of
+// row r from stream s of row r), as torch.multinomial does with num_samples
+// = S and replacement; its draw 0 of each row is its one draw.
+//
 // A table sampler (an alias table, seed 001) builds once from one
 // distribution and then draws many times; `many` draws first .. first +
 // count - 1 from the table of its weights. It is a matrix sampler too: row r
@@ -21,6 +25,7 @@
 //   properties::Sampler s = properties::registry().front().oracle;
 //   properties::Matrix<float> m{2, 3, {1, 2, 3, 0, 0, 1}};
 //   std::vector<int> idx = s.draw(m, /*seed=*/7);   // one index per row
+//   if (s.draws_rows()) idx = s.draw_rows(m, 7, /*draws=*/4);  // 4 a row, row after row
 #pragma once
 
 #include <cstdint>
@@ -75,6 +80,12 @@ template <class T>
 using ManyDraw = std::function<std::vector<std::uint32_t>(std::span<const T> weights, std::uint64_t seed, std::uint64_t first,
                                                           std::uint64_t count)>;
 
+// S draws a row (torch.multinomial's num_samples = S, with replacement): an
+// M x S result, draw s of row r at r * S + s, each row's draws from its own
+// stream (draw 0 of each row is the one-draw entry's index for that row).
+template <class T>
+using RowDraws = std::function<std::vector<int>(const Matrix<T>&, std::uint64_t seed, int draws)>;
+
 // A sampler's draw as a function of its uniform, where it is one: u = x 2^-bits
 // on a grid of 2^bits points, x in [0, 2^bits). Each weight's x form one
 // interval (the draw is monotone in some order of the weights), which
@@ -112,6 +123,9 @@ struct Sampler {
   // distribution, checked against its weights.
   TableBuild<float> table32 = {};
   TableBuild<double> table64 = {};
+  // S draws a row (samplers that make them: empty elsewhere).
+  RowDraws<float> rows32 = {};
+  RowDraws<double> rows64 = {};
   // The draw at a chosen uniform and what it resolves (oracle entries whose
   // draw is one uniform's function; empty elsewhere).
   UniformDraw<float> at32 = {};
@@ -131,6 +145,17 @@ struct Sampler {
   }
 
   bool draws_many() const { return static_cast<bool>(many32) || static_cast<bool>(many64); }
+  bool draws_rows() const { return static_cast<bool>(rows32) || static_cast<bool>(rows64); }
+
+  // S draws a row: M x S indices, draw s of row r at r * S + s.
+  template <class T>
+  std::vector<int> draw_rows(const Matrix<T>& m, std::uint64_t seed, int draws) const {
+    const auto& f = [&]() -> const RowDraws<T>& {
+      if constexpr (sizeof(T) == 4) return rows32; else return rows64;
+    }();
+    if (!f) throw std::logic_error(name + ": no S draws a row, or no " + std::string(sizeof(T) == 4 ? "fp32" : "fp64") + " entry");
+    return f(m, seed, draws);
+  }
   bool builds_tables() const { return static_cast<bool>(table32) || static_cast<bool>(table64); }
 
   template <class T>

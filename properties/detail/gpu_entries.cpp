@@ -25,17 +25,18 @@ namespace warpsim::properties::detail {
 namespace {
 
 // A matrix on the device for one call: the weights copied over, `draw(dw,
-// dout)` run with them, one index a row copied back.
+// dout)` run with them, `draws` indices a row copied back.
 template <class T, class Draw>
-std::vector<int> on_device(const Matrix<T>& m, Draw&& draw) {
+std::vector<int> on_device(const Matrix<T>& m, Draw&& draw, int draws = 1) {
   const std::size_t n = static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols);
+  const std::size_t outputs = static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(draws);
   gpu::DeviceScratch<T> w;
   gpu::DeviceScratch<int> out;
   T* dw = w.ensure(n);
-  int* dout = out.ensure(static_cast<std::size_t>(m.rows));
+  int* dout = out.ensure(outputs);
   WARPSIM_CUDA(cudaMemcpy(dw, m.weights.data(), n * sizeof(T), cudaMemcpyHostToDevice));
   draw(dw, dout);
-  std::vector<int> idx(static_cast<std::size_t>(m.rows));
+  std::vector<int> idx(outputs);
   WARPSIM_CUDA(cudaMemcpy(idx.data(), dout, idx.size() * sizeof(int), cudaMemcpyDeviceToHost));
   return idx;
 }
@@ -55,6 +56,16 @@ MatrixDraw<T> gpu_sum_tree() {
   auto sampler = std::make_shared<gpu::SumTreeSampler<T>>();
   return [sampler](const Matrix<T>& m, std::uint64_t seed) {
     return on_device(m, [&](const T* dw, int* dout) { sampler->draw(dw, m.rows, m.cols, seed, 1, dout); });
+  };
+}
+
+// Its S draws a row: the same sampler, `draws` a row, the plan's layout for
+// them.
+template <class T>
+RowDraws<T> gpu_sum_tree_rows() {
+  auto sampler = std::make_shared<gpu::SumTreeSampler<T>>();
+  return [sampler](const Matrix<T>& m, std::uint64_t seed, int draws) {
+    return on_device(m, [&](const T* dw, int* dout) { sampler->draw(dw, m.rows, m.cols, seed, draws, dout); }, draws);
   };
 }
 
@@ -177,7 +188,8 @@ void add_gpu_entries(std::vector<Algorithm>& rows) {
     }
     if (a.sum_tree) {
       Sampler s{.name = a.name + "@gpu", .algorithm = a.name, .where = "GPU", .determinism = a.determinism,
-                .f32 = gpu_sum_tree<float>(), .f64 = gpu_sum_tree<double>()};
+                .f32 = gpu_sum_tree<float>(), .f64 = gpu_sum_tree<double>(),
+                .rows32 = gpu_sum_tree_rows<float>(), .rows64 = gpu_sum_tree_rows<double>()};
       s.unavailable = device_unavailable;
       a.gpu = std::move(s);
       continue;

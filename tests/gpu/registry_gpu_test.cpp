@@ -57,6 +57,22 @@ TEST_P(GpuEntry, HitsEveryBoundaryTheScalarDefinitionHits) {
   EXPECT_TRUE(r.ok) << r.text;
 }
 
+// S draws a row (the sum tree): every property on the kernel's draws (its
+// equality with the oracle's, S from 1 to 40, is EqualsItsOracleBitForBit's).
+TEST_P(GpuEntry, RowDrawsPassEveryProperty) {
+  const auto& a = algorithm();
+  if (!a.gpu->draws_rows()) GTEST_SKIP() << a.name << " makes one draw a row";
+  auto o = kOptions;
+  o.max_draws = 100;  // past a second-kernel block's draws and G lanes' rounds
+  const auto r = properties::check_row_draws(*a.gpu, o);
+  EXPECT_TRUE(r.ok) << r.text;
+  const std::vector<double> law{0.5, 0.0, 3.0, 1.25, 0.0, 2.0, 0.25, 9.0, 0.0, 1.0};
+  stats::TestResult t;
+  const auto v = properties::in_law_of_row_draws<double>(*a.gpu, law, 20261126, {.draws = 200000}, &t);
+  EXPECT_TRUE(v.ok) << v.detail;
+  EXPECT_LT(*t.detectable.total_variation, 0.01) << "200,000 draws rule out a total-variation bias of 0.01 with power 0.9";
+}
+
 // Table samplers: many draws from one large table, from an arbitrary first
 // draw, equal to the oracle entry's (the model) draw for draw.
 TEST_P(GpuEntry, ManyDrawsFromOneTableEqualItsOracle) {

@@ -55,6 +55,77 @@ TEST_P(OracleEntry, DrawsInLaw) {
 INSTANTIATE_TEST_SUITE_P(Registry, OracleEntry, testing::ValuesIn(names()),
                          [](const testing::TestParamInfo<std::string>& p) { return properties::identifier(p.param); });
 
+// Samplers that make S draws a row (Sampler::draw_rows).
+std::vector<std::string> row_draw_names() {
+  std::vector<std::string> n;
+  for (const auto& a : properties::registry())
+    if (a.oracle.draws_rows()) n.push_back(a.name);
+  return n;
+}
+
+class RowDrawsEntry : public testing::TestWithParam<std::string> {};
+
+TEST_P(RowDrawsEntry, PassesEveryProperty) {
+  const auto r = properties::check_row_draws(properties::find_algorithm(GetParam()).oracle, {.tests = 30});
+  EXPECT_TRUE(r.ok) << r.text;
+}
+
+TEST_P(RowDrawsEntry, NeverDrawsAZeroWeightWhenTheTotalIsSubnormal) {
+  const auto r = properties::check_row_draws(properties::find_algorithm(GetParam()).oracle, {.tests = 20},
+                                             properties::WeightFamily::SubnormalTotal);
+  EXPECT_TRUE(r.ok) << r.text;
+}
+
+TEST_P(RowDrawsEntry, DrawsOfOneRowAreInLaw) {
+  const auto& s = properties::find_algorithm(GetParam()).oracle;
+  const std::vector<float> law{0.5f, 0.0f, 3.0f, 1.25f, 0.0f, 2.0f, 0.25f, 9.0f, 0.0f, 1.0f};
+  for (const std::uint64_t seed : {20261126ull, 7ull}) {
+    stats::TestResult r;
+    const auto v = properties::in_law_of_row_draws<float>(s, law, seed, {.draws = 4000}, &r);
+    EXPECT_TRUE(v.ok) << v.detail;
+    EXPECT_LT(*r.detectable.total_variation, 0.06) << "4000 draws rule out a total-variation bias of 0.06 with power 0.9";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, RowDrawsEntry, testing::ValuesIn(row_draw_names()),
+                         [](const testing::TestParamInfo<std::string>& p) { return properties::identifier(p.param); });
+
+// Two ways S draws a row go wrong that the one-draw properties cannot see,
+// each caught: draws that repeat one uniform (every draw of a row the same
+// index: only the law of one row's draws sees it) and draws that skip the
+// one draw's stream (first_draw).
+TEST(RowDraws, TheirPropertiesCatchDrawsThatRepeatOrSkipTheOneDraw) {
+  const auto& sum_tree = properties::find_algorithm("sum-tree").oracle;
+  properties::Sampler repeats = sum_tree;
+  repeats.name = "repeats";
+  repeats.rows32 = [one = sum_tree](const properties::Matrix<float>& m, std::uint64_t seed, int draws) {
+    const auto idx = one.draw(m, seed);
+    std::vector<int> out;
+    for (int i : idx) out.insert(out.end(), static_cast<std::size_t>(draws), i);
+    return out;
+  };
+  const properties::CheckOptions quick{.tests = 15, .max_rows = 20, .max_cols = 40, .fp64 = false};
+  EXPECT_TRUE(properties::check_row_draws(repeats, quick).ok) << "each repeated draw is a draw of its row";
+  const std::vector<float> law{0.5f, 0.0f, 3.0f, 1.25f, 0.0f, 2.0f, 0.25f, 9.0f, 0.0f, 1.0f};
+  EXPECT_FALSE(properties::in_law_of_row_draws<float>(repeats, law, 20261126, {.draws = 4000}).ok);
+
+  properties::Sampler skips = sum_tree;
+  skips.name = "skips";
+  skips.rows32 = [one = sum_tree](const properties::Matrix<float>& m, std::uint64_t seed, int draws) {
+    auto idx = one.draw_rows(m, seed, draws + 1);  // draws 1 .. S of each row
+    std::vector<int> out;
+    for (int r = 0; r < m.rows; ++r) {
+      const auto first = idx.begin() + static_cast<std::ptrdiff_t>(r) * (draws + 1) + 1;
+      out.insert(out.end(), first, first + draws);
+    }
+    return out;
+  };
+  EXPECT_TRUE(properties::in_law_of_row_draws<float>(skips, law, 20261126, {.draws = 4000}).ok) << "its draws are in law";
+  const auto r = properties::check_row_draws(skips, quick);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.property, "first_draw") << r.text;
+}
+
 std::vector<std::string> table_names() {
   std::vector<std::string> n;
   for (const auto& a : properties::registry())
@@ -168,6 +239,7 @@ TEST(Registry, ListsEachAlgorithmOnceWithItsListing) {
     EXPECT_EQ(a.oracle.algorithm, a.name);
     if (a.gpu) {
       EXPECT_EQ(a.gpu->algorithm, a.name);
+      EXPECT_EQ(a.gpu->draws_rows(), a.oracle.draws_rows()) << a.name << ": a kernel makes S draws a row where its oracle does";
     }
   }
   EXPECT_GE(seen.size(), 8u);
@@ -214,6 +286,15 @@ TEST(Properties, EachVerdictCanFail) {
   EXPECT_FALSE(properties::single_nonzero(m, {1, 2}).ok);
   EXPECT_TRUE(properties::single_nonzero(m, {1, 0}).ok);
   EXPECT_FALSE(properties::scalar_definition(m, 1, {0, 0}).ok) << "row 0's only weight is at 1";
+  // S = 2 draws a row, row after row: draw 1 of row 1 goes wrong each way.
+  EXPECT_TRUE(properties::in_range(m, 2, {1, 1, 0, 0}).ok);
+  EXPECT_FALSE(properties::in_range(m, 2, {1, 1, 0, 3}).ok);
+  EXPECT_FALSE(properties::in_range(m, 2, {1, 1, 0}).ok) << "3 indices for 2 rows x 2 draws";
+  EXPECT_FALSE(properties::zero_never_drawn(m, 2, {1, 1, 0, 1}).ok);
+  EXPECT_NE(properties::single_nonzero(m, 2, {1, 1, 0, 2}).detail.find("draw 1 of 2"), std::string::npos);
+  EXPECT_FALSE(properties::same_indices(m, 2, {1, 1, 0, 0}, {1, 1, 0, 2}, "a", "b").ok);
+  EXPECT_TRUE(properties::first_draw(m, 2, {1, 1, 0, 2}, {1, 0}).ok);
+  EXPECT_FALSE(properties::first_draw(m, 2, {1, 1, 2, 0}, {1, 0}).ok);
 }
 
 }  // namespace
