@@ -42,6 +42,26 @@ void save(Counterexample& c, const std::string& file) {
   c.file = file;
 }
 
+// Draws first .. first + idx.size() - 1 counted, and the first index out of
+// range or of weight 0 noted in `failure` (and not counted).
+template <class I, class T>
+void tally(const std::vector<I>& idx, const std::vector<T>& w, std::uint64_t first, LawCounter& counter, std::string& failure) {
+  for (std::size_t d = 0; d < idx.size(); ++d) {
+    const I v = idx[d];
+    const std::string draw = "draw " + std::to_string(first + d);
+    bool negative = false;
+    if constexpr (std::is_signed_v<I>) negative = v < 0;
+    if (negative || static_cast<std::size_t>(v) >= w.size()) {
+      if (failure.empty()) failure = "in_range: " + draw + " is " + std::to_string(v);
+      continue;
+    }
+    if (w[static_cast<std::size_t>(v)] == T(0) && failure.empty()) failure = "zero_never_drawn: " + draw + " is " + std::to_string(v) + ", of weight 0";
+    counter.add(static_cast<std::uint64_t>(v));
+  }
+}
+
+// One draw a row: rows that are each a copy of the weights, in chunks
+// (progress between them).
 template <class T>
 std::string law_through_sampler(const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
                                 const std::function<void(std::uint64_t)>& progress) {
@@ -54,17 +74,7 @@ std::string law_through_sampler(const properties::Sampler& s, const std::vector<
     for (int r = 0; r < m; ++r) x.weights.insert(x.weights.end(), w.begin(), w.end());
     const auto idx = s.draw(x, seed + first / chunk);
     if (idx.size() != static_cast<std::size_t>(m)) return "in_range: " + std::to_string(idx.size()) + " indices for " + std::to_string(m) + " rows";
-    for (int r = 0; r < m; ++r) {
-      const int v = idx[static_cast<std::size_t>(r)];
-      if (v < 0 || static_cast<std::size_t>(v) >= w.size()) {
-        if (failure.empty()) failure = "in_range: draw " + std::to_string(first + static_cast<std::uint64_t>(r)) + " is " + std::to_string(v);
-        continue;
-      }
-      if (w[static_cast<std::size_t>(v)] == T(0) && failure.empty()) {
-        failure = "zero_never_drawn: draw " + std::to_string(first + static_cast<std::uint64_t>(r)) + " is " + std::to_string(v) + ", of weight 0";
-      }
-      counter.add(static_cast<std::uint64_t>(v));
-    }
+    tally(idx, w, first, counter, failure);
     progress(first + static_cast<std::uint64_t>(m));
   }
   return failure;
@@ -80,15 +90,27 @@ std::string law_through_table(const properties::Sampler& s, const std::vector<T>
     const std::uint64_t m = std::min(chunk, n - first);
     const auto idx = s.many<T>(w, seed, first, m);
     if (idx.size() != m) return "in_range: " + std::to_string(idx.size()) + " indices for " + std::to_string(m) + " draws";
-    for (std::uint64_t d = 0; d < m; ++d) {
-      const std::uint32_t v = idx[static_cast<std::size_t>(d)];
-      if (v >= w.size()) {
-        if (failure.empty()) failure = "in_range: draw " + std::to_string(first + d) + " is " + std::to_string(v);
-        continue;
-      }
-      if (w[v] == T(0) && failure.empty()) failure = "zero_never_drawn: draw " + std::to_string(first + d) + " is " + std::to_string(v) + ", of weight 0";
-      counter.add(v);
-    }
+    tally(idx, w, first, counter, failure);
+    progress(first + m);
+  }
+  return failure;
+}
+
+// S draws a row (Sampler::draw_rows): one row of the weights, S = 2^22 draws
+// at a time, each chunk's from its own seed (progress between them) -- the
+// multinomial's use, whose draws of one row must be independent of each
+// other.
+template <class T>
+std::string law_through_row_draws(const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
+                                  const std::function<void(std::uint64_t)>& progress) {
+  constexpr std::uint64_t chunk = std::uint64_t{1} << 22;
+  const properties::Matrix<T> x{1, static_cast<int>(w.size()), w};
+  std::string failure;
+  for (std::uint64_t first = 0; first < n; first += chunk) {
+    const std::uint64_t m = std::min(chunk, n - first);
+    const auto idx = s.draw_rows(x, seed + first / chunk, static_cast<int>(m));
+    if (idx.size() != m) return "in_range: " + std::to_string(idx.size()) + " indices for " + std::to_string(m) + " draws of one row";
+    tally(idx, w, first, counter, failure);
     progress(first + m);
   }
   return failure;
@@ -100,15 +122,19 @@ std::string law_draws(const properties::Sampler& s, const std::vector<T>& w, std
   return s.draws_many() ? law_through_table(s, w, n, seed, counter, progress) : law_through_sampler(s, w, n, seed, counter, progress);
 }
 
+// The law of n draws of `weights`, through the sampler's one draw (or its
+// plugin's law entry), or through S draws of one row (row_draws).
 template <class T>
 void law_check(SamplerUnderTest& s, const std::vector<double>& weights, const std::string& label, std::uint64_t n, std::uint64_t seed,
-               double alpha_each, Progress& progress, Report& report) {
+               double alpha_each, Progress& progress, Report& report, bool row_draws = false) {
   std::vector<T> w(weights.begin(), weights.end());
   LawCounter counter(w.size(), true);
   progress.start("draws (" + label + ")", n);
   auto tick = [&](std::uint64_t done) { progress.update(done); };
   std::string failure;
-  if constexpr (sizeof(T) == 4) {
+  if (row_draws) {
+    failure = law_through_row_draws(s.sampler, w, n, seed, counter, tick);
+  } else if constexpr (sizeof(T) == 4) {
     failure = s.law32 ? s.law32(w, n, seed, counter, tick) : law_draws(s.sampler, w, n, seed, counter, tick);
   } else {
     failure = s.law64 ? s.law64(w, n, seed, counter, tick) : law_draws(s.sampler, w, n, seed, counter, tick);
@@ -280,14 +306,27 @@ Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, cons
               " generated inputs implies its weights' distribution within the format's resolution, and gives nothing to a weight of 0");
   }
 
-  // 2. The law, in each precision.
-  const int laws = (f32 ? 1 : 0) + (f64 ? 1 : 0);
+  // 1c. S draws a row, where the sampler makes them.
+  for (const bool fp32 : {true, false}) {
+    if (fp32 ? !s.sampler.rows32 : !s.sampler.rows64) continue;
+    check(fp32, "S draws a row", "row_draws", [&] { return properties::check_row_draws(s.sampler, co); },
+          std::to_string(o.tests) + " generated inputs, S from 1 to " + std::to_string(co.max_draws) +
+              " draws a row: in_range, zero_never_drawn, single_nonzero (each draw of every row), first_draw (draw 0 is the one draw), "
+              "same_seed");
+  }
+
+  // 2. The law, in each precision: through the one draw of many rows, and
+  // where the sampler makes S draws a row, through S draws of one row.
+  const bool r32 = static_cast<bool>(s.sampler.rows32), r64 = static_cast<bool>(s.sampler.rows64);
+  const int laws = (f32 ? 1 : 0) + (f64 ? 1 : 0) + (r32 ? 1 : 0) + (r64 ? 1 : 0);
   const int tests = laws * law_check_count(true);
   const double each = o.alpha / tests;
   const std::uint64_t n = o.draws.value_or(draws_for_target(o.target_tv, each));
   if (f32) law_check<float>(s, law, law_label + " (fp32)", n, o.seed, each, progress, report);
   if (f64) law_check<double>(s, law, law_label + " (fp64)", n, o.seed + 1000003, each, progress, report);
-  report.notes.push_back("the law check takes " + std::to_string(n) + " draws a precision" +
+  if (r32) law_check<float>(s, law, law_label + " (fp32, S draws of one row)", n, o.seed + 2000006, each, progress, report, true);
+  if (r64) law_check<double>(s, law, law_label + " (fp64, S draws of one row)", n, o.seed + 3000009, each, progress, report, true);
+  report.notes.push_back("the law check takes " + std::to_string(n) + " draws a precision" + (r32 || r64 ? " (and as many of one row)" : "") +
                          (o.draws ? " (--draws)" : ", what detects a total-variation bias of " + g(o.target_tv) + " with power 0.9 (--target-tv)") +
                          "; its " + std::to_string(tests) + " statistical checks run at alpha / " + std::to_string(tests) + " each");
   return report;
