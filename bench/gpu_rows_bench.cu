@@ -73,9 +73,12 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
       const auto layout = forced.layout;
       if (p.k > 32 * g && layout != L::Segmented) continue;
       const bool long_rows = layout == L::BlockPerRow || layout == L::Segmented;
-      // (a block a row or a warp a segment at M x K = 2^28 short rows: only
-      // where S draws a row leave lanes a row)
-      if (long_rows && p.k <= gpu::SumTreeSampler<T>::lanes_per_row_max_k() && (p.draws == 1 || layout != L::BlockPerRow)) continue;
+      // (a block a row or a warp a segment at short rows: only with S draws
+      // a row; a warp a segment, whose second kernel spreads a row's draws
+      // over blocks, only where there are more draws than rows)
+      if (long_rows && p.k <= gpu::SumTreeSampler<T>::lanes_per_row_max_k() &&
+          (p.draws == 1 || (layout == L::Segmented && p.draws <= p.m)))
+        continue;
       if (layout == L::BlockPerRow && forced.keep_rows == 1 && p.k > 8 * g) continue;
       if (layout == L::Segmented && forced.second_pass == 0 && p.k > 32 * g) continue;
       if (forced.row_blocks == 1 && p.draws == 1) continue;  // (the plan's already)

@@ -6,6 +6,7 @@ where the method has them (torch.multinomial with replacement, cumsum +
 searchsorted with S uniforms). Median of 15 timed runs after warm-up, CUDA
 events (bench/torch_timing.py). One JSON object a line; a method that cannot
 run at a point (torch.multinomial past 2^24 categories, memory) says why."""
+import argparse
 import json
 
 import torch
@@ -44,10 +45,20 @@ def methods(w, s):
     return out
 
 
+def point(text):
+    m, k, s = (int(x) for x in text.split(":"))
+    if min(m, k, s) < 1:
+        raise argparse.ArgumentTypeError(f"M:K:S with each >= 1, not {text}")
+    return m, k, s
+
+
 def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--point", type=point, action="append", help="only these points, M:K:S (repeatable)")
+    grid = ap.parse_args().point or GRID
     print(json.dumps({"torch": torch.__version__, "device": torch.cuda.get_device_name()}), flush=True)
     for dtype, name in [(torch.float32, "fp32"), (torch.float64, "fp64")]:
-        for m, k, s in GRID:
+        for m, k, s in grid:
             w = torch.rand(m, k, device="cuda", dtype=dtype)
             for label, fn in methods(w, s):
                 try:
