@@ -566,9 +566,9 @@ constexpr std::size_t kSegmentBytes = static_cast<std::size_t>(kLanes) * kVector
 // (cp.async), the draw's uniform made while it lands; the lanes' sums and
 // the draws then read it there, not through L2 twice. Vector j of segment
 // g's lane l is 16-byte unit (g * 32 + j) * 32 + l.
-template <class T, int kMaxWarps, bool kKeep, bool kWalk>
+template <class T, int kMaxWarps, bool kKeep, bool kWalk, bool kSpread>
 __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) block_pass(const T* __restrict__ w, std::int64_t k, int segments, std::uint64_t seed,
-                                                                 int draws, int* __restrict__ out) {
+                                                                 int draws, int chunk, int* __restrict__ out) {
   static_assert(kMaxWarps >= 1 && kMaxWarps <= kLanes, "a block holds at most 32 segments (one a warp)");
   static_assert(!kKeep || kMaxWarps <= 8, "a kept row is at most 8 segments (128 KB)");
   constexpr int E = Shape<T>::E;
@@ -578,21 +578,30 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
   detail::join_dependent_chain();
   const int lane = threadIdx.x % kLanes, g = threadIdx.x / kLanes;
   const int warps = static_cast<int>(blockDim.x) / kLanes;
-  const std::int64_t row = blockIdx.x;
+  // kSpread: a row's draws may go over several blocks, `chunk` draws each
+  // (the row's draws [d0, d0 + mine_draws)), as row_pass shares them: each
+  // block sums the row and makes its own draws, which are the same
+  // whichever block makes them. (A template parameter: a block a row's
+  // kernels keep the registers they had without it -- fp32 (65,536, 4,096)
+  // measured 15% slower with the split's arithmetic compiled in.)
+  const int parts = kSpread ? (draws + chunk - 1) / chunk : 1;
+  const std::int64_t row = kSpread ? blockIdx.x / parts : blockIdx.x;
+  const int d0 = kSpread ? static_cast<int>(blockIdx.x % parts) * chunk : 0, mine_draws = kSpread ? min(chunk, draws - d0) : draws;
   const T* r = w + row * k;
   const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
   const std::int64_t base = g * Shape<T>::G;
   double mine = 0, u = 0;
-  int s = g * kLanes + lane;  // the lane's first draw
+  int s = g * kLanes + lane;  // the lane's first draw of the block's
+  const auto uniform = [&](int s) { return rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(d0 + s)); };
   if constexpr (kKeep) {
     copy_segment(kept_row + g * kSegmentBytes, r, k, aligned, base, lane);
     __pipeline_commit();
-    if (s < draws) u = rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));
+    if (s < mine_draws) u = uniform(s);
     __pipeline_wait_prior(0);
     mine = kept_lane_sum<T>(kept_row + g * kSegmentBytes, k, base, lane);
   } else {
     mine = lane_sum(r, k, aligned, base, lane);
-    if (s < draws) u = rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));
+    if (s < mine_draws) u = uniform(s);
   }
   double v = mine;
 #pragma unroll
@@ -619,23 +628,24 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
       load_vector(r, k, aligned, vector_first<T>(static_cast<std::int64_t>(chosen) * Shape<T>::G, l, j), x);
     }
   };
-  for (int s0 = g * kLanes; s0 < draws; s0 += warps * kLanes, s += warps * kLanes) {  // (s0 the same across the warp)
+  int* const row_out = out + row * draws + d0;  // (the block's draws)
+  for (int s0 = g * kLanes; s0 < mine_draws; s0 += warps * kLanes, s += warps * kLanes) {  // (s0 the same across the warp)
     double t = 0;
     int chosen = 0, l = 0;
-    if (s < draws) {
-      if (s0 != g * kLanes) u = rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));  // (the first made above)
+    if (s < mine_draws) {
+      if (s0 != g * kLanes) u = uniform(s);  // (the first made above)
       t = __dmul_rn(u, root);  // target(): u * the root, rounded once
       chosen = segments > 1 ? descend_lanes(Plain{tops}, t) : 0;
       l = descend_lanes(Plain{lanes[chosen]}, t);
     }
-    const int n = min(kLanes, draws - s0);
+    const int n = min(kLanes, mine_draws - s0);
     if (kWalk && n <= kWarpWalkDraws) {
       const auto fetch = [&](std::int64_t seg, int l_d, int j, T(&x)[E]) { vector_of(static_cast<int>(seg), l_d, j, x); };
       const std::int64_t col = walk_together<T>(fetch, n, chosen, l, t, lane);
-      if (s < draws) out[row * draws + s] = static_cast<int>(col);
-    } else if (s < draws) {
+      if (s < mine_draws) row_out[s] = static_cast<int>(col);
+    } else if (s < mine_draws) {
       const auto fetch = [&](int j, T(&x)[E]) { vector_of(chosen, l, j, x); };
-      out[row * draws + s] = static_cast<int>(descend_vectors<T>(fetch, k, static_cast<std::int64_t>(chosen) * Shape<T>::G, l, t));
+      row_out[s] = static_cast<int>(descend_vectors<T>(fetch, k, static_cast<std::int64_t>(chosen) * Shape<T>::G, l, t));
     }
   }
 }
@@ -1076,6 +1086,20 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
   }
 }
 
+// S draws a row go lanes a row while a row's lanes make them in at most
+// this many rounds of G; more wait on one row's lanes, and a block a row
+// spreads them over its warps and blocks (fp32 (4,096, 256, S = 256), 8
+// rounds: 0.027 ms lanes a row, 0.043 a block a row; (256, 64, 4,096), 256
+// rounds: 0.844 against 0.113; docs/PERF.md).
+constexpr int kLanesRounds = 8;
+
+// The lanes a row lanes_pass_for gives rows of `vectors` vectors.
+constexpr std::int64_t lanes_of(std::int64_t vectors) {
+  std::int64_t g = 1;
+  while (g < vectors && g < kLanes) g *= 2;
+  return g;
+}
+
 template <class T, int G, int NV>
 void launch_lanes_pass(const T* w, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream) {
   constexpr std::int64_t rows_a_block = static_cast<std::int64_t>(kLanes / G) * (kBatch / NV) * kLanesWarps;
@@ -1107,6 +1131,16 @@ void lanes_pass_for(const T* w, int m, std::int64_t k, std::uint64_t seed, int d
 }
 
 
+// The block a row kernel for a plan: rows kept or not, at most 8 segments
+// or 32, warps walking draws or not, a row's draws over blocks or not.
+template <class T, bool kSpread>
+auto block_pass_for(const SumTreePlan& p, std::int64_t segments) {
+  const bool walk = p.warp_walk == 1;
+  return p.keep_rows == 1 ? (walk ? block_pass<T, kKeptSegments, true, true, kSpread> : block_pass<T, kKeptSegments, true, false, kSpread>)
+         : segments <= 8  ? (walk ? block_pass<T, 8, false, true, kSpread> : block_pass<T, 8, false, false, kSpread>)
+                          : (walk ? block_pass<T, kLanes, false, true, kSpread> : block_pass<T, kLanes, false, false, kSpread>);
+}
+
 }  // namespace
 
 std::string SumTreePlan::describe() const {
@@ -1115,7 +1149,8 @@ std::string SumTreePlan::describe() const {
     case Layout::ThreadPerRow: return "thread-per-row";
     case Layout::WarpPerRow: return "warp-per-row";
     case Layout::BlockPerRow:
-      return std::string(keep_rows == 1 ? "block-per-row, rows in shared memory" : "block-per-row") + (warp_walk == 1 ? ", warps walk draws" : "");
+      return std::string(keep_rows == 1 ? "block-per-row, rows in shared memory" : "block-per-row") +
+             (row_blocks > 1 ? ", " + std::to_string(row_blocks) + " blocks a row" : "") + (warp_walk == 1 ? ", warps walk draws" : "");
     case Layout::Segmented:
       return "segmented, " + std::to_string(warps_per_block) + " warps a block" +
              (second_pass != 1  ? ""
@@ -1168,10 +1203,12 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     // measured (fp32 (262,144, 1,024, S = 8): 0.290 ms against 0.368 a
     // block a row).
     const std::int64_t vectors = (k + Shape<T>::E - 1) / Shape<T>::E;
-    const bool lanes = draws == 1 ? vectors <= 8 || (vectors > kLanes && vectors <= 256) : vectors <= 256;
+    const bool lanes = draws == 1 ? vectors <= 8 || (vectors > kLanes && vectors <= 256) : vectors <= 256 && draws <= kLanesRounds * lanes_of(vectors);
     // Rows of up to 32 segments go a block a row (their sums stay in shared
     // memory) where a row is at most 16 segments (256 KB: one
-    // multiprocessor reads it soon enough), or where every multiprocessor
+    // multiprocessor reads it soon enough), or where a row has more draws
+    // than its warps' lanes (spread over blocks: fp32 (1, 131,072, S =
+    // 65,536) 0.042 ms against 0.093 segmented), or where every multiprocessor
     // has a row and either a row has more than 4 draws or there are 8 rows
     // a multiprocessor; other rows are spread a warp a segment over the
     // GPU, then drawn by a second kernel, whose warps walk up to 4 draws.
@@ -1183,10 +1220,10 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     // asked: it lost to a block a row for S draws of rows past lanes a
     // row's (fp32 (262,144, 1,024, S = 8): 0.68 against 0.37 ms).
     const bool block_row =
-        segments <= kLanes &&
-        (segments <= kBlockRowSegments || (m >= sms && (draws > kWarpWalkDraws || static_cast<std::int64_t>(m) >= 8LL * sms)));
-    p.layout = lanes                           ? L::LanesPerRow
-               : k <= thread_per_row_max_k()   ? L::ThreadPerRow
+        segments <= kLanes && (segments <= kBlockRowSegments || draws > kLanes * segments ||
+                               (m >= sms && (draws > kWarpWalkDraws || static_cast<std::int64_t>(m) >= 8LL * sms)));
+    p.layout = lanes                                 ? L::LanesPerRow
+               : draws == 1 && k <= thread_per_row_max_k() ? L::ThreadPerRow
                : block_row                     ? L::BlockPerRow
                                                : L::Segmented;
   }
@@ -1214,11 +1251,15 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     if (p.keep_rows != -1 && p.keep_rows != 0 && p.keep_rows != 1) {
       throw std::invalid_argument("sum-tree draw: keep_rows must be -1, 0 or 1 (" + std::to_string(p.keep_rows) + " asked)");
     }
-    if (p.keep_rows == -1) p.keep_rows = segments <= kKeptSegments && m <= sms ? 1 : 0;
   } else {
     p.keep_rows = -1;
   }
-  if (p.layout != L::Segmented) p.second_pass = -1, p.row_blocks = 0;  // (knobs the layout has not)
+  if (p.layout != L::Segmented) p.second_pass = -1;  // (knobs the layout has not)
+  if (p.layout != L::Segmented && p.layout != L::BlockPerRow) p.row_blocks = 0;
+  if (p.row_blocks < 0 || p.row_blocks > draws) {
+    throw std::invalid_argument("sum-tree draw: row_blocks must be 0 (plan() chooses) or 1 to the draws a row, " + std::to_string(draws) +
+                                " (" + std::to_string(p.row_blocks) + " asked)");
+  }
   if (p.warp_walk != -1 && p.warp_walk != 0 && p.warp_walk != 1) {
     throw std::invalid_argument("sum-tree draw: warp_walk must be -1, 0 or 1 (" + std::to_string(p.warp_walk) + " asked)");
   }
@@ -1238,6 +1279,24 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   }
   if (p.layout == L::BlockPerRow) {
     p.warps_per_block = 0;
+    // Its blocks a row: a row's draws past a round of its warps' lanes are
+    // spread over more blocks, each summing the row and making its share,
+    // until the grid holds 32 warps a multiprocessor (at least a round of
+    // draws a block): one row's draws no longer wait on one block's warps.
+    // fp32 (1, 64, S = 65,536): 1.65 ms a block a row (docs/PERF.md).
+    if (p.row_blocks == 0) {
+      const std::int64_t most = (draws + kLanes * segments - 1) / (kLanes * segments);
+      const std::int64_t fill = 32LL * sms / (static_cast<std::int64_t>(m) * segments);
+      p.row_blocks = static_cast<int>(std::clamp<std::int64_t>(fill, 1, most));
+    }
+    p.row_blocks = row_chunk(draws, row_chunk(draws, p.row_blocks));  // (no block without draws)
+    // Rows kept in shared memory where one block reads them again past a
+    // warp's round of draws, or where the rows are few (latency, not
+    // bandwidth), but not where a row's draws go over several blocks (each
+    // would copy it): H200, fp32 (4,096, 64, S = 1,024) 0.109 ms kept
+    // against 0.138; (1, 64, S = 65,536) over 2,048 blocks 0.0174 kept
+    // against 0.0109 (docs/PERF.md).
+    if (p.keep_rows == -1) p.keep_rows = segments <= kKeptSegments && p.row_blocks == 1 && (m <= sms || draws > kLanes) ? 1 : 0;
     return p;
   }
   if (p.layout == L::LanesPerRow || p.layout == L::ThreadPerRow || p.layout == L::WarpPerRow) {
@@ -1268,10 +1327,6 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   // past 32 segments); the last warp only where asked (docs/PERF.md).
   if (p.second_pass == -1) p.second_pass = 1;
   if (p.second_pass == 0) p.warp_walk = -1;  // (the last warp walks a lane a draw)
-  if (p.row_blocks < 0 || p.row_blocks > draws) {
-    throw std::invalid_argument("sum-tree draw: row_blocks must be 0 (plan() chooses) or 1 to the draws a row, " + std::to_string(draws) +
-                                " (" + std::to_string(p.row_blocks) + " asked)");
-  }
   if (p.second_pass == 0) {
     if (p.row_blocks > 1) {
       throw std::invalid_argument("sum-tree draw: a row's last warp makes all its draws (row_blocks " + std::to_string(p.row_blocks) +
@@ -1323,14 +1378,13 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   }
   const std::int64_t segments = (k + Shape<T>::G - 1) / Shape<T>::G;
   if (p.layout == L::BlockPerRow) {
-    const bool walk = p.warp_walk == 1;
-    const auto kernel = p.keep_rows == 1 ? (walk ? block_pass<T, kKeptSegments, true, true> : block_pass<T, kKeptSegments, true, false>)
-                        : segments <= 8  ? (walk ? block_pass<T, 8, false, true> : block_pass<T, 8, false, false>)
-                                         : (walk ? block_pass<T, kLanes, false, true> : block_pass<T, kLanes, false, false>);
+    const auto kernel = p.row_blocks > 1 ? block_pass_for<T, true>(p, segments) : block_pass_for<T, false>(p, segments);
     const std::size_t smem = p.keep_rows == 1 ? static_cast<std::size_t>(segments) * Shape<T>::G * sizeof(T) : 0;
     if (smem > 48 * 1024) WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-    detail::launch(kernel, dim3(static_cast<unsigned>(m)), dim3(static_cast<unsigned>(segments) * kLanes), smem, stream, false, weights, k,
-                   static_cast<int>(segments), seed, draws, out);
+    const std::int64_t grid = static_cast<std::int64_t>(m) * p.row_blocks;
+    if (grid > 0x7fffffff) throw std::invalid_argument("sum-tree draw: M x a row's blocks past 2^31 - 1");
+    detail::launch(kernel, dim3(static_cast<unsigned>(grid)), dim3(static_cast<unsigned>(segments) * kLanes), smem, stream, false, weights, k,
+                   static_cast<int>(segments), seed, draws, row_chunk(draws, p.row_blocks), out);
     return;
   }
   const std::int64_t warps = static_cast<std::int64_t>(m) * segments;

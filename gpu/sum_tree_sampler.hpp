@@ -55,7 +55,8 @@ struct SumTreePlan {
   // BlockPerRow: 1 copies each row to shared memory first (all its loads
   // in flight at once; the draws read it there), rows of up to 8 segments;
   // 0 reads it from global memory, twice; -1: plan() chooses (1 where rows
-  // are at most 8 segments and M is at most the multiprocessors).
+  // are at most 8 segments, a row's draws stay on one block (row_blocks),
+  // and M is at most the multiprocessors or a row has more than 32 draws).
   int keep_rows = -1;
   // Segmented: 1 draws in a second kernel, a block a row (any row); 0 by the
   // row's last warp to finish (rows of up to 32 segments); -1: plan()
@@ -71,11 +72,14 @@ struct SumTreePlan {
   // multiprocessor: latency, not bandwidth). The draws are the same either
   // way.
   int warp_walk = -1;
-  // Segmented with a second kernel: the blocks of the second kernel a row's
-  // draws go over, each building the row's tree and making its share (1 to
-  // S); 0: plan() chooses (walked and M below the multiprocessors: one for
-  // every 32 draws, up to one for every 8 while M x blocks is at most the
-  // multiprocessors; else 1). The draws are the same either way.
+  // BlockPerRow, and Segmented with a second kernel: the blocks a row's
+  // draws go over, each summing the row (or building its tree) and making
+  // its share (1 to S); 0: plan() chooses (a block a row: one for every
+  // round of draws of its warps' lanes, up to a grid of 32 warps a
+  // multiprocessor; the second kernel, walked and M below the
+  // multiprocessors: one for every 32 draws, up to one for every 8 while M
+  // x blocks is at most the multiprocessors; else 1). The draws are the
+  // same either way.
   int row_blocks = 0;
   std::string describe() const;
 };
@@ -94,12 +98,15 @@ class SumTreeSampler {
   // The layout draw() takes for an M x K matrix, S = draws, on the current
   // device. One draw a row: lanes a row for rows of up to 8 vectors and of
   // 33-256 vectors, a thread a row for 9-32 vectors. S draws: lanes a row
-  // for rows of up to 256 vectors (a warp 32 rows only when asked). Longer
-  // rows: a block a row for
-  // rows of up to 16 segments, or up to 32 where M is at least the
-  // multiprocessors and a row has more than 4 draws or M is at least 8
-  // rows a multiprocessor (kept in shared memory where rows are at most 8
-  // segments and M at most the multiprocessors); else segmented, with the
+  // for rows of up to 256 vectors whose lanes make them in at most 8 rounds
+  // (a warp 32 rows only when asked); more draws than that go a block a
+  // row, spread over blocks (row_blocks). Longer rows: a block a row for
+  // rows of up to 16 segments, or up to 32 where a row has more draws
+  // than its warps' lanes, or where M is at least the multiprocessors and a
+  // row has more than 4 draws or M is at least 8 rows a multiprocessor
+  // (kept in shared memory where rows are at most 8 segments, a row's draws
+  // stay on one block, and M is at most the multiprocessors or a row has
+  // more than 32 draws); else segmented, with the
   // most warps a block (up to 8) that leave two blocks for every
   // multiprocessor, then a second kernel (its blocks a row: row_blocks).
   // Warps walk few draws together: in the second kernel always, a block a

@@ -92,6 +92,11 @@ void every_shape() {
           for (int walk : {0, 1}) {
             EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::BlockPerRow, 0, keep, -1, walk}), 0);
             EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::BlockPerRow, 0, keep, -1, walk}, 1), 0);
+            for (int blocks : {1, 3}) {  // (the plan's blocks a row above; one, and three sharing a row's draws)
+              if (blocks <= s.draws) {
+                EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::BlockPerRow, 0, keep, -1, walk, blocks}), 0);
+              }
+            }
           }
         }
       }
@@ -145,7 +150,8 @@ TEST(SumTreeSampler, LanesPerRowEveryKernelFp64) { every_lanes_kernel<double>();
 // A block a row, its row kept in shared memory and not, at a few shapes
 // small enough for racecheck and synccheck (scripts/device_rows.sh runs
 // them on this test): one segment, several with a partial last one and
-// S past a warp's round, 20 segments a row (32 warps a block), misaligned.
+// S past a warp's round, 20 segments a row (32 warps a block), a short row's
+// many draws, misaligned; a row's draws over the plan's blocks, one and three.
 TEST(SumTreeSampler, BlockPerRowUnderSanitizers) {
   WARPSIM_REQUIRE_GPU();
   using L = gpu::SumTreePlan::Layout;
@@ -156,10 +162,15 @@ TEST(SumTreeSampler, BlockPerRowUnderSanitizers) {
     int draws;
     int keep;
   };
-  for (const Case c : {Case{3, g - 5, 3, 1}, Case{3, g - 5, 3, 0}, Case{2, 5 * g + 7, 70, 1}, Case{2, 5 * g + 7, 70, 0}, Case{2, 20 * g, 40, 0}}) {
+  for (const Case c : {Case{3, g - 5, 3, 1}, Case{3, g - 5, 3, 0}, Case{2, 5 * g + 7, 70, 1}, Case{2, 5 * g + 7, 70, 0}, Case{2, 20 * g, 40, 0},
+                       Case{3, 100, 200, 1}, Case{3, 100, 200, 0}}) {
     const auto w = weights<float>(properties::WeightFamily::PowerLaw, c.m, c.k, static_cast<std::uint64_t>(c.k));
     for (int offset : {0, 1}) {
-      for (int walk : {0, 1}) EXPECT_EQ(compare(w, c.m, c.k, 9, c.draws, {L::BlockPerRow, 0, c.keep, -1, walk}, offset), 0) << "K " << c.k;
+      for (int walk : {0, 1}) {
+        for (int blocks : {0, 1, 3}) {  // (a row's draws over the plan's blocks, one, three)
+          EXPECT_EQ(compare(w, c.m, c.k, 9, c.draws, {L::BlockPerRow, 0, c.keep, -1, walk, blocks}, offset), 0) << "K " << c.k << " blocks " << blocks;
+        }
+      }
     }
   }
 }
@@ -334,14 +345,15 @@ TEST(SumTreePlanRule, WarpsWalkDrawsOnlyForFewRowsAndDraws) {
 }
 
 // S draws a row (no device: runs in CI): lanes a row for rows of up to 256
-// vectors (fp32 K <= 1,024, fp64 K <= 512), whatever M; past that a block
+// vectors (fp32 K <= 1,024, fp64 K <= 512) whose G lanes make them in at
+// most 8 rounds (S <= 8 G), whatever M; more draws, or longer rows, a block
 // a row; a warp 32 rows only when asked.
-TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256Vectors) {
+TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256VectorsAnd8Rounds) {
   using L = gpu::SumTreePlan::Layout;
   const int sms = 132;
   for (const int m : {1, 1000, 1 << 20}) {
     for (const int draws : {2, 8, 64}) {
-      EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 4, {}, draws).layout, L::LanesPerRow);
+      EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 4, {}, draws).layout, draws <= 8 ? L::LanesPerRow : L::BlockPerRow);
       EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 64, {}, draws).layout, L::LanesPerRow);
       EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 1024, {}, draws).layout, L::LanesPerRow);
       EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 1025, {}, draws).layout, L::BlockPerRow);
@@ -350,6 +362,13 @@ TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256Vectors) {
       EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, m, 513, {}, draws).layout, L::BlockPerRow);
     }
   }
+  // The rounds: a row of 1, 8 and 32 lanes (fp32 K = 4, 32, 1,024), 8 G
+  // draws and one more.
+  for (const auto& [k, lanes] : {std::pair<std::int64_t, int>{4, 1}, {32, 8}, {1024, 32}}) {
+    EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1000, k, {}, 8 * lanes).layout, L::LanesPerRow) << k;
+    EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1000, k, {}, 8 * lanes + 1).layout, L::BlockPerRow) << k;
+  }
+  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1000, 2, {}, 9).layout, L::BlockPerRow);
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 64).layout, L::ThreadPerRow);  // (one draw)
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 1024, {L::WarpPerRow}, 8).describe(), "warp-per-row");
 }
@@ -386,6 +405,37 @@ TEST(SumTreePlanRule, SecondKernelSharesARowsDrawsOverBlocks) {
   EXPECT_THROW(S::plan_for(sms, 1, k, {L::Segmented, 0, -1, 1, 1, -1}, 9), std::invalid_argument);
   EXPECT_THROW(S::plan_for(sms, 1, 4 * tree::kSegment<float>, {L::Segmented, 0, -1, 0, -1, 2}, 9), std::invalid_argument);
   EXPECT_THROW(S::plan_for(sms, 1, k, {}, 0), std::invalid_argument);
+}
+
+// A block a row's blocks a row (no device: runs in CI): one for every
+// round of draws of the block's warps' lanes (32 a segment), up to a grid
+// of 32 warps a multiprocessor, at least one; as asked, less any block
+// that would have no draws; refused past S. Rows kept in shared memory
+// where one block reads them again past a warp's round of draws, not where
+// several blocks share a row's draws. Rows of 17-32 segments a block a row
+// where a row has more draws than its warps' lanes.
+TEST(SumTreePlanRule, ABlockARowSpreadsManyDrawsOverBlocks) {
+  using S = gpu::SumTreeSampler<float>;
+  using L = gpu::SumTreePlan::Layout;
+  const int sms = 132;
+  const auto plan = [&](int m, std::int64_t k, int draws, gpu::SumTreePlan ask = {}) { return S::plan_for(sms, m, k, ask, draws); };
+  EXPECT_EQ(plan(1, 64, 65536).row_blocks, 2048);       // (S / 32: a round of 32 draws a block)
+  EXPECT_EQ(plan(1, 64, 1000).row_blocks, 32);          // (32 draws each, the last 8)
+  EXPECT_EQ(plan(256, 64, 4096).row_blocks, 16);        // (32 x 132 warps over 256 rows)
+  EXPECT_EQ(plan(1, 8 * 4096, 65536).row_blocks, 256);  // (8 segments: 8 warps, 256 draws a round)
+  EXPECT_EQ(plan(4224, 64, 1000).row_blocks, 1);        // (a warp a multiprocessor's 32 already)
+  EXPECT_EQ(plan(1024, 8 * 4096, 16).row_blocks, 1);
+  EXPECT_EQ(plan(1, 4096, 1).row_blocks, 1);
+  EXPECT_EQ(plan(1, 64, 65536).describe(), "block-per-row, 2048 blocks a row");  // (not kept: each block would copy the row)
+  EXPECT_EQ(plan(1, 32 * 4096, 65536).describe(), "block-per-row, 64 blocks a row");  // (32 segments: past a round a block)
+  EXPECT_EQ(plan(1, 32 * 4096, 64).layout, L::Segmented);
+  EXPECT_EQ(plan(1, 64, 64, {L::BlockPerRow, 0, -1, -1, -1, 3}).row_blocks, 3);  // (22, 22, 20 draws)
+  EXPECT_EQ(plan(1, 64, 9, {L::BlockPerRow, 0, -1, -1, -1, 7}).row_blocks, 5);   // (2 draws each: 5 blocks)
+  EXPECT_THROW(plan(1, 64, 9, {L::BlockPerRow, 0, -1, -1, -1, 10}), std::invalid_argument);
+  EXPECT_EQ(plan(5000, 4096, 32).keep_rows, 0);
+  EXPECT_EQ(plan(5000, 4096, 33).keep_rows, 1);  // (one block a row: 32 warps a multiprocessor already)
+  EXPECT_EQ(plan(1000, 4096, 33).keep_rows, 0);  // (two blocks a row)
+  EXPECT_EQ(plan(100, 4096, 1).keep_rows, 1);
 }
 
 // plan() is the rule on the current device's multiprocessors.
