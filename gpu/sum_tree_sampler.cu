@@ -1131,6 +1131,18 @@ void lanes_pass_for(const T* w, int m, std::int64_t k, std::uint64_t seed, int d
 }
 
 
+// Whether a block a row with one block a row takes the kernel that can
+// split a row's draws over blocks (the same draws, scheduled differently):
+// where it measured faster. One H200 call, two rounds each
+// (docs/PERF.md): fp64 at every point 1-9% faster ((1,024, 32,768) 0.0797
+// against 0.0766 ms), fp32 with rows kept or walked 3-9% ((1, 32,768)
+// 0.0133 against 0.0122), fp32 with neither 2-15% slower ((65,536, 4,096)
+// 0.264 against 0.302).
+template <class T>
+constexpr bool block_split_compiled(bool keep, bool walk) {
+  return sizeof(T) == 8 || keep || walk;
+}
+
 // The block a row kernel for a plan: rows kept or not, at most 8 segments
 // or 32, warps walking draws or not, a row's draws over blocks or not.
 template <class T, bool kSpread>
@@ -1378,7 +1390,8 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   }
   const std::int64_t segments = (k + Shape<T>::G - 1) / Shape<T>::G;
   if (p.layout == L::BlockPerRow) {
-    const auto kernel = p.row_blocks > 1 ? block_pass_for<T, true>(p, segments) : block_pass_for<T, false>(p, segments);
+    const bool split = p.row_blocks > 1 || block_split_compiled<T>(p.keep_rows == 1, p.warp_walk == 1);
+    const auto kernel = split ? block_pass_for<T, true>(p, segments) : block_pass_for<T, false>(p, segments);
     const std::size_t smem = p.keep_rows == 1 ? static_cast<std::size_t>(segments) * Shape<T>::G * sizeof(T) : 0;
     if (smem > 48 * 1024) WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     const std::int64_t grid = static_cast<std::int64_t>(m) * p.row_blocks;
