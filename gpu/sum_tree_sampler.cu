@@ -159,6 +159,24 @@ __device__ __forceinline__ int descend_lanes(const At& at, double& t) {
   return lo;
 }
 
+// The same descent over a pair tree kept as a heap (node i's children at
+// 2 i and 2 i + 1, the 32 lane sums at 32..63, each node the sum pair_sum
+// forms): the left sum read, not formed again; a right node > 0 iff one of
+// its lanes is.
+__device__ __forceinline__ int descend_heap(const double* tree, double& t) {
+  int node = 1;
+#pragma unroll
+  for (int h = 0; h < 5; ++h) {
+    const double left = tree[2 * node];
+    node *= 2;
+    if (!(t < left) && tree[node + 1] > 0) {
+      t = __dsub_rn(t, left);
+      node += 1;
+    }
+  }
+  return node - kLanes;
+}
+
 // Lane sums in memory (shared, or written by an earlier kernel), lane i at
 // p[i * stride].
 struct Plain {
@@ -572,7 +590,7 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
   static_assert(kMaxWarps >= 1 && kMaxWarps <= kLanes, "a block holds at most 32 segments (one a warp)");
   static_assert(!kKeep || kMaxWarps <= 8, "a kept row is at most 8 segments (128 KB)");
   constexpr int E = Shape<T>::E;
-  __shared__ double lanes[kMaxWarps][kLanes];  // segment g's lanes' sums
+  __shared__ double lanes[kMaxWarps][2 * kLanes];  // segment g's pair tree over its lanes' sums (a heap: lanes at 32..63)
   __shared__ double tops[kLanes];              // the segments' sums, zeros past the row's
   extern __shared__ __align__(16) unsigned char kept_row[];  // kKeep: the row
   detail::join_dependent_chain();
@@ -603,10 +621,15 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
     mine = lane_sum(r, k, aligned, base, lane);
     if (s < mine_draws) u = uniform(s);
   }
+  // The butterfly's sums at each step are the pair tree's nodes (a + b is
+  // b + a): kept, so that a draw's descent reads them, not forms them again.
   double v = mine;
+  lanes[g][kLanes + lane] = mine;
 #pragma unroll
-  for (int bit = 1; bit < kLanes; bit <<= 1) v = add(v, __shfl_xor_sync(~0u, v, bit));
-  lanes[g][lane] = mine;
+  for (int h = 1; h <= 5; ++h) {
+    v = add(v, __shfl_xor_sync(~0u, v, 1 << (h - 1)));
+    if (lane % (1 << h) == 0) lanes[g][(kLanes + lane) >> h] = v;
+  }
   if (segments > 1) {
     if (lane == 0) tops[g] = v;
     if (g == 0 && lane >= segments) tops[lane] = 0.0;
@@ -636,7 +659,7 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
       if (s0 != g * kLanes) u = uniform(s);  // (the first made above)
       t = __dmul_rn(u, root);  // target(): u * the root, rounded once
       chosen = segments > 1 ? descend_lanes(Plain{tops}, t) : 0;
-      l = descend_lanes(Plain{lanes[chosen]}, t);
+      l = descend_heap(lanes[chosen], t);
     }
     const int n = min(kLanes, mine_draws - s0);
     if (kWalk && n <= kWarpWalkDraws) {
