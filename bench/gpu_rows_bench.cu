@@ -65,10 +65,13 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
     // a second kernel), each with draws walked a lane a draw and by the
     // warp (the second kernel walking with the plan's blocks a row, and
     // with one where S > 1), and the short rows' layouts.
-    const gpu::SumTreePlan layouts[] = {{L::BlockPerRow, 0, 1, -1, 0}, {L::BlockPerRow, 0, 1, -1, 1}, {L::BlockPerRow, 0, 0, -1, 0},
+    std::vector<gpu::SumTreePlan> layouts = {{L::BlockPerRow, 0, 1, -1, 0}, {L::BlockPerRow, 0, 1, -1, 1}, {L::BlockPerRow, 0, 0, -1, 0},
                                         {L::BlockPerRow, 0, 0, -1, 1}, {L::Segmented, 0, -1, 0},      {L::Segmented, 0, -1, 1, 0},
                                         {L::Segmented, 0, -1, 1, 1},   {L::Segmented, 0, -1, 1, 1, 1}, {L::LanesPerRow},
                                         {L::ThreadPerRow},             {L::WarpPerRow}};
+    // Many draws a row: the second kernel a lane a draw, a round of 256
+    // draws a block (each of its 8 warps one round of 32).
+    if (p.draws >= 512) layouts.push_back({L::Segmented, 0, -1, 1, 0, (p.draws + 255) / 256});
     for (const auto& forced : layouts) {
       const auto layout = forced.layout;
       if (p.k > 32 * g && layout != L::Segmented) continue;
