@@ -1,4 +1,7 @@
 #include <algorithm>
+#include <map>
+#include <mutex>
+#include <utility>
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/detail/launch_plan.hpp"
@@ -34,6 +37,19 @@ int grid_for(std::size_t items, int threads) {
 int resident_grid(const void* kernel, int threads, std::size_t items) {
   const auto full = static_cast<std::size_t>(resident_blocks(kernel, threads, 0));
   return static_cast<int>(std::max<std::size_t>(1, std::min(full, (items + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads))));
+}
+
+void allow_dynamic_shared(const void* kernel, std::size_t bytes) {
+  if (bytes <= 48 * 1024) return;  // (every kernel may take that much)
+  int device = 0;
+  WARPSIM_CUDA(cudaGetDevice(&device));
+  static std::mutex lock;
+  static std::map<std::pair<int, const void*>, std::size_t> allowed;  // (device, kernel) -> bytes set
+  const std::lock_guard<std::mutex> hold(lock);
+  std::size_t& set = allowed[{device, kernel}];
+  if (bytes <= set) return;
+  WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  set = bytes;
 }
 
 bool device_readable(const void* p) {

@@ -1398,9 +1398,7 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   if (p.layout == L::LanesPerRow) return lanes_pass_for(weights, m, k, seed, draws, out, stream);
   if (p.layout == L::ThreadPerRow) {
     const std::size_t smem = thread_pass_smem<T>(k);
-    if (smem > 48 * 1024) {
-      WARPSIM_CUDA(cudaFuncSetAttribute(thread_pass<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-    }
+    allow_dynamic_shared(reinterpret_cast<const void*>(thread_pass<T>), smem);
     detail::launch(thread_pass<T>, dim3(static_cast<unsigned>((m + kThreadRows - 1) / kThreadRows)), dim3(kThreadRows), smem, stream, false,
                    weights, m, k, seed, draws, out);
     return;
@@ -1416,7 +1414,7 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
     const bool split = p.row_blocks > 1 || block_split_compiled<T>(p.keep_rows == 1, p.warp_walk == 1);
     const auto kernel = split ? block_pass_for<T, true>(p, segments) : block_pass_for<T, false>(p, segments);
     const std::size_t smem = p.keep_rows == 1 ? static_cast<std::size_t>(segments) * Shape<T>::G * sizeof(T) : 0;
-    if (smem > 48 * 1024) WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    allow_dynamic_shared(reinterpret_cast<const void*>(kernel), smem);
     const std::int64_t grid = static_cast<std::int64_t>(m) * p.row_blocks;
     if (grid > 0x7fffffff) throw std::invalid_argument("sum-tree draw: M x a row's blocks past 2^31 - 1");
     detail::launch(kernel, dim3(static_cast<unsigned>(grid)), dim3(static_cast<unsigned>(segments) * kLanes), smem, stream, false, weights, k,
@@ -1438,17 +1436,13 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
     if (tickets_.size() != had) WARPSIM_CUDA(cudaMemsetAsync(tickets, 0, tickets_.size() * sizeof(int), stream));  // (new memory)
   }
   const std::size_t staged = finish == Finish::LastWarp ? static_cast<std::size_t>(p.warps_per_block) * kStagedPerWarp : 0;
-  if (staged > 48 * 1024) {
-    WARPSIM_CUDA(cudaFuncSetAttribute(segment_pass<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(staged)));
-  }
+  allow_dynamic_shared(reinterpret_cast<const void*>(segment_pass<T>), staged);
   detail::launch(segment_pass<T>, dim3(static_cast<unsigned>(blocks)), dim3(p.warps_per_block * kLanes), staged, stream, false, weights, m,
                  k, segments, lane_sums, seg_sums, tickets, finish, seed, draws, out);
   if (finish == Finish::LastWarp) return;
   const int pow2 = static_cast<int>(cuda::std::bit_ceil(static_cast<std::uint64_t>(segments)));
   const std::size_t smem = 2 * static_cast<std::size_t>(pow2) * sizeof(double) + (kRowThreads / kLanes) * kStagedPerWarp;  // the tree, each warp's staged sums
-  if (smem > 48 * 1024) {
-    WARPSIM_CUDA(cudaFuncSetAttribute(row_pass<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-  }
+  allow_dynamic_shared(reinterpret_cast<const void*>(row_pass<T>), smem);
   const std::int64_t row_grid = static_cast<std::int64_t>(m) * p.row_blocks;
   if (row_grid > 0x7fffffff) throw std::invalid_argument("sum-tree draw: M x the second kernel's blocks a row past 2^31 - 1");
   detail::launch(row_pass<T>, dim3(static_cast<unsigned>(row_grid)), dim3(kRowThreads), smem, stream, true, weights, k, segments, pow2,
