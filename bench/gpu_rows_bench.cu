@@ -71,7 +71,7 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
                                         {L::ThreadPerRow},             {L::WarpPerRow}};
     // Many draws a row: the second kernel a lane a draw, a round of 256
     // draws a block (each of its 8 warps one round of 32).
-    if (p.draws >= 512) layouts.push_back({L::Segmented, 0, -1, 1, 0, (p.draws + 255) / 256});
+    if (p.draws >= 512) layouts.insert(layouts.begin() + 8, {L::Segmented, 0, -1, 1, 0, (p.draws + 255) / 256});  // (before the short rows' layouts)
     for (const auto& forced : layouts) {
       const auto layout = forced.layout;
       if (p.k > 32 * g && layout != L::Segmented) continue;
