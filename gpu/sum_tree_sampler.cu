@@ -1377,6 +1377,16 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   // at most the multiprocessors: a few rows' many draws are spread over the
   // GPU. With a row for every multiprocessor, one (fp64 (256, 131,072, S =
   // 64): 99.3 us one, 102.2 two; docs/PERF.md).
+  // Past one wave of walked blocks (two a multiprocessor), a lane a draw
+  // instead, a round of 256 draws a block: fp64 (1, 131,072, S = 65,536)
+  // 0.035 ms over 256 blocks against 0.091 walked over 2,048; fp32 (1,
+  // 1,048,576, 65,536) 0.036 against 0.096 (docs/PERF.md). Where asked to
+  // walk, it walks.
+  const std::int64_t walked_blocks = static_cast<std::int64_t>(m) * ((draws + kRowWarpDraws - 1) / kRowWarpDraws);
+  if (p.row_blocks == 0 && ask.warp_walk == -1 && m < sms && walked_blocks > 2LL * sms) {
+    p.warp_walk = 0;
+    p.row_blocks = (draws + kRowThreads - 1) / kRowThreads;
+  }
   if (p.row_blocks == 0) {
     if (p.warp_walk == 1 && m < sms) {
       const std::int64_t fewest = (draws + kRowWarpDraws - 1) / kRowWarpDraws, most = (draws + kRowWarps - 1) / kRowWarps;

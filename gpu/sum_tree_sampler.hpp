@@ -67,7 +67,9 @@ struct SumTreePlan {
   // draw's chosen lane, the round's loads at once: one round trip where a
   // lane a draw makes several; more draws go a lane a draw; the second
   // kernel spreads up to 32 draws a row over its warps, 4 a warp); 0 a
-  // lane a draw; -1: plan() chooses (the second kernel: 1; a block a row: 1
+  // lane a draw; -1: plan() chooses (the second kernel: 1, but 0 where M is
+  // below the multiprocessors and its walked blocks would be more than two a
+  // multiprocessor; a block a row: 1
   // for at most 4 draws a row where M x segments is at most 32 warps a
   // multiprocessor: latency, not bandwidth). The draws are the same either
   // way.
@@ -78,8 +80,9 @@ struct SumTreePlan {
   // round of draws of its warps' lanes, up to a grid of 32 warps a
   // multiprocessor; the second kernel, walked and M below the
   // multiprocessors: one for every 32 draws, up to one for every 8 while M
-  // x blocks is at most the multiprocessors; else 1). The draws are the
-  // same either way.
+  // x blocks is at most the multiprocessors, or, past two such blocks a
+  // multiprocessor, a lane a draw and one for every 256; else 1). The
+  // draws are the same either way.
   int row_blocks = 0;
   std::string describe() const;
 };

@@ -375,7 +375,8 @@ TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256VectorsAnd8Rounds) {
 
 // The second kernel's blocks a row (no device: runs in CI): walked and M
 // below the multiprocessors, one for every 32 draws, up to one for every 8
-// while M x blocks is at most the multiprocessors; one with the walk off
+// while M x blocks is at most the multiprocessors; past two walked blocks a
+// multiprocessor, a lane a draw and one for every 256; one with the walk off
 // or a row for every multiprocessor; as asked, less any block that
 // would have no draws; refused past S, below 0, or for the last warp; and
 // dropped by the layouts without a second kernel.
@@ -390,6 +391,13 @@ TEST(SumTreePlanRule, SecondKernelSharesARowsDrawsOverBlocks) {
   EXPECT_EQ(S::plan_for(sms, 1, k, {}, 64).row_blocks, 8);
   EXPECT_EQ(S::plan_for(sms, 1, k, {}, 1000).row_blocks, 125);  // (clamped to S / 8)
   EXPECT_EQ(S::plan_for(sms, 1, k, {}, 5000).row_blocks, 157);  // (at least S / 32; 32 draws each, the last 8)
+  // Past two walked blocks a multiprocessor: a lane a draw, 256 a block.
+  EXPECT_EQ(S::plan_for(sms, 1, k, {}, 65536).row_blocks, 256);
+  EXPECT_EQ(S::plan_for(sms, 1, k, {}, 65536).describe(), "segmented, 1 warps a block, then 256 blocks a row");
+  EXPECT_EQ(S::plan_for(sms, 16, k, {}, 1024).row_blocks, 4);   // (16 x 32 walked blocks)
+  EXPECT_EQ(S::plan_for(sms, 8, k, {}, 1024).row_blocks, 32);   // (8 x 32: one wave, walked)
+  EXPECT_EQ(S::plan_for(sms, 8, k, {}, 1024).warp_walk, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, k, {L::Segmented, 0, -1, 1, 1}, 65536).row_blocks, 2048);  // (asked to walk: walked)
   EXPECT_EQ(S::plan_for(sms, 33, k, {}, 64).row_blocks, 4);
   EXPECT_EQ(S::plan_for(sms, 131, k, {}, 64).row_blocks, 2);
   EXPECT_EQ(S::plan_for(sms, 132, k, {}, 64).row_blocks, 1);  // (a row for every multiprocessor: one)
