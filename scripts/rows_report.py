@@ -11,6 +11,11 @@ The table ends with how many points meet their target. --launch-us X
 counts them again with the small-M targets, 2 x (launch + floor), taken
 from an empty launch of X us instead of the run's own (runs on different
 machines measured 5.0-6.9 us), and prints only that count.
+
+    python3 scripts/rows_report.py --s-draws docs/device-logs/<run>
+
+prints the table of many draws of few rows instead (bench_s.jsonl and
+torch_s.jsonl of the same run: torch.multinomial's num_samples = S).
 """
 import json
 import math
@@ -68,6 +73,26 @@ def table(rows, torch, header):
                    + (f"{seed[key(r)]:.4f}" if key(r) in seed else "--") + " |")
     met, total = met_count(rows, torch, header["empty_launch_ms"])
     out += ["", f"Met: {met} of {total}."]
+    return "\n".join(out) + "\n"
+
+
+def s_table(rows, torch, header):
+    """Many draws of few rows: ours against the best PyTorch method with S draws."""
+    best = best_torch(torch)
+    out = [f"{header['device']}, an empty kernel's launch {1000 * header['empty_launch_ms']:.1f} us.", "",
+           "| dtype | M | K | S | layout | ours (ms) | best PyTorch (ms, which) | PyTorch / ours |",
+           "| --- | ---: | ---: | ---: | --- | ---: | --- | ---: |"]
+    twice = total = 0
+    for r in rows:
+        if r.get("what") != "sum-tree":
+            continue
+        t = best.get(key(r))
+        ratio = t[0] / r["ms"] if t else float("nan")
+        total += 1
+        twice += ratio >= 2
+        out.append(f"| {r['dtype']} | {r['M']:,} | {r['K']:,} | {r['S']:,} | {r['plan']} | {r['ms']:.4f} | "
+                   + (f"{t[0]:.4f} ({t[1]})" if t else "--") + f" | {ratio:.1f}x |")
+    out += ["", f"At least 2x PyTorch's speed: {twice} of {total}."]
     return "\n".join(out) + "\n"
 
 
@@ -131,6 +156,10 @@ def svg(rows, torch):
 def main():
     args = sys.argv[1:]
     launch_us = None
+    if args[:1] == ["--s-draws"]:
+        rows = load(f"{args[1]}/bench_s.jsonl")
+        print(s_table(rows[1:], load(f"{args[1]}/torch_s.jsonl"), rows[0]))
+        return
     if args[:1] == ["--launch-us"]:
         launch_us, args = float(args[1]), args[2:]
     run = args[0]
