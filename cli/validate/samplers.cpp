@@ -60,60 +60,54 @@ void tally(const std::vector<I>& idx, const std::vector<T>& w, std::uint64_t fir
   }
 }
 
-// One draw a row: rows that are each a copy of the weights, in chunks
-// (progress between them).
-template <class T>
-std::string law_through_sampler(const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
-                                const std::function<void(std::uint64_t)>& progress) {
-  const std::uint64_t chunk = std::max<std::uint64_t>(1, (std::uint64_t{1} << 22) / w.size());
-  std::string failure;
-  for (std::uint64_t first = 0; first < n; first += chunk) {
-    const auto m = static_cast<int>(std::min(chunk, n - first));
-    properties::Matrix<T> x{m, static_cast<int>(w.size()), {}};
-    x.weights.reserve(static_cast<std::size_t>(m) * w.size());
-    for (int r = 0; r < m; ++r) x.weights.insert(x.weights.end(), w.begin(), w.end());
-    const auto idx = s.draw(x, seed + first / chunk);
-    if (idx.size() != static_cast<std::size_t>(m)) return "in_range: " + std::to_string(idx.size()) + " indices for " + std::to_string(m) + " rows";
-    tally(idx, w, first, counter, failure);
-    progress(first + static_cast<std::uint64_t>(m));
-  }
-  return failure;
-}
-
-// A table sampler: one table, the draws in chunks (progress between them).
-template <class T>
-std::string law_through_table(const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
-                              const std::function<void(std::uint64_t)>& progress) {
-  constexpr std::uint64_t chunk = std::uint64_t{1} << 22;
+// n draws, `chunk` at a time: draw(first, m) makes draws first .. first +
+// m - 1, each chunk tallied (progress between them); `unit` names what a
+// chunk's indices answer in a size mismatch.
+template <class T, class Draw>
+std::string law_in_chunks(std::uint64_t n, std::uint64_t chunk, const char* unit, const std::vector<T>& w, LawCounter& counter,
+                          const std::function<void(std::uint64_t)>& progress, Draw&& draw) {
   std::string failure;
   for (std::uint64_t first = 0; first < n; first += chunk) {
     const std::uint64_t m = std::min(chunk, n - first);
-    const auto idx = s.many<T>(w, seed, first, m);
-    if (idx.size() != m) return "in_range: " + std::to_string(idx.size()) + " indices for " + std::to_string(m) + " draws";
+    const auto idx = draw(first, m);
+    if (idx.size() != m) return "in_range: " + std::to_string(idx.size()) + " indices for " + std::to_string(m) + unit;
     tally(idx, w, first, counter, failure);
     progress(first + m);
   }
   return failure;
 }
 
+// One draw a row: rows that are each a copy of the weights.
+template <class T>
+std::string law_through_sampler(const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
+                                const std::function<void(std::uint64_t)>& progress) {
+  const std::uint64_t chunk = std::max<std::uint64_t>(1, (std::uint64_t{1} << 22) / w.size());
+  return law_in_chunks(n, chunk, " rows", w, counter, progress, [&](std::uint64_t first, std::uint64_t m) {
+    properties::Matrix<T> x{static_cast<int>(m), static_cast<int>(w.size()), {}};
+    x.weights.reserve(static_cast<std::size_t>(m) * w.size());
+    for (std::uint64_t r = 0; r < m; ++r) x.weights.insert(x.weights.end(), w.begin(), w.end());
+    return s.draw(x, seed + first / chunk);
+  });
+}
+
+// A table sampler: one table, draws first .. n - 1.
+template <class T>
+std::string law_through_table(const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
+                              const std::function<void(std::uint64_t)>& progress) {
+  return law_in_chunks(n, std::uint64_t{1} << 22, " draws", w, counter, progress,
+                       [&](std::uint64_t first, std::uint64_t m) { return s.many<T>(w, seed, first, m); });
+}
+
 // S draws a row (Sampler::draw_rows): one row of the weights, S = 2^22 draws
-// at a time, each chunk's from its own seed (progress between them) -- the
-// multinomial's use, whose draws of one row must be independent of each
-// other.
+// at a time, each chunk's from its own seed -- the multinomial's use, whose
+// draws of one row must be independent of each other.
 template <class T>
 std::string law_through_row_draws(const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
                                   const std::function<void(std::uint64_t)>& progress) {
   constexpr std::uint64_t chunk = std::uint64_t{1} << 22;
   const properties::Matrix<T> x{1, static_cast<int>(w.size()), w};
-  std::string failure;
-  for (std::uint64_t first = 0; first < n; first += chunk) {
-    const std::uint64_t m = std::min(chunk, n - first);
-    const auto idx = s.draw_rows(x, seed + first / chunk, static_cast<int>(m));
-    if (idx.size() != m) return "in_range: " + std::to_string(idx.size()) + " indices for " + std::to_string(m) + " draws of one row";
-    tally(idx, w, first, counter, failure);
-    progress(first + m);
-  }
-  return failure;
+  return law_in_chunks(n, chunk, " draws of one row", w, counter, progress,
+                       [&](std::uint64_t first, std::uint64_t m) { return s.draw_rows(x, seed + first / chunk, static_cast<int>(m)); });
 }
 
 template <class T>

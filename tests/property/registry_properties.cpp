@@ -23,6 +23,9 @@ std::vector<std::string> names() {
   return n;
 }
 
+// One law with zeros among its weights, for the in-law tests.
+const std::vector<float> kLaw{0.5f, 0.0f, 3.0f, 1.25f, 0.0f, 2.0f, 0.25f, 9.0f, 0.0f, 1.0f};
+
 class OracleEntry : public testing::TestWithParam<std::string> {};
 
 TEST_P(OracleEntry, PassesEveryProperty) {
@@ -45,9 +48,8 @@ TEST_P(OracleEntry, HitsEveryBoundaryTheScalarDefinitionHits) {
 
 TEST_P(OracleEntry, DrawsInLaw) {
   const auto& s = properties::find_algorithm(GetParam()).oracle;
-  const std::vector<float> law{0.5f, 0.0f, 3.0f, 1.25f, 0.0f, 2.0f, 0.25f, 9.0f, 0.0f, 1.0f};
   stats::TestResult r;
-  const auto v = properties::in_law<float>(s, law, 20261122, {.draws = 4000}, &r);
+  const auto v = properties::in_law<float>(s, kLaw, 20261122, {.draws = 4000}, &r);
   EXPECT_TRUE(v.ok) << v.detail;
   EXPECT_LT(*r.detectable.total_variation, 0.06) << "4000 draws rule out a total-variation bias of 0.06 with power 0.9";
 }
@@ -78,10 +80,9 @@ TEST_P(RowDrawsEntry, NeverDrawsAZeroWeightWhenTheTotalIsSubnormal) {
 
 TEST_P(RowDrawsEntry, DrawsOfOneRowAreInLaw) {
   const auto& s = properties::find_algorithm(GetParam()).oracle;
-  const std::vector<float> law{0.5f, 0.0f, 3.0f, 1.25f, 0.0f, 2.0f, 0.25f, 9.0f, 0.0f, 1.0f};
   for (const std::uint64_t seed : {20261126ull, 7ull}) {
     stats::TestResult r;
-    const auto v = properties::in_law_of_row_draws<float>(s, law, seed, {.draws = 4000}, &r);
+    const auto v = properties::in_law_of_row_draws<float>(s, kLaw, seed, {.draws = 4000}, &r);
     EXPECT_TRUE(v.ok) << v.detail;
     EXPECT_LT(*r.detectable.total_variation, 0.06) << "4000 draws rule out a total-variation bias of 0.06 with power 0.9";
   }
@@ -106,8 +107,7 @@ TEST(RowDraws, TheirPropertiesCatchDrawsThatRepeatOrSkipTheOneDraw) {
   };
   const properties::CheckOptions quick{.tests = 15, .max_rows = 20, .max_cols = 40, .fp64 = false};
   EXPECT_TRUE(properties::check_row_draws(repeats, quick).ok) << "each repeated draw is a draw of its row";
-  const std::vector<float> law{0.5f, 0.0f, 3.0f, 1.25f, 0.0f, 2.0f, 0.25f, 9.0f, 0.0f, 1.0f};
-  EXPECT_FALSE(properties::in_law_of_row_draws<float>(repeats, law, 20261126, {.draws = 4000}).ok);
+  EXPECT_FALSE(properties::in_law_of_row_draws<float>(repeats, kLaw, 20261126, {.draws = 4000}).ok);
 
   properties::Sampler skips = sum_tree;
   skips.name = "skips";
@@ -120,7 +120,7 @@ TEST(RowDraws, TheirPropertiesCatchDrawsThatRepeatOrSkipTheOneDraw) {
     }
     return out;
   };
-  EXPECT_TRUE(properties::in_law_of_row_draws<float>(skips, law, 20261126, {.draws = 4000}).ok) << "its draws are in law";
+  EXPECT_TRUE(properties::in_law_of_row_draws<float>(skips, kLaw, 20261126, {.draws = 4000}).ok) << "its draws are in law";
   const auto r = properties::check_row_draws(skips, quick);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.property, "first_draw") << r.text;
