@@ -667,8 +667,16 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
       const std::int64_t col = walk_together<T>(fetch, n, chosen, l, t, lane);
       if (s < mine_draws) row_out[s] = static_cast<int>(col);
     } else if (s < mine_draws) {
-      const auto fetch = [&](int j, T(&x)[E]) { vector_of(chosen, l, j, x); };
-      row_out[s] = static_cast<int>(descend_vectors<T>(fetch, k, static_cast<std::int64_t>(chosen) * Shape<T>::G, l, t));
+      if (k <= kLanes * E) {
+        // A vector a lane at most: the reached lane's vector 0 is the one
+        // descend_vectors chooses (the rest are zeros), less 0 before it.
+        T x[E];
+        vector_of(0, l, 0, x);
+        row_out[s] = static_cast<int>(vector_first<T>(0, l, 0) + in_vector<T>(x, __dsub_rn(t, 0.0)));
+      } else {
+        const auto fetch = [&](int j, T(&x)[E]) { vector_of(chosen, l, j, x); };
+        row_out[s] = static_cast<int>(descend_vectors<T>(fetch, k, static_cast<std::int64_t>(chosen) * Shape<T>::G, l, t));
+      }
     }
   }
 }
