@@ -91,7 +91,7 @@ def s_table(rows, torch, header):
         total += 1
         twice += ratio >= 2
         out.append(f"| {r['dtype']} | {r['M']:,} | {r['K']:,} | {r['S']:,} | {r['plan']} | {r['ms']:.4f} | "
-                   + (f"{t[0]:.4f} ({t[1]})" if t else "--") + f" | {ratio:.1f}x |")
+                   + (f"{t[0]:.4f} ({t[1]})" if t else "--") + f" | {ratio:.2f}x |")
     out += ["", f"At least 2x PyTorch's speed: {twice} of {total}."]
     return "\n".join(out) + "\n"
 
