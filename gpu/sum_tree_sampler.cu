@@ -1336,10 +1336,14 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     // Rows kept in shared memory where one block reads them again past a
     // warp's round of draws, or where the rows are few (latency, not
     // bandwidth), but not where a row's draws go over several blocks (each
-    // would copy it): H200, fp32 (4,096, 64, S = 1,024) 0.109 ms kept
-    // against 0.138; (1, 64, S = 65,536) over 2,048 blocks 0.0174 kept
-    // against 0.0109 (docs/PERF.md).
-    if (p.keep_rows == -1) p.keep_rows = segments <= kKeptSegments && p.row_blocks == 1 && (m <= sms || draws > kLanes) ? 1 : 0;
+    // would copy it: fp32 (1, 64, S = 65,536) over 2,048 blocks 0.0174 ms
+    // kept against 0.0109), nor where a row is at most a vector a lane (a
+    // draw reads one vector, and a kept segment's 16 KB would cost the
+    // blocks a multiprocessor holds: fp32 (4,096, 64, S = 1,024) 0.099 kept
+    // against 0.057; docs/PERF.md).
+    if (p.keep_rows == -1) {
+      p.keep_rows = segments <= kKeptSegments && p.row_blocks == 1 && k > kLanes * Shape<T>::E && (m <= sms || draws > kLanes) ? 1 : 0;
+    }
     return p;
   }
   if (p.layout == L::LanesPerRow || p.layout == L::ThreadPerRow || p.layout == L::WarpPerRow) {

@@ -420,7 +420,8 @@ TEST(SumTreePlanRule, SecondKernelSharesARowsDrawsOverBlocks) {
 // of 32 warps a multiprocessor, at least one; as asked, less any block
 // that would have no draws; refused past S. Rows kept in shared memory
 // where one block reads them again past a warp's round of draws, not where
-// several blocks share a row's draws. Rows of 17-32 segments a block a row
+// several blocks share a row's draws nor where a row is at most a vector a
+// lane. Rows of 17-32 segments a block a row
 // where a row has more draws than its warps' lanes.
 TEST(SumTreePlanRule, ABlockARowSpreadsManyDrawsOverBlocks) {
   using S = gpu::SumTreeSampler<float>;
@@ -444,6 +445,8 @@ TEST(SumTreePlanRule, ABlockARowSpreadsManyDrawsOverBlocks) {
   EXPECT_EQ(plan(5000, 4096, 33).keep_rows, 1);  // (one block a row: 32 warps a multiprocessor already)
   EXPECT_EQ(plan(1000, 4096, 33).keep_rows, 0);  // (two blocks a row)
   EXPECT_EQ(plan(100, 4096, 1).keep_rows, 1);
+  EXPECT_EQ(plan(4096, 64, 1024).keep_rows, 0);   // (a vector a lane at most: a draw reads one)
+  EXPECT_EQ(plan(4096, 129, 1024).keep_rows, 1);
 }
 
 // plan() is the rule on the current device's multiprocessors.
