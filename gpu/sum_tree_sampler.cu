@@ -1333,16 +1333,16 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
       p.row_blocks = static_cast<int>(std::clamp<std::int64_t>(fill, 1, most));
     }
     p.row_blocks = row_chunk(draws, row_chunk(draws, p.row_blocks));  // (no block without draws)
-    // Rows kept in shared memory where one block reads them again past a
-    // warp's round of draws, or where the rows are few (latency, not
+    // Rows kept in shared memory where the rows are few (latency, not
     // bandwidth), but not where a row's draws go over several blocks (each
     // would copy it: fp32 (1, 64, S = 65,536) over 2,048 blocks 0.0174 ms
     // kept against 0.0109), nor where a row is at most a vector a lane (a
-    // draw reads one vector, and a kept segment's 16 KB would cost the
-    // blocks a multiprocessor holds: fp32 (4,096, 64, S = 1,024) 0.099 kept
-    // against 0.057; docs/PERF.md).
+    // draw reads one vector); with many rows a kept segment's 16 KB costs
+    // the blocks a multiprocessor holds more than the draws' reads again
+    // (fp32 (4,096, 64, S = 1,024) 0.099 kept against 0.057, (4,096,
+    // 1,024, 512) 0.114 against 0.074; docs/PERF.md).
     if (p.keep_rows == -1) {
-      p.keep_rows = segments <= kKeptSegments && p.row_blocks == 1 && k > kLanes * Shape<T>::E && (m <= sms || draws > kLanes) ? 1 : 0;
+      p.keep_rows = segments <= kKeptSegments && p.row_blocks == 1 && k > kLanes * Shape<T>::E && m <= sms ? 1 : 0;
     }
     return p;
   }

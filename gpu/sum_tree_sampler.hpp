@@ -56,8 +56,7 @@ struct SumTreePlan {
   // in flight at once; the draws read it there), rows of up to 8 segments;
   // 0 reads it from global memory, twice; -1: plan() chooses (1 where rows
   // are at most 8 segments and more than a vector a lane, a row's draws
-  // stay on one block (row_blocks), and M is at most the multiprocessors or
-  // a row has more than 32 draws).
+  // stay on one block (row_blocks), and M is at most the multiprocessors).
   int keep_rows = -1;
   // Segmented: 1 draws in a second kernel, a block a row (any row); 0 by the
   // row's last warp to finish (rows of up to 32 segments); -1: plan()
@@ -110,7 +109,7 @@ class SumTreeSampler {
   // row has more than 4 draws or M is at least 8 rows a multiprocessor
   // (kept in shared memory where rows are at most 8 segments and more than
   // a vector a lane, a row's draws stay on one block, and M is at most the
-  // multiprocessors or a row has more than 32 draws); else segmented, with the
+  // multiprocessors); else segmented, with the
   // most warps a block (up to 8) that leave two blocks for every
   // multiprocessor, then a second kernel (its blocks a row: row_blocks).
   // Warps walk few draws together: in the second kernel always, a block a

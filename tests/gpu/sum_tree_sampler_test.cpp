@@ -419,9 +419,8 @@ TEST(SumTreePlanRule, SecondKernelSharesARowsDrawsOverBlocks) {
 // round of draws of the block's warps' lanes (32 a segment), up to a grid
 // of 32 warps a multiprocessor, at least one; as asked, less any block
 // that would have no draws; refused past S. Rows kept in shared memory
-// where one block reads them again past a warp's round of draws, not where
-// several blocks share a row's draws nor where a row is at most a vector a
-// lane. Rows of 17-32 segments a block a row
+// where the rows are few, not where several blocks share a row's draws nor
+// where a row is at most a vector a lane. Rows of 17-32 segments a block a row
 // where a row has more draws than its warps' lanes.
 TEST(SumTreePlanRule, ABlockARowSpreadsManyDrawsOverBlocks) {
   using S = gpu::SumTreeSampler<float>;
@@ -441,12 +440,12 @@ TEST(SumTreePlanRule, ABlockARowSpreadsManyDrawsOverBlocks) {
   EXPECT_EQ(plan(1, 64, 64, {L::BlockPerRow, 0, -1, -1, -1, 3}).row_blocks, 3);  // (22, 22, 20 draws)
   EXPECT_EQ(plan(1, 64, 9, {L::BlockPerRow, 0, -1, -1, -1, 7}).row_blocks, 5);   // (2 draws each: 5 blocks)
   EXPECT_THROW(plan(1, 64, 9, {L::BlockPerRow, 0, -1, -1, -1, 10}), std::invalid_argument);
-  EXPECT_EQ(plan(5000, 4096, 32).keep_rows, 0);
-  EXPECT_EQ(plan(5000, 4096, 33).keep_rows, 1);  // (one block a row: 32 warps a multiprocessor already)
+  EXPECT_EQ(plan(5000, 4096, 33).keep_rows, 0);  // (many rows)
   EXPECT_EQ(plan(1000, 4096, 33).keep_rows, 0);  // (two blocks a row)
   EXPECT_EQ(plan(100, 4096, 1).keep_rows, 1);
-  EXPECT_EQ(plan(4096, 64, 1024).keep_rows, 0);   // (a vector a lane at most: a draw reads one)
-  EXPECT_EQ(plan(4096, 129, 1024).keep_rows, 1);
+  EXPECT_EQ(plan(100, 4096, 32).keep_rows, 1);
+  EXPECT_EQ(plan(100, 64, 32, {L::BlockPerRow}).keep_rows, 0);  // (a vector a lane at most: a draw reads one)
+  EXPECT_EQ(plan(100, 129, 32, {L::BlockPerRow}).keep_rows, 1);
 }
 
 // plan() is the rule on the current device's multiprocessors.
