@@ -674,8 +674,14 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
         vector_of(0, l, 0, x);
         row_out[s] = static_cast<int>(vector_first<T>(0, l, 0) + in_vector<T>(x, __dsub_rn(t, 0.0)));
       } else {
+        // A batch as wide as a lane's vectors, up to 8 (the same draw:
+        // the width is how many are read at once; past K they are zeros).
         const auto fetch = [&](int j, T(&x)[E]) { vector_of(chosen, l, j, x); };
-        row_out[s] = static_cast<int>(descend_vectors<T>(fetch, k, static_cast<std::int64_t>(chosen) * Shape<T>::G, l, t));
+        const std::int64_t base = static_cast<std::int64_t>(chosen) * Shape<T>::G;
+        const std::int64_t rest = k - base;  // (the segment's weights)
+        row_out[s] = static_cast<int>(rest <= 2 * kLanes * E   ? descend_vectors<T, 2>(fetch, k, base, l, t)
+                                      : rest <= 4 * kLanes * E ? descend_vectors<T, 4>(fetch, k, base, l, t)
+                                                               : descend_vectors<T>(fetch, k, base, l, t));
       }
     }
   }
