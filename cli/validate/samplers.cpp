@@ -46,16 +46,16 @@ void save(Counterexample& c, const std::string& file) {
 // range or of weight 0 noted in `failure` (and not counted).
 template <class I, class T>
 void tally(const std::vector<I>& idx, const std::vector<T>& w, std::uint64_t first, LawCounter& counter, std::string& failure) {
+  const auto draw = [&](std::size_t d) { return "draw " + std::to_string(first + d) + " is " + std::to_string(idx[d]); };  // (only for a failure)
   for (std::size_t d = 0; d < idx.size(); ++d) {
     const I v = idx[d];
-    const std::string draw = "draw " + std::to_string(first + d);
     bool negative = false;
     if constexpr (std::is_signed_v<I>) negative = v < 0;
     if (negative || static_cast<std::size_t>(v) >= w.size()) {
-      if (failure.empty()) failure = "in_range: " + draw + " is " + std::to_string(v);
+      if (failure.empty()) failure = "in_range: " + draw(d);
       continue;
     }
-    if (w[static_cast<std::size_t>(v)] == T(0) && failure.empty()) failure = "zero_never_drawn: " + draw + " is " + std::to_string(v) + ", of weight 0";
+    if (w[static_cast<std::size_t>(v)] == T(0) && failure.empty()) failure = "zero_never_drawn: " + draw(d) + ", of weight 0";
     counter.add(static_cast<std::uint64_t>(v));
   }
 }
