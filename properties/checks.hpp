@@ -211,11 +211,19 @@ Verdict single_nonzero(const Matrix<T>& m, int draws, const std::vector<int>& id
 template <class T>
 Verdict same_indices(const Matrix<T>& m, int draws, const std::vector<int>& a, const std::vector<int>& b, const std::string& a_name,
                      const std::string& b_name) {
-  if (auto v = detail::draws_shape("same_indices", m.rows, draws, b.size()); !v.ok) return v;
-  int s = 0;
-  return detail::each_draw("same_indices", m.rows, draws, a, [&](const std::vector<int>& col) {
-    return same_indices(m, col, detail::draw_of_rows(b, m.rows, draws, s++), a_name, b_name);
-  });
+  for (const auto* x : {&a, &b}) {
+    if (auto v = detail::draws_shape("same_indices", m.rows, draws, x->size()); !v.ok) return v;
+  }
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) {
+      const int r = static_cast<int>(i / static_cast<std::size_t>(draws));
+      return detail::of_draw(Verdict::fail("same_indices", r,
+                                           "row " + std::to_string(r) + ": " + a_name + " drew " + std::to_string(a[i]) + ", " + b_name +
+                                               " drew " + std::to_string(b[i])),
+                             static_cast<int>(i % static_cast<std::size_t>(draws)), draws);
+    }
+  }
+  return Verdict::pass("same_indices");
 }
 
 // Draw 0 of each row's S draws is the sampler's one draw (`one`, from
