@@ -1247,17 +1247,17 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     // more rows at once), and rows of 33-256 vectors, whose lanes each sum
     // several vectors. Rows of 9-32 vectors go a thread a row: a warp-wide
     // tree per row costs more than each thread's own. S draws a row: lanes
-    // a row, G draws at a time, for every row they hold (256 vectors); they
-    // beat a thread a row, a warp 32 rows and a block a row at every K
-    // measured (fp32 (262,144, 1,024, S = 8): 0.290 ms against 0.368 a
-    // block a row).
+    // a row, G draws at a time, for rows they hold (256 vectors) while G
+    // lanes make them in at most kLanesRounds rounds (fp32 (262,144, 1,024,
+    // S = 8): 0.290 ms against 0.368 a block a row); more go a block a row,
+    // spread over blocks (below).
     const std::int64_t vectors = (k + Shape<T>::E - 1) / Shape<T>::E;
     const bool lanes = draws == 1 ? vectors <= 8 || (vectors > kLanes && vectors <= 256) : vectors <= 256 && draws <= kLanesRounds * lanes_of(vectors);
     // Rows of up to 32 segments go a block a row (their sums stay in shared
     // memory) where a row is at most 16 segments (256 KB: one
     // multiprocessor reads it soon enough), or where a row has more draws
     // than its warps' lanes (spread over blocks: fp32 (1, 131,072, S =
-    // 65,536) 0.042 ms against 0.093 segmented), or where every multiprocessor
+    // 65,536) 0.045 ms against 0.093 segmented), or where every multiprocessor
     // has a row and either a row has more than 4 draws or there are 8 rows
     // a multiprocessor; other rows are spread a warp a segment over the
     // GPU, then drawn by a second kernel, whose warps walk up to 4 draws.
@@ -1271,10 +1271,10 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     const bool block_row =
         segments <= kLanes && (segments <= kBlockRowSegments || draws > kLanes * segments ||
                                (m >= sms && (draws > kWarpWalkDraws || static_cast<std::int64_t>(m) >= 8LL * sms)));
-    p.layout = lanes                                 ? L::LanesPerRow
+    p.layout = lanes                                       ? L::LanesPerRow
                : draws == 1 && k <= thread_per_row_max_k() ? L::ThreadPerRow
-               : block_row                     ? L::BlockPerRow
-                                               : L::Segmented;
+               : block_row                                 ? L::BlockPerRow
+                                                           : L::Segmented;
   }
   if (p.layout == L::WarpPerRow && segments != 1) {
     throw std::invalid_argument("sum-tree draw: a warp 32 rows holds rows of at most " + std::to_string(Shape<T>::G) + " weights (K = " +
