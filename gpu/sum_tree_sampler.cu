@@ -1124,17 +1124,50 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
 }
 
 // S draws a row go lanes a row while a row's lanes make them in at most
-// this many rounds of G; more wait on one row's lanes, and a block a row
+// kLanesRounds rounds of G; more wait on one row's lanes, and a block a row
 // spreads them over its warps and blocks (fp32 (4,096, 256, S = 256), 8
 // rounds: 0.027 ms lanes a row, 0.043 a block a row; (256, 64, 4,096), 256
-// rounds: 0.844 against 0.113; docs/PERF.md).
+// rounds: 0.844 against 0.113; docs/PERF.md). Up to kLanesRoundsMany
+// rounds where a lane holds 2 or more of its row's vectors, a draw's
+// shuffles across lanes (its chosen lane's NV vectors and their sums,
+// NV (E + 2)) are at most kLanesShuffles, and the rows fill the GPU
+// (at least kLanesFullWarps warps a multiprocessor): there a block a row's
+// draws, each a descent through shared memory and a lane's walk through
+// L1, cost more than the row's lanes' (H200, docs/PERF.md: fp32 (4,096,
+// 256, S = 1,024), 32 rounds, 0.078 ms against 0.086; fp64 0.061 against
+// 0.091; but (1,024, 256, 1,024), two warps a multiprocessor, 0.071
+// against 0.029, and fp32 (8,192, 128, 512), a vector a lane, 0.073
+// against 0.057; fp32 (4,096, 1,024, 512), 48 shuffles, 0.14 against
+// 0.074).
 constexpr int kLanesRounds = 8;
+constexpr int kLanesRoundsMany = 32;
+constexpr int kLanesShuffles = 32;
+constexpr int kLanesFullWarps = 4;
 
 // The lanes a row lanes_pass_for gives rows of `vectors` vectors.
 constexpr std::int64_t lanes_of(std::int64_t vectors) {
   std::int64_t g = 1;
   while (g < vectors && g < kLanes) g *= 2;
   return g;
+}
+
+// The vectors a lane holds there (NV: 1, 2, 4 or 8).
+constexpr std::int64_t lane_vectors_of(std::int64_t vectors) {
+  std::int64_t nv = 1;
+  while (nv * kLanes < vectors) nv *= 2;
+  return nv;
+}
+
+// Whether S draws of M rows of `vectors` vectors go lanes a row (above).
+template <class T>
+constexpr bool s_draws_on_lanes(int sms, int m, std::int64_t vectors, int draws) {
+  if (vectors > kLanes * kBatch) return false;
+  const std::int64_t g = lanes_of(vectors), nv = lane_vectors_of(vectors);
+  const std::int64_t rounds = (draws + g - 1) / g;
+  if (rounds <= kLanesRounds) return true;
+  const std::int64_t rows_a_warp = (kLanes / g) * (kBatch / nv);
+  const std::int64_t warps = (m + rows_a_warp - 1) / rows_a_warp;
+  return rounds <= kLanesRoundsMany && nv >= 2 && nv * (Shape<T>::E + 2) <= kLanesShuffles && warps >= static_cast<std::int64_t>(kLanesFullWarps) * sms;
 }
 
 template <class T, int G, int NV>
@@ -1249,10 +1282,12 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     // tree per row costs more than each thread's own. S draws a row: lanes
     // a row, G draws at a time, for rows they hold (256 vectors) while G
     // lanes make them in at most kLanesRounds rounds (fp32 (262,144, 1,024,
-    // S = 8): 0.290 ms against 0.368 a block a row); more go a block a row,
-    // spread over blocks (below).
+    // S = 8): 0.290 ms against 0.368 a block a row), or in up to
+    // kLanesRoundsMany where a lane holds several vectors and the rows
+    // fill the GPU (s_draws_on_lanes); more go a block a row, spread over
+    // blocks (below).
     const std::int64_t vectors = (k + Shape<T>::E - 1) / Shape<T>::E;
-    const bool lanes = draws == 1 ? vectors <= 8 || (vectors > kLanes && vectors <= 256) : vectors <= 256 && draws <= kLanesRounds * lanes_of(vectors);
+    const bool lanes = draws == 1 ? vectors <= 8 || (vectors > kLanes && vectors <= 256) : s_draws_on_lanes<T>(sms, m, vectors, draws);
     // Rows of up to 32 segments go a block a row (their sums stay in shared
     // memory) where a row is at most 16 segments (256 KB: one
     // multiprocessor reads it soon enough), or where a row has more draws

@@ -346,8 +346,9 @@ TEST(SumTreePlanRule, WarpsWalkDrawsOnlyForFewRowsAndDraws) {
 
 // S draws a row (no device: runs in CI): lanes a row for rows of up to 256
 // vectors (fp32 K <= 1,024, fp64 K <= 512) whose G lanes make them in at
-// most 8 rounds (S <= 8 G), whatever M; more draws, or longer rows, a block
-// a row; a warp 32 rows only when asked.
+// most 8 rounds (S <= 8 G), whatever M, or 32 rounds where the rows fill
+// the GPU with lanes holding several vectors each; more draws, or longer
+// rows, a block a row; a warp 32 rows only when asked.
 TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256VectorsAnd8Rounds) {
   using L = gpu::SumTreePlan::Layout;
   const int sms = 132;
@@ -369,6 +370,22 @@ TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256VectorsAnd8Rounds) {
     EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1000, k, {}, 8 * lanes + 1).layout, L::BlockPerRow) << k;
   }
   EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1000, 2, {}, 9).layout, L::BlockPerRow);
+  // Up to 32 rounds where a lane holds 2 or more vectors, a draw shuffles
+  // at most 32 values (fp32 NV <= 4, fp64 NV <= 8) and the rows fill 4
+  // warps a multiprocessor (fp32 K = 256: 4 rows a warp, 528 warps from
+  // M = 2,109).
+  using F = gpu::SumTreeSampler<float>;
+  using D = gpu::SumTreeSampler<double>;
+  EXPECT_EQ(F::plan_for(sms, 4096, 256, {}, 1024).layout, L::LanesPerRow);
+  EXPECT_EQ(F::plan_for(sms, 4096, 256, {}, 1025).layout, L::BlockPerRow);  // (33 rounds)
+  EXPECT_EQ(F::plan_for(sms, 2112, 256, {}, 1024).layout, L::LanesPerRow);
+  EXPECT_EQ(F::plan_for(sms, 2108, 256, {}, 1024).layout, L::BlockPerRow);
+  EXPECT_EQ(F::plan_for(sms, 4096, 512, {}, 512).layout, L::LanesPerRow);    // (4 vectors a lane: 24 shuffles)
+  EXPECT_EQ(F::plan_for(sms, 4096, 1024, {}, 512).layout, L::BlockPerRow);   // (8: 48)
+  EXPECT_EQ(F::plan_for(sms, 1 << 16, 128, {}, 512).layout, L::BlockPerRow); // (a vector a lane)
+  EXPECT_EQ(D::plan_for(sms, 4096, 256, {}, 1024).layout, L::LanesPerRow);
+  EXPECT_EQ(D::plan_for(sms, 4096, 512, {}, 512).layout, L::LanesPerRow);    // (8 vectors a lane: 32 shuffles)
+  EXPECT_EQ(D::plan_for(sms, 1024, 256, {}, 1024).layout, L::BlockPerRow);   // (512 warps)
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 64).layout, L::ThreadPerRow);  // (one draw)
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 1024, {L::WarpPerRow}, 8).describe(), "warp-per-row");
 }
