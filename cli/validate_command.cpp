@@ -49,6 +49,9 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
   v->add_option("--target-tv", o.target_tv, "plugins and built-ins: draw enough to detect this total-variation bias with power 0.9 (default 0.01)");
   v->add_option("--draws-per-law", o.draws_count, "plugins and built-ins: draws for each law check, instead of --target-tv")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000'000}));
+  v->add_option("--row-draws", o.row_draws,
+                "with --weights and --plugin or --builtin: also the S-draw properties, S draws a row (a saved S-draw failure's replay)")
+      ->check(CLI::Range(1, 1 << 16));
   v->add_option("--tests", o.tests, "generated inputs per precision for the property checks")->check(CLI::Range(1, 100000))->capture_default_str();
   v->add_option("--seed", o.seed, "the seed of the generated inputs and of the draws")->capture_default_str();
   v->add_option("--max-rows", o.max_rows, "the largest M generated")->check(CLI::Range(1, 4096))->capture_default_str();
@@ -142,11 +145,12 @@ int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource&
   so.draws = o.draws_count;
   so.counterexample_file = o.counterexample == "none" ? "" : o.counterexample;
   so.weights = o.weights;
+  so.row_draws = o.row_draws;
   so.dtype = o.dtype;
 
   Report report;
   if (file_way) {
-    refuse_with("a file of draws", {{plugin_way, "--plugin"}, {!o.sampler.empty(), "--sampler"}, {o.target_tv.has_value(), "--target-tv"},
+    refuse_with("a file of draws", {{plugin_way, "--plugin"}, {!o.sampler.empty(), "--sampler"}, {o.target_tv.has_value(), "--target-tv"}, {o.row_draws != 0, "--row-draws"},
                                        {o.draws_count.has_value(), "--draws-per-law"}, {!o.only.empty(), "--only"}, {o.on != "auto", "--on"}});
     if (o.weights.empty()) throw UsageError("--draws needs --weights, the weights the draws came from");
     if (o.adds_in_order && o.uniforms.empty()) throw UsageError("--adds-in-order goes with --uniforms (it sharpens the draw-by-draw check)");
@@ -192,6 +196,7 @@ int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource&
       report = check_sampler_report(inputs, s, so, progress);
     } else {
       if (!o.weights.empty()) throw UsageError("--weights does not apply to --mutants");
+      if (o.row_draws != 0) throw UsageError("--row-draws does not apply to --mutants");
       const bool cuda = o.on == "gpu";
       report = mutants_report(so, cuda, o.only, progress);
     }

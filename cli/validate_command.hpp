@@ -34,6 +34,7 @@ struct ValidateOptions {
   std::string counterexample = "warpsim-counterexample.txt";
   std::string progress = "auto";  // auto | always | never
   bool adds_in_order = false;
+  int row_draws = 0;  // --row-draws S (0: not given)
 };
 
 CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o);

@@ -45,6 +45,9 @@ struct FailingInput {
   std::uint64_t seed = 0;
   int rows = 0, cols = 0;
   int row = 0;        // the row the failing property named (0 if none)
+  // The S draws a row of the failing S-draw property (all_row_draw_properties,
+  // or check_equal's S draws); 0 where a one-draw property failed.
+  int draws = 0;
   std::vector<double> weights;  // rows x cols, each exactly the T value
 };
 
@@ -69,11 +72,12 @@ std::string row_text(std::span<const T> row) {
 }
 
 template <class T>
-std::string replay_text(const Matrix<T>& m, int row, std::uint64_t seed) {
+std::string replay_text(const Matrix<T>& m, int row, std::uint64_t seed, int draws = 0) {
   if (row < 0 || row >= m.rows) row = 0;
   const std::string line = row_text(m.row(row));
   return "failing row " + std::to_string(row) + " of " + std::to_string(m.rows) + " (" + std::to_string(m.cols) + " weights, " +
-         (sizeof(T) == 4 ? "fp32" : "fp64") + ", seed " + std::to_string(seed) + "):\n  " + line +
+         (sizeof(T) == 4 ? "fp32" : "fp64") + ", seed " + std::to_string(seed) +
+         (draws > 0 ? ", " + std::to_string(draws) + " draws a row" : "") + "):\n  " + line +
          "\nto look at it: printf '%s\\n%s\\n' '" + line + "' '" + line + "' > row.txt && warpsim show prefix --lanes 2 --k " +
          std::to_string(m.cols) + " --weights row.txt --step final";
 }
@@ -129,11 +133,14 @@ std::uint64_t fingerprint(std::uint64_t seed, const Matrix<T>& m) {
 namespace detail {
 // The row of the verdict that failed last in this thread (require() sets it).
 inline thread_local int failing_row = 0;
+// The S of the S-draw properties being checked in this thread, 0 for the
+// one-draw properties (set before their require()s).
+inline thread_local int failing_draws = 0;
 }  // namespace detail
 
 template <class T>
-FailingInput failing_input(const Input<T>& in, int row) {
-  FailingInput f{sizeof(T) == 4 ? "fp32" : "fp64", in.seed, in.m.rows, in.m.cols, row, {}};
+FailingInput failing_input(const Input<T>& in, int row, int draws = 0) {
+  FailingInput f{sizeof(T) == 4 ? "fp32" : "fp64", in.seed, in.m.rows, in.m.cols, row, draws, {}};
   f.weights.assign(in.m.weights.begin(), in.m.weights.end());
   return f;
 }
@@ -143,11 +150,12 @@ void within_budget(ShrinkBudget& budget, const Input<T>& in, Body&& body) {
   const auto fp = fingerprint(in.seed, in.m);
   if (budget.skip(fp)) return;
   detail::failing_row = 0;
+  detail::failing_draws = 0;
   try {
     body();
   } catch (...) {
     budget.failed(fp);
-    budget.last = failing_input(in, detail::failing_row);
+    budget.last = failing_input(in, detail::failing_row, detail::failing_draws);
     throw;
   }
 }
@@ -172,7 +180,7 @@ template <class T>
 void require(const Verdict& v, const Input<T>& in) {
   if (!v.ok) {
     detail::failing_row = v.row < 0 ? 0 : v.row;
-    RC_FAIL(v.property + ": " + v.detail + "\n" + replay_text(in.m, v.row, in.seed));
+    RC_FAIL(v.property + ": " + v.detail + "\n" + replay_text(in.m, v.row, in.seed, detail::failing_draws));
   }
 }
 
@@ -273,7 +281,10 @@ inline Report check_equal(const Sampler& a, const Sampler& b, const CheckOptions
     if (rows) RC_TAG(draws == 1 ? "S = 1" : draws <= 8 ? "S 2-8" : "S > 8");
     within_budget(budget, in, [&] {
       require(same_indices(in.m, a.draw(in.m, in.seed), b.draw(in.m, in.seed), a.name, b.name), in);
-      if (rows) require(same_indices(in.m, draws, a.draw_rows(in.m, in.seed, draws), b.draw_rows(in.m, in.seed, draws), a.name, b.name), in);
+      if (rows) {
+        detail::failing_draws = draws;
+        require(same_indices(in.m, draws, a.draw_rows(in.m, in.seed, draws), b.draw_rows(in.m, in.seed, draws), a.name, b.name), in);
+      }
     });
   };
   if (o.fp32) detail::run_property(report, a.name + " = " + b.name, "fp32", o, [&] { property(0.0f); });
@@ -302,6 +313,7 @@ inline Report check_row_draws(const Sampler& s, const CheckOptions& o = {}, std:
     const auto in = generate_input<T>(o, only);
     const int draws = *rc::gen::inRange(1, o.max_draws + 1);
     within_budget(budget, in, [&] {
+      detail::failing_draws = draws;
       for (const Verdict& v : all_row_draw_properties(s, in.m, in.seed, draws)) require(v, in);
     });
   };

@@ -95,7 +95,8 @@ std::string render_text(const Report& r) {
   if (r.counterexample) {
     const auto& c = *r.counterexample;
     s << "counterexample (" << c.property << ", " << c.dtype << ", seed " << c.seed << ", " << c.rows << " x " << c.cols << ", failing row "
-      << c.failing_row << ")" << (c.file.empty() ? "" : ", saved to " + c.file) << ":\n";
+      << c.failing_row << (c.draws > 0 ? ", " + std::to_string(c.draws) + " draws a row" : "") << ")" << (c.file.empty() ? "" : ", saved to " + c.file)
+      << ":\n";
     for (int i = 0; i < c.rows && i < 8; ++i) {
       s << "    ";
       for (int j = 0; j < c.cols && j < 16; ++j) s << (j ? " " : "") << g(c.weights[static_cast<std::size_t>(i * c.cols + j)]);
@@ -146,7 +147,7 @@ nlohmann::ordered_json render_json(const Report& r) {
   if (r.counterexample) {
     const auto& c = *r.counterexample;
     j["counterexample"] = {{"property", c.property}, {"dtype", c.dtype}, {"seed", c.seed}, {"rows", c.rows}, {"cols", c.cols},
-                           {"failing_row", c.failing_row}, {"weights", c.weights}, {"file", c.file}, {"replay", c.replay}, {"detail", c.detail}};
+                           {"failing_row", c.failing_row}, {"draws", c.draws}, {"weights", c.weights}, {"file", c.file}, {"replay", c.replay}, {"detail", c.detail}};
   }
   if (!r.mutants.empty()) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
@@ -249,7 +250,8 @@ std::string render_html(const Report& r, const std::string& layout_svg) {
   if (r.counterexample) {
     const auto& c = *r.counterexample;
     s << "<h2>Counterexample</h2><p>" << escape_xml(c.property) << ", " << c.dtype << ", seed " << c.seed << ", " << c.rows << " x " << c.cols
-      << ", failing row " << c.failing_row << (c.file.empty() ? "" : ", saved to " + escape_xml(c.file)) << ".</p>\n<pre>";
+      << ", failing row " << c.failing_row << (c.draws > 0 ? ", " + std::to_string(c.draws) + " draws a row" : "")
+      << (c.file.empty() ? "" : ", saved to " + escape_xml(c.file)) << ".</p>\n<pre>";
     for (const auto& line : c.replay) s << escape_xml(line) << "\n";
     s << "</pre>\n<pre>" << escape_xml(c.detail) << "</pre>\n";
     if (!layout_svg.empty()) s << "<h3>The failing row's prefix sums on the warp (warpsim show prefix)</h3>\n<div class=\"layout\">" << layout_svg << "</div>\n";

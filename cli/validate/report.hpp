@@ -46,6 +46,7 @@ struct Counterexample {
   std::uint64_t seed = 0;
   int rows = 0, cols = 0;
   int failing_row = 0;
+  int draws = 0;                // S draws a row where an S-draw property failed, else 0
   std::vector<double> weights;  // rows x cols
   std::string file;             // where it was written ("" if not)
   std::vector<std::string> replay;  // commands

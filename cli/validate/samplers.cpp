@@ -199,10 +199,14 @@ Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, cons
 
   std::vector<double> law = law_weights();
   std::string law_label = "a shuffled power law of 64 weights, 2 of them 0";
+  if (o.row_draws != 0 && o.weights.empty()) throw UsageError("--row-draws replays a saved S-draw failure: it goes with --weights");
   if (!o.weights.empty()) {
     // Replay: the properties on the given matrix.
     const auto w = read_weights(inputs, o.weights, o.dtype);
     if (w.fp32 ? !f32 : !f64) throw UsageError(s.subject + " takes no " + (w.fp32 ? "fp32" : "fp64") + " weights (pass --dtype)");
+    if (o.row_draws != 0 && (w.fp32 ? !s.sampler.rows32 : !s.sampler.rows64)) {
+      throw UsageError("--row-draws: " + s.subject + " makes one draw a row, not S (" + (w.fp32 ? "fp32" : "fp64") + ")");
+    }
     auto run = [&](auto zero) {
       using T = decltype(zero);
       properties::Matrix<T> m{static_cast<int>(w.rows), static_cast<int>(w.cols), {}};
@@ -217,11 +221,14 @@ Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, cons
         verdicts.push_back(v);
       }
       plugin_error();
-      for (const auto& v : verdicts) {
-        report.checks.push_back({v.property, of(v), v.ok ? "on the " + std::to_string(w.rows) + " x " + std::to_string(w.cols) + " weights in " +
-                                                               w.quoted + ", seed " + std::to_string(o.seed)
-                                                         : v.detail,
-                                 std::nullopt});
+      const std::string on = "on the " + std::to_string(w.rows) + " x " + std::to_string(w.cols) + " weights in " + w.quoted + ", seed " + std::to_string(o.seed);
+      for (const auto& v : verdicts) report.checks.push_back({v.property, of(v), v.ok ? on : v.detail, std::nullopt});
+      if (o.row_draws != 0) {  // a saved S-draw failure: the S-draw properties with its S
+        const std::string s_draws = " (" + std::to_string(o.row_draws) + " draws a row)";
+        for (const auto& v : properties::all_row_draw_properties(s.sampler, m, o.seed, o.row_draws)) {
+          report.checks.push_back({v.property + s_draws, of(v), v.ok ? on : v.detail, std::nullopt});
+        }
+        plugin_error();
       }
     };
     if (w.fp32) run(0.0f); else run(0.0);
@@ -260,11 +267,13 @@ Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, cons
       c.rows = r.failing->rows;
       c.cols = r.failing->cols;
       c.failing_row = r.failing->row;
+      c.draws = r.failing->draws;
       c.weights = r.failing->weights;
       c.detail = r.text;
       save(c, o.counterexample_file);
       const std::string file = c.file.empty() ? "FILE" : c.file;
-      c.replay.push_back(o.replay_prefix + " --weights " + file + " --seed " + std::to_string(c.seed) + " --dtype " + (c.dtype == "fp32" ? "f32" : "f64"));
+      c.replay.push_back(o.replay_prefix + " --weights " + file + " --seed " + std::to_string(c.seed) + " --dtype " + (c.dtype == "fp32" ? "f32" : "f64") +
+                         (c.draws > 0 ? " --row-draws " + std::to_string(c.draws) : ""));
       if (c.cols <= 4096) {
         const std::string line = std::to_string(c.failing_row + 1);
         c.replay.push_back("sed -n '" + line + "p;" + line + "p' " + file + " | warpsim show prefix --lanes 2 --k " + std::to_string(c.cols) +

@@ -39,6 +39,7 @@ struct SamplerOptions {
   std::optional<std::uint64_t> draws;  // instead of target_tv
   std::string counterexample_file = "warpsim-counterexample.txt";  // "" : not saved
   std::string weights;       // replay on these weights instead of generating
+  int row_draws = 0;         // with weights: also the S-draw properties, S = row_draws (a saved S-draw failure)
   std::optional<std::string> dtype;
   double shrink_seconds = 5;
   std::string replay_prefix;  // "warpsim validate --plugin lib.so --sampler x": how to run this sampler again

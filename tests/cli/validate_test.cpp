@@ -13,6 +13,10 @@
 #include "cli/errors.hpp"
 #include "cli/inputs.hpp"
 #include "cli/validate/arrays.hpp"
+#include "cli/validate/progress.hpp"
+#include "cli/validate/render.hpp"
+#include "cli/validate/samplers.hpp"
+#include "properties/registry.hpp"
 #include "oracle/reference.hpp"
 #include "properties/mutants.hpp"
 #include "properties/rc_checks.hpp"
@@ -261,6 +265,79 @@ TEST(ValidateFiles, EverySeededBugsDrawsFail) {
   std::cout << "file path: " << killed << " mutants' draws fail; " << refused << " mutants the model refuses to run (undefined behaviour)\n";
   EXPECT_EQ(killed + refused, static_cast<int>(mutants().size()));
   EXPECT_LE(refused, 2);
+}
+
+}  // namespace
+
+// A built-in's S-draw failure (here a sum tree whose S draws skip the one
+// draw's stream) is saved with its S, and its replay command names it:
+// the replay on the saved weights with --row-draws runs the S-draw
+// properties with that S and fails first_draw again, where without it the
+// one-draw properties pass.
+namespace {
+
+TEST(ValidateReplay, AnSDrawFailureIsSavedAndReplayedWithItsS) {
+  namespace cv = warpsim::cli::validate;
+  namespace properties = warpsim::properties;
+  const auto& sum_tree = properties::find_algorithm("sum-tree").oracle;
+  cv::SamplerUnderTest s;
+  s.sampler = sum_tree;
+  s.sampler.name = "skips";
+  s.sampler.rows32 = [one = sum_tree](const properties::Matrix<float>& m, std::uint64_t seed, int draws) {
+    auto idx = one.draw_rows(m, seed, draws + 1);  // draws 1 .. S of each row
+    std::vector<int> out;
+    for (int r = 0; r < m.rows; ++r) {
+      const auto first = idx.begin() + static_cast<std::ptrdiff_t>(r) * (draws + 1) + 1;
+      out.insert(out.end(), first, first + draws);
+    }
+    return out;
+  };
+  s.sampler.rows64 = nullptr;
+  s.sampler.f64 = nullptr;
+  s.kind = "builtin";
+  s.subject = "a sum tree that skips the one draw";
+  cv::SamplerOptions o;
+  o.tests = 15;
+  o.max_rows = 12;
+  o.max_cols = 30;
+  o.draws = 2000;
+  o.counterexample_file = "";
+  o.replay_prefix = "warpsim validate --builtin skips";
+  MemoryInputs none;
+  cv::Progress quiet;
+  const auto report = cv::check_sampler_report(none, s, o, quiet);
+  ASSERT_TRUE(report.counterexample.has_value());
+  const auto& c = *report.counterexample;
+  EXPECT_EQ(c.property, "first_draw");
+  ASSERT_GE(c.draws, 1);
+  ASSERT_FALSE(c.replay.empty());
+  EXPECT_NE(c.replay[0].find("--row-draws " + std::to_string(c.draws)), std::string::npos) << c.replay[0];
+  EXPECT_NE(cv::render_text(report).find(std::to_string(c.draws) + " draws a row"), std::string::npos);
+
+  // The replay: the saved matrix as a file, its seed, --row-draws S.
+  std::string file;
+  for (int r = 0; r < c.rows; ++r) {
+    std::vector<double> row(c.weights.begin() + r * c.cols, c.weights.begin() + (r + 1) * c.cols);
+    file += properties::row_text<double>(row) + "\n";
+  }
+  MemoryInputs in;
+  in.files["ce.txt"] = file;
+  cv::SamplerOptions replay = o;
+  replay.weights = "ce.txt";
+  replay.dtype = "f32";
+  replay.seed = c.seed;
+  const auto one_draw = cv::check_sampler_report(in, s, replay, quiet);
+  for (const auto& check : one_draw.checks) {
+    if (check.name.find("draws a row") != std::string::npos) ADD_FAILURE() << "S-draw check without --row-draws: " << check.name;
+  }
+  replay.row_draws = c.draws;
+  const auto again = cv::check_sampler_report(in, s, replay, quiet);
+  bool failed = false;
+  for (const auto& check : again.checks) {
+    if (check.name == "first_draw (" + std::to_string(c.draws) + " draws a row)") failed = check.outcome == cv::Outcome::Fail;
+  }
+  EXPECT_TRUE(failed) << cv::render_text(again);
+  EXPECT_FALSE(again.consistent());
 }
 
 }  // namespace

@@ -124,6 +124,29 @@ TEST(RowDraws, TheirPropertiesCatchDrawsThatRepeatOrSkipTheOneDraw) {
   const auto r = properties::check_row_draws(skips, quick);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.property, "first_draw") << r.text;
+  // The shrunk counterexample carries its S, and replays: the S-draw
+  // properties fail again on its matrix, seed and S.
+  ASSERT_TRUE(r.failing.has_value());
+  const auto& f = *r.failing;
+  EXPECT_GE(f.draws, 1);
+  EXPECT_LE(f.draws, quick.max_draws);
+  EXPECT_NE(r.text.find(std::to_string(f.draws) + " draws a row"), std::string::npos) << r.text;
+  properties::Matrix<float> m{f.rows, f.cols, std::vector<float>(f.weights.begin(), f.weights.end())};
+  bool again = false;
+  for (const auto& v : properties::all_row_draw_properties(skips, m, f.seed, f.draws)) again = again || (!v.ok && v.property == "first_draw");
+  EXPECT_TRUE(again) << "the saved S-draw failure replays";
+  // A one-draw failure says no S.
+  properties::Sampler off = sum_tree;
+  off.name = "off by one";
+  off.f32 = [one = sum_tree](const properties::Matrix<float>& w, std::uint64_t seed) {
+    auto idx = one.draw(w, seed);
+    for (int& i : idx) i = i + 1;
+    return idx;
+  };
+  const auto r1 = properties::check_sampler(off, quick);
+  ASSERT_FALSE(r1.ok);
+  ASSERT_TRUE(r1.failing.has_value());
+  EXPECT_EQ(r1.failing->draws, 0);
 }
 
 std::vector<std::string> table_names() {
