@@ -330,6 +330,10 @@ constexpr int kBlockRowSegments = 16;
 
 constexpr std::size_t kStagedPerWarp = kLanes * (kLanes + 1) * sizeof(double);
 
+// plan() lets a row's last warp draw (one kernel) where M x segments is at
+// most this many warps a multiprocessor.
+constexpr int kLastWarpWarps = 4;
+
 // The second kernel's warps, and the most draws a block of it spreads over
 // them (one walked round of 4 a warp).
 constexpr int kRowWarps = kRowThreads / kLanes;
@@ -344,7 +348,11 @@ enum class Finish : int {
   RowPass,    // more: row_pass, a block a row
 };
 
-template <class T>
+// kWalk (LastWarp): the last warp walks a round of up to 4 draws with the
+// whole warp (walk_together: the chosen lanes' vectors in one round trip,
+// not four batches of 8), as the second kernel does; a template parameter,
+// so that the kernel that only sums keeps its registers.
+template <class T, bool kWalk>
 __global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int m, std::int64_t k, std::int64_t segments,
                                                     double* __restrict__ lane_sums, double* __restrict__ seg_sums, int* __restrict__ tickets,
                                                     Finish finish, std::uint64_t seed, int draws, int* __restrict__ out) {
@@ -398,7 +406,15 @@ __global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int
       staged[d][lane] = __ldcg(lane_sums + (row * segments + g_d) * kLanes + lane);
     }
     __syncwarp();
-    if (s < draws) {
+    const int n = min(kLanes, draws - s0);
+    if (kWalk && n <= kWarpWalkDraws) {
+      const int l = s < draws ? descend_lanes(Plain{staged[lane]}, t) : 0;
+      const auto fetch = [&](std::int64_t seg, int l_d, int j, T(&x)[Shape<T>::E]) {
+        load_vector(r, k, aligned, vector_first<T>(seg * Shape<T>::G, l_d, j), x);
+      };
+      const std::int64_t col = walk_together<T>(fetch, n, chosen, l, t, lane);
+      if (s < draws) out[row * draws + s] = static_cast<int>(col);
+    } else if (s < draws) {
       const int l = descend_lanes(Plain{staged[lane]}, t);
       out[row * draws + s] = static_cast<int>(descend_vectors(r, k, aligned, chosen * Shape<T>::G, l, t));
     }
@@ -1410,12 +1426,24 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     throw std::invalid_argument("sum-tree draw: a row's last warp draws for rows of at most " + std::to_string(kLanes * Shape<T>::G) +
                                 " weights (K = " + std::to_string(k) + ")");
   }
-  // The second kernel measured as fast as the last warp, or faster, wherever
-  // plan() takes this layout (M x segments too few for a block a row, or
-  // past 32 segments); the last warp only where asked (docs/PERF.md).
-  if (p.second_pass == -1) p.second_pass = 1;
-  if (p.second_pass == 0) p.warp_walk = -1;  // (the last warp walks a lane a draw)
+  // One kernel, the row's last warp drawing (walked), where a row is at
+  // most 32 segments and has one draw, and the grid's warps are few (at
+  // most 4 a multiprocessor: latency, not bandwidth): it saves the second
+  // launch's wait (H200, two rounds, docs/PERF.md: fp32 (1, 131,072) 14.5
+  // and 15.4 us against 14.8 and 16.2 with a second kernel; fp64 (1,
+  // 65,536) 13.2 and 14.4 against 14.4 and 16.6). Elsewhere the second
+  // kernel measured as fast or faster (fp32 (64, 131,072), 2,048 warps:
+  // 17.5 and 18.0 against 16.9 and 17.2; four draws of (1, 131,072), which
+  // the second kernel spreads over four warps: 16.4 and 17.4 against 15.3
+  // and 15.9).
+  if (p.second_pass == -1) {
+    const bool few = static_cast<std::int64_t>(m) * segments <= static_cast<std::int64_t>(kLastWarpWarps) * sms;
+    p.second_pass = segments <= kLanes && draws == 1 && few ? 0 : 1;
+  }
   if (p.second_pass == 0) {
+    // The last warp walks a round of up to 4 draws where asked or by
+    // default; more go a lane a draw.
+    if (p.warp_walk == -1 || draws > kWarpWalkDraws) p.warp_walk = draws <= kWarpWalkDraws ? 1 : 0;
     if (p.row_blocks > 1) {
       throw std::invalid_argument("sum-tree draw: a row's last warp makes all its draws (row_blocks " + std::to_string(p.row_blocks) +
                                   " asked)");
@@ -1499,8 +1527,9 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
     if (tickets_.size() != had) WARPSIM_CUDA(cudaMemsetAsync(tickets, 0, tickets_.size() * sizeof(int), stream));  // (new memory)
   }
   const std::size_t staged = finish == Finish::LastWarp ? static_cast<std::size_t>(p.warps_per_block) * kStagedPerWarp : 0;
-  allow_dynamic_shared(reinterpret_cast<const void*>(segment_pass<T>), staged);
-  detail::launch(segment_pass<T>, dim3(static_cast<unsigned>(blocks)), dim3(p.warps_per_block * kLanes), staged, stream, false, weights, m,
+  const auto sum_kernel = finish == Finish::LastWarp && p.warp_walk == 1 ? segment_pass<T, true> : segment_pass<T, false>;
+  allow_dynamic_shared(reinterpret_cast<const void*>(sum_kernel), staged);
+  detail::launch(sum_kernel, dim3(static_cast<unsigned>(blocks)), dim3(p.warps_per_block * kLanes), staged, stream, false, weights, m,
                  k, segments, lane_sums, seg_sums, tickets, finish, seed, draws, out);
   if (finish == Finish::LastWarp) return;
   const int pow2 = static_cast<int>(cuda::std::bit_ceil(static_cast<std::uint64_t>(segments)));

@@ -60,16 +60,18 @@ struct SumTreePlan {
   int keep_rows = -1;
   // Segmented: 1 draws in a second kernel, a block a row (any row); 0 by the
   // row's last warp to finish (rows of up to 32 segments); -1: plan()
-  // chooses (1).
+  // chooses (0 for one draw a row of up to 32 segments where M x segments
+  // is at most 4 warps a multiprocessor, else 1).
   int second_pass = -1;
-  // BlockPerRow, and Segmented with a second kernel: 1 walks a warp's round
-  // of up to 4 draws with the whole warp (lane j reads vector j of each
+  // BlockPerRow, and Segmented (its second kernel, or a row's last warp):
+  // 1 walks a warp's round of up to 4 draws with the whole warp (lane j
+  // reads vector j of each
   // draw's chosen lane, the round's loads at once: one round trip where a
   // lane a draw makes several; more draws go a lane a draw; the second
   // kernel spreads up to 32 draws a row over its warps, 4 a warp); 0 a
   // lane a draw; -1: plan() chooses (the second kernel: 1, but 0 where M is
   // below the multiprocessors and its walked blocks would be more than two a
-  // multiprocessor; a block a row: 1
+  // multiprocessor; the last warp: 1 for at most 4 draws; a block a row: 1
   // for at most 4 draws a row where M x segments is at most 32 warps a
   // multiprocessor: latency, not bandwidth). The draws are the same either
   // way.
@@ -113,8 +115,10 @@ class SumTreeSampler {
   // a vector a lane, a row's draws stay on one block, and M is at most the
   // multiprocessors); else segmented, with the
   // most warps a block (up to 8) that leave two blocks for every
-  // multiprocessor, then a second kernel (its blocks a row: row_blocks).
-  // Warps walk few draws together: in the second kernel always, a block a
+  // multiprocessor, then a second kernel (its blocks a row: row_blocks), or,
+  // for one draw a row of up to 32 segments where M x segments is at most 4
+  // warps a multiprocessor, the row's last warp to finish (one kernel).
+  // Warps walk few draws together: in the second kernel and the last warp always, a block a
   // row for up to 4 draws a row where its warps, M x segments, are at most
   // 32 a multiprocessor. `ask` overrides any of it (docs/PERF.md has each
   // layout's times).

@@ -70,7 +70,7 @@ void every_shape() {
     int draws;
   };
   const Shape shapes[] = {{5, 1, 3}, {7, 3, 2}, {33, 37, 5}, {9, 128, 40}, {100, 64, 2}, {40, 127, 1}, {70, 300, 3}, {2, 1000, 2}, {3, g - 1, 7}, {4, g, 64}, {2, g + 1, 9},
-                          {3, 3 * g + 5, 33}, {1, 5 * g, 300}, {2, 8 * g, 40}, {2, 9 * g - 3, 70}, {1, 32 * g, 5}, {2, 40 * g + 17, 4}};
+                          {3, 3 * g + 5, 33}, {1, 5 * g, 300}, {2, 8 * g, 40}, {2, 9 * g - 3, 70}, {1, 32 * g, 5}, {2, 20 * g + 3, 4}, {2, 40 * g + 17, 4}};
   using L = gpu::SumTreePlan::Layout;
   std::uint64_t seed = 11;
   for (const auto f : properties::kFamilies) {
@@ -79,6 +79,9 @@ void every_shape() {
       SCOPED_TRACE(properties::family_name(f));
       for (int offset : {0, 1}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {}, offset), 0);
       for (int wpb : {1, 2, 8}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, wpb}), 0);
+      if (s.k <= 32 * g) {  // the row's last warp draws, walking up to 4 draws or a lane a draw
+        for (int walk : {0, 1}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 1, -1, 0, walk}, 1), 0);
+      }
       for (int walk : {0, 1}) {  // a second kernel draws, whatever K (a lane a draw, or warps walk few draws)
         EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 2, -1, 1, walk}), 0);
       }
@@ -272,7 +275,8 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
   const std::string seg8 = "segmented, 8 warps a block, then a block a row, warps walk draws";
   const std::string kept = "block-per-row, rows in shared memory, warps walk draws";
   const std::string seg1_8 = "segmented, 1 warps a block, then 8 blocks a row, warps walk draws";
-  const Point fp32[] = {{1, 131072, 1, seg1.c_str()},          {64, 131072, 1, seg4.c_str()},
+  const std::string last1 = "segmented, 1 warps a block, warps walk draws";  // (the row's last warp draws: one kernel)
+  const Point fp32[] = {{1, 131072, 1, last1.c_str()},         {64, 131072, 1, seg4.c_str()},
                         {256, 131072, 1, seg8.c_str()},        {1024, 131072, 1, seg8.c_str()},
                         {4096, 32768, 1, "block-per-row"},     {32, 1048576, 1, seg8.c_str()},
                         {1, 16777216, 1, seg8.c_str()},        {1, 4096, 1, kept.c_str()},
@@ -338,10 +342,34 @@ TEST(SumTreePlanRule, WarpsWalkDrawsOnlyForFewRowsAndDraws) {
   EXPECT_EQ(S::plan_for(sms, 100 * sms, 64 * g).warp_walk, 1);  // (the second kernel: whatever M and S)
   EXPECT_EQ(S::plan_for(sms, 1, 64 * g, {}, 64).warp_walk, 1);
   EXPECT_EQ(S::plan_for(sms, 1, 64 * g, {L::Segmented, 0, -1, 1, 0}).warp_walk, 0);
-  EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 0}).warp_walk, -1);  // the last warp: a lane a draw
+  EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 0}).warp_walk, 1);  // the last warp walks up to 4 draws
+  EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 0}, 4).warp_walk, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 0}, 5).warp_walk, 0);  // (more: a lane a draw)
+  EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 0, 0}).warp_walk, 0);
+  EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 0, 1}, 9).warp_walk, 0);
   EXPECT_EQ(S::plan_for(sms, 1, 100, {L::LanesPerRow, 0, -1, -1, 1}).warp_walk, -1);
   EXPECT_NE(S::plan_for(sms, 1, 4 * g).describe().find("warps walk draws"), std::string::npos);
   EXPECT_THROW(S::plan_for(sms, 1, 4, {L::Segmented, 1, -1, 1, -2}), std::invalid_argument);
+}
+
+// One kernel (the row's last warp draws, walked) for one draw a row of
+// 17-32 segments where M x segments is at most 4 warps a multiprocessor; a
+// second kernel past 32 segments, for S > 1, with more warps, or as asked.
+TEST(SumTreePlanRule, TheLastWarpDrawsOneDrawOfFewRows) {
+  using S = gpu::SumTreeSampler<float>;
+  using L = gpu::SumTreePlan::Layout;
+  const int sms = 132;
+  const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
+  EXPECT_EQ(S::plan_for(sms, 1, 32 * g).second_pass, 0);
+  EXPECT_EQ(S::plan_for(sms, 1, 20 * g).second_pass, 0);
+  EXPECT_EQ(S::plan_for(sms, 16, 32 * g).second_pass, 0);  // (512 warps)
+  EXPECT_EQ(S::plan_for(sms, 17, 32 * g).second_pass, 1);  // (544)
+  EXPECT_EQ(S::plan_for(sms, 1, 32 * g, {}, 2).second_pass, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, 32 * g + 1).second_pass, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, 32 * g, {L::Segmented, 0, -1, 1}).second_pass, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, 32 * g).warp_walk, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, 32 * g).describe(), "segmented, 1 warps a block, warps walk draws");
+  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1, 16 * g).second_pass, 0);  // (fp64: 32 segments)
 }
 
 // S draws a row (no device: runs in CI): lanes a row for rows of up to 256
