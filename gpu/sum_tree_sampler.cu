@@ -771,9 +771,13 @@ __global__ void __launch_bounds__(kRowsWarps * kLanes) rows_pass(const T* __rest
 // a step, its lanes along it), rows `stride` bytes apart (16-byte aligned,
 // and 16 more: rows land 4 banks apart, so a quarter-warp's 16-byte reads of
 // 8 rows hit different banks); then each thread sums its row's vectors
-// (vector v is lane v's one vector: the lane sums), keeps them as doubles
-// (lane i of thread x at sums[i * kThreadRows + x]), and draws as the warp
-// would.
+// (vector v is lane v's one vector: the lane sums) into the pair tree over
+// the 32 lanes, keeping its levels above the lanes in registers (16 + 8 +
+// 4 + 2 doubles), and draws as the warp would: down the levels (each
+// node read by selects, not an indexed array), and at the last step the
+// two lanes' sums formed again from their vectors (in shared memory, or
+// L1) -- no 32 lane sums a thread kept in shared memory, whose 16 KB a
+// block held the multiprocessor to 4 blocks of 64 threads at K = 128.
 constexpr int kThreadRows = 64;
 template <class T>
 __host__ __device__ constexpr std::size_t thread_row_stride(std::int64_t k) {
@@ -782,15 +786,22 @@ __host__ __device__ constexpr std::size_t thread_row_stride(std::int64_t k) {
 template <class T>
 std::size_t thread_pass_smem(std::int64_t k) {
   const bool direct = k * static_cast<std::int64_t>(sizeof(T)) <= 128;  // (no copy of the rows: thread_pass)
-  return kLanes * kThreadRows * sizeof(double) + (direct ? 0 : kThreadRows * thread_row_stride<T>(k));
+  return direct ? 0 : kThreadRows * thread_row_stride<T>(k);
+}
+
+// a[i] for i in [0, N), by selects (registers, not local memory).
+template <int N>
+__device__ __forceinline__ double pick(const double (&a)[N], int i) {
+  double r = a[0];
+#pragma unroll
+  for (int j = 1; j < N; ++j) r = i == j ? a[j] : r;
+  return r;
 }
 
 template <class T>
 __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed, int draws,
                                                            int* __restrict__ out) {
-  extern __shared__ double dynamic_smem[];
-  double* sums = dynamic_smem;
-  unsigned char* staged = reinterpret_cast<unsigned char*>(dynamic_smem + kLanes * kThreadRows);
+  extern __shared__ __align__(16) unsigned char staged[];
   constexpr int E = Shape<T>::E;
   const std::size_t stride = thread_row_stride<T>(k);
   const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
@@ -827,42 +838,77 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
   const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
   const T* mine = reinterpret_cast<const T*>(staged + threadIdx.x * stride);
   const int vectors = static_cast<int>((k + E - 1) / E);
-  for (int v0 = 0; v0 < kLanes; v0 += kBatch) {  // a batch of vectors read, then summed (the loads in flight together)
-    if (v0 >= vectors) {  // lanes past the row's vectors: sums of 0
+  // Lane v's vector (its one: vector v of the row), zeros past K.
+  const auto vector_of = [&](int v, T(&x)[E]) {
+    const std::int64_t first = static_cast<std::int64_t>(v) * E;
+    if (direct) {
+      load_vector(r, k, aligned, first, x);
+    } else if (first + E <= k) {  // one 16-byte read of shared memory (rows are 16-byte aligned there)
+      if constexpr (E == 4) {
+        const float4 q = reinterpret_cast<const float4*>(mine)[v];
+        x[0] = q.x, x[1] = q.y, x[2] = q.z, x[3] = q.w;
+      } else {
+        const double2 q = reinterpret_cast<const double2*>(mine)[v];
+        x[0] = q.x, x[1] = q.y;
+      }
+    } else {
 #pragma unroll
-      for (int b = 0; b < kBatch; ++b) sums[(v0 + b) * kThreadRows + threadIdx.x] = 0.0;
-      continue;
+      for (int c = 0; c < E; ++c) x[c] = first + c < k ? mine[first + c] : T(0);
     }
+  };
+  // Lane v's sum: 0, then its one vector (zeros past the row's vectors).
+  const auto lane_of = [&](int v) {
+    if (v >= vectors) return 0.0;
+    T x[E];
+    vector_of(v, x);
+    return add(0.0, vector_sum<T>(x));
+  };
+  // The pair tree above the 32 lanes, level by level (pair_sum's nodes):
+  // n2[i] over lanes 2i, 2i + 1; n4[i] over 4i .. 4i + 3; and so on.
+  double n2[16], n4[8], n8[4], n16[2];
+#pragma unroll
+  for (int v0 = 0; v0 < kLanes; v0 += kBatch) {  // a batch of vectors read, then summed (the loads in flight together)
     T x[kBatch][E];
 #pragma unroll
     for (int b = 0; b < kBatch; ++b) {
-      const std::int64_t first = static_cast<std::int64_t>(v0 + b) * E;
-      if (direct) {
-        load_vector(r, k, aligned, first, x[b]);
-      } else if (first + E <= k) {  // one 16-byte read of shared memory (rows are 16-byte aligned there)
-        if constexpr (E == 4) {
-          const float4 q = reinterpret_cast<const float4*>(mine)[v0 + b];
-          x[b][0] = q.x, x[b][1] = q.y, x[b][2] = q.z, x[b][3] = q.w;
-        } else {
-          const double2 q = reinterpret_cast<const double2*>(mine)[v0 + b];
-          x[b][0] = q.x, x[b][1] = q.y;
-        }
+      if (v0 + b < vectors) {
+        vector_of(v0 + b, x[b]);
       } else {
 #pragma unroll
-        for (int c = 0; c < E; ++c) x[b][c] = first + c < k ? mine[first + c] : T(0);
+        for (int c = 0; c < E; ++c) x[b][c] = T(0);
       }
     }
 #pragma unroll
-    for (int b = 0; b < kBatch; ++b) {
-      sums[(v0 + b) * kThreadRows + threadIdx.x] = v0 + b < vectors ? add(0.0, vector_sum<T>(x[b])) : 0.0;  // (lane v's sum: 0 + its vector)
+    for (int b = 0; b < kBatch; b += 2) {
+      const double left = v0 + b < vectors ? add(0.0, vector_sum<T>(x[b])) : 0.0;
+      const double right = v0 + b + 1 < vectors ? add(0.0, vector_sum<T>(x[b + 1])) : 0.0;
+      n2[(v0 + b) / 2] = add(left, right);
     }
   }
-  const Plain at{sums + threadIdx.x, kThreadRows};
-  const double root = pair_sum<kLanes>(at, 0);
+#pragma unroll
+  for (int i = 0; i < 8; ++i) n4[i] = add(n2[2 * i], n2[2 * i + 1]);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) n8[i] = add(n4[2 * i], n4[2 * i + 1]);
+#pragma unroll
+  for (int i = 0; i < 2; ++i) n16[i] = add(n8[2 * i], n8[2 * i + 1]);
+  const double root = add(n16[0], n16[1]);
   for (int s = 0; s < draws; ++s) {
     double t = target(seed, static_cast<std::uint64_t>(row), s, root);
-    const int l = descend_lanes(at, t);
-    out[row * draws + s] = static_cast<int>(descend_vectors(r, k, aligned, 0, l, t));
+    // descend_lanes's steps, each node's sums read from its level (a right
+    // node > 0 iff one of its lanes is).
+    int lo = 0;
+    const auto step = [&](double left, double right, int half) {
+      if (!(t < left) && right > 0) {
+        t = __dsub_rn(t, left);
+        lo += half;
+      }
+    };
+    step(n16[0], n16[1], 16);
+    step(pick(n8, lo / 8), pick(n8, lo / 8 + 1), 8);
+    step(pick(n4, lo / 4), pick(n4, lo / 4 + 1), 4);
+    step(pick(n2, lo / 2), pick(n2, lo / 2 + 1), 2);
+    step(lane_of(lo), lane_of(lo + 1), 1);
+    out[row * draws + s] = static_cast<int>(descend_vectors(r, k, aligned, 0, lo, t));
   }
 }
 
