@@ -816,17 +816,28 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
   const bool direct = k * static_cast<std::int64_t>(sizeof(T)) <= 128;
   const T* src = w + first_row * k;
   if (!direct) {
+    // The warp's copy q is (row i, piece c) = (q / n, q % n), n pieces a
+    // row: carried from q to q + 32 by adding 32's quotient and remainder
+    // (two divisions a thread, not one a copy: a division by a run-time n
+    // is some twenty instructions, and a copy is a few).
+    const auto copy_all = [&](int n, auto&& copy) {
+      const int step_i = kLanes / n, step_c = kLanes % n;
+      int i = lane / n, c = lane % n;
+      for (int q = lane; q < rows * n; q += kLanes) {
+        copy(i, c);
+        i += step_i;
+        c += step_c;
+        if (c >= n) c -= n, i += 1;
+      }
+    };
     if ((k * static_cast<std::int64_t>(sizeof(T))) % 16 == 0 && reinterpret_cast<std::uintptr_t>(src) % 16 == 0) {
-      const int per_row = static_cast<int>(k * static_cast<std::int64_t>(sizeof(T)) / 16);
-      for (int q = lane; q < rows * per_row; q += kLanes) {
-        const int i = q / per_row, c = q % per_row;
+      copy_all(static_cast<int>(k * static_cast<std::int64_t>(sizeof(T)) / 16), [&](int i, int c) {
         __pipeline_memcpy_async(staged + (warp * kLanes + i) * stride + 16 * c, src + static_cast<std::int64_t>(i) * k + c * E, 16);
-      }
+      });
     } else {
-      for (int q = lane; q < rows * static_cast<int>(k); q += kLanes) {
-        const int i = q / static_cast<int>(k), c = q % static_cast<int>(k);
-        __pipeline_memcpy_async(staged + (warp * kLanes + i) * stride + sizeof(T) * c, src + q, sizeof(T));
-      }
+      copy_all(static_cast<int>(k), [&](int i, int c) {
+        __pipeline_memcpy_async(staged + (warp * kLanes + i) * stride + sizeof(T) * c, src + static_cast<std::int64_t>(i) * k + c, sizeof(T));
+      });
     }
     __pipeline_commit();
     __pipeline_wait_prior(0);
