@@ -1349,14 +1349,13 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   const std::int64_t segments = (k + Shape<T>::G - 1) / Shape<T>::G;
   if (p.layout == L::Auto) {
     // Lanes a row for one draw a row where it measured fastest (docs/PERF.md,
-    // M x K = 2^28 on the H200): rows of up to 16 vectors in fp32 and 8 in
-    // fp64 (a warp holds 2 or more rows at once), and rows of 33-256
-    // vectors, whose lanes each sum several vectors. Rows between go a
-    // thread a row: a warp-wide tree per row costs more than each thread's
-    // own since it keeps its tree's levels in registers (fp32 K = 128:
-    // 0.342 ms a thread a row, 0.455 lanes a row; fp64 K = 64 0.544
-    // against 0.88, K = 32 0.661 against 0.765), but for fp32 rows of 16
-    // vectors (K = 64: 0.415 lanes a row, 0.422 a thread a row). S draws a row: lanes
+    // M x K = 2^28 on the H200): rows of up to 8 vectors (a warp holds 4 or
+    // more rows at once), and rows of 33-256 vectors, whose lanes each sum
+    // several vectors. Rows of 9-32 vectors go a thread a row: a warp-wide
+    // tree per row costs more than each thread's own, which keeps its
+    // tree's levels in registers (rows-trials/h200-thread-copies/: fp32 K =
+    // 64 0.375 ms a thread a row, 0.416 lanes a row; fp32 K = 128 0.319
+    // against 0.455; fp64 K = 32 0.571 against 0.765). S draws a row: lanes
     // a row, G draws at a time, for rows they hold (256 vectors) while G
     // lanes make them in at most kLanesRounds rounds (fp32 (262,144, 1,024,
     // S = 8): 0.290 ms against 0.368 a block a row), or in up to
@@ -1364,9 +1363,7 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     // fill the GPU (s_draws_on_lanes); more go a block a row, spread over
     // blocks (below).
     const std::int64_t vectors = (k + Shape<T>::E - 1) / Shape<T>::E;
-    constexpr std::int64_t kLanesShortest = sizeof(T) == 4 ? 16 : 8;  // (one draw: lanes a row up to this many vectors)
-    const bool lanes =
-        draws == 1 ? vectors <= kLanesShortest || (vectors > kLanes && vectors <= 256) : s_draws_on_lanes<T>(sms, m, vectors, draws);
+    const bool lanes = draws == 1 ? vectors <= 8 || (vectors > kLanes && vectors <= 256) : s_draws_on_lanes<T>(sms, m, vectors, draws);
     // Rows of up to 32 segments go a block a row (their sums stay in shared
     // memory) where a row is at most 16 segments (256 KB: one
     // multiprocessor reads it soon enough), or where a row has more draws
