@@ -783,10 +783,15 @@ template <class T>
 __host__ __device__ constexpr std::size_t thread_row_stride(std::int64_t k) {
   return (static_cast<std::size_t>(k) * sizeof(T) + 15) / 16 * 16 + 16;
 }
+// Rows shorter than a cache line are read by their threads from L1, not
+// copied first.
+template <class T>
+__host__ __device__ constexpr bool thread_rows_direct(std::int64_t k) {
+  return k * static_cast<std::int64_t>(sizeof(T)) < 128;
+}
 template <class T>
 std::size_t thread_pass_smem(std::int64_t k) {
-  const bool direct = k * static_cast<std::int64_t>(sizeof(T)) <= 128;  // (no copy of the rows: thread_pass)
-  return direct ? 0 : kThreadRows * thread_row_stride<T>(k);
+  return thread_rows_direct<T>(k) ? 0 : kThreadRows * thread_row_stride<T>(k);
 }
 
 // a[i] for i in [0, N), by selects (registers, not local memory).
@@ -808,12 +813,12 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
   const std::int64_t first_row = static_cast<std::int64_t>(blockIdx.x) * kThreadRows + warp * kLanes;
   if (first_row >= m) return;  // (whole warps)
   const int rows = static_cast<int>(min(static_cast<std::int64_t>(kLanes), m - first_row));
-  // Rows of a cache line or less are read by their threads straight from
+  // Rows shorter than a cache line are read by their threads straight from
   // global memory (a warp's 16-byte loads fall on 32 lines, each line's
   // next loads then hit L1); longer rows are first copied, the warp's 32
   // rows together, asynchronously (every copy in flight at once): 16 bytes a
   // copy where rows are whole 16-byte vectors, else a weight a copy.
-  const bool direct = k * static_cast<std::int64_t>(sizeof(T)) <= 128;
+  const bool direct = thread_rows_direct<T>(k);
   const T* src = w + first_row * k;
   if (!direct) {
     // The warp's copy q is (row i, piece c) = (q / n, q % n), n pieces a
@@ -867,13 +872,6 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
       for (int c = 0; c < E; ++c) x[c] = first + c < k ? mine[first + c] : T(0);
     }
   };
-  // Lane v's sum: 0, then its one vector (zeros past the row's vectors).
-  const auto lane_of = [&](int v) {
-    if (v >= vectors) return 0.0;
-    T x[E];
-    vector_of(v, x);
-    return add(0.0, vector_sum<T>(x));
-  };
   // The pair tree above the 32 lanes, level by level (pair_sum's nodes):
   // n2[i] over lanes 2i, 2i + 1; n4[i] over 4i .. 4i + 3; and so on.
   double n2[16], n4[8], n8[4], n16[2];
@@ -918,8 +916,22 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
     step(pick(n8, lo / 8), pick(n8, lo / 8 + 1), 8);
     step(pick(n4, lo / 4), pick(n4, lo / 4 + 1), 4);
     step(pick(n2, lo / 2), pick(n2, lo / 2 + 1), 2);
-    step(lane_of(lo), lane_of(lo + 1), 1);
-    out[row * draws + s] = static_cast<int>(descend_vectors(r, k, aligned, 0, lo, t));
+    // The last step: lanes lo and lo + 1, each its sum 0 + its one vector
+    // (zeros past the row's). The lane reached holds one vector, so
+    // descend_vectors' walk ends on it (its sum is > 0, or it is all zeros,
+    // as descend_vectors' kept would be) with nothing below it (t - 0 is t):
+    // the weight is found in that vector straight away.
+    T xl[E], xr[E];
+    vector_of(lo, xl);
+    vector_of(lo + 1, xr);
+    const double left = add(0.0, vector_sum<T>(xl)), right = add(0.0, vector_sum<T>(xr));
+    const bool go_right = !(t < left) && right > 0;
+    if (go_right) t = __dsub_rn(t, left);
+    T chosen[E];
+#pragma unroll
+    for (int c = 0; c < E; ++c) chosen[c] = go_right ? xr[c] : xl[c];
+    const int lane_reached = lo + (go_right ? 1 : 0);
+    out[row * draws + s] = static_cast<int>(vector_first<T>(0, lane_reached, 0) + in_vector<T>(chosen, t));
   }
 }
 
