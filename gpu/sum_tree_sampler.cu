@@ -803,9 +803,10 @@ __device__ __forceinline__ double pick(const double (&a)[N], int i) {
   return r;
 }
 
-template <class T>
+template <class T, int kUsed>
 __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed, int draws,
                                                            int* __restrict__ out) {
+  static_assert(kUsed >= 2 && kUsed <= kLanes && (kUsed & (kUsed - 1)) == 0, "rows on a power of two of lanes, 2 to 32");
   extern __shared__ __align__(16) unsigned char staged[];
   constexpr int E = Shape<T>::E;
   const std::size_t stride = thread_row_stride<T>(k);
@@ -874,12 +875,21 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
   };
   // The pair tree above the 32 lanes, level by level (pair_sum's nodes):
   // n2[i] over lanes 2i, 2i + 1; n4[i] over 4i .. 4i + 3; and so on.
-  double n2[16], n4[8], n8[4], n16[2];
+  // The pair tree over the row's first kUsed lanes, level by level
+  // (pair_sum's nodes): n2[i] over lanes 2i, 2i + 1, n4[i] over 4i .. 4i +
+  // 3, and so on. Lanes past them hold zeros, and x + 0 is x: the tree over
+  // all 32 lanes has the same root, and its descent never turns right above
+  // these lanes (a right node of zeros), so it starts here. (One array a
+  // level, each read by selects: a single heap's levels were turned into
+  // indexed local memory by the compiler.)
+  constexpr int P = kUsed / 2;
+  double n2[P], n4[P / 2 > 0 ? P / 2 : 1], n8[P / 4 > 0 ? P / 4 : 1], n16[P / 8 > 0 ? P / 8 : 1];
 #pragma unroll
-  for (int v0 = 0; v0 < kLanes; v0 += kBatch) {  // a batch of vectors read, then summed (the loads in flight together)
-    T x[kBatch][E];
+  for (int v0 = 0; v0 < kUsed; v0 += kBatch) {  // a batch of vectors read, then summed (the loads in flight together)
+    constexpr int kWide = kUsed < kBatch ? kUsed : kBatch;
+    T x[kWide][E];
 #pragma unroll
-    for (int b = 0; b < kBatch; ++b) {
+    for (int b = 0; b < kWide; ++b) {
       if (v0 + b < vectors) {
         vector_of(v0 + b, x[b]);
       } else {
@@ -888,23 +898,35 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
       }
     }
 #pragma unroll
-    for (int b = 0; b < kBatch; b += 2) {
+    for (int b = 0; b < kWide; b += 2) {
       const double left = v0 + b < vectors ? add(0.0, vector_sum<T>(x[b])) : 0.0;
       const double right = v0 + b + 1 < vectors ? add(0.0, vector_sum<T>(x[b + 1])) : 0.0;
       n2[(v0 + b) / 2] = add(left, right);
     }
   }
 #pragma unroll
-  for (int i = 0; i < 8; ++i) n4[i] = add(n2[2 * i], n2[2 * i + 1]);
+  for (int i = 0; i < P / 2; ++i) n4[i] = add(n2[2 * i], n2[2 * i + 1]);
 #pragma unroll
-  for (int i = 0; i < 4; ++i) n8[i] = add(n4[2 * i], n4[2 * i + 1]);
+  for (int i = 0; i < P / 4; ++i) n8[i] = add(n4[2 * i], n4[2 * i + 1]);
 #pragma unroll
-  for (int i = 0; i < 2; ++i) n16[i] = add(n8[2 * i], n8[2 * i + 1]);
-  const double root = add(n16[0], n16[1]);
+  for (int i = 0; i < P / 8; ++i) n16[i] = add(n8[2 * i], n8[2 * i + 1]);
+  double root;
+  if constexpr (kUsed == 2) {
+    root = n2[0];
+  } else if constexpr (kUsed == 4) {
+    root = add(n2[0], n2[1]);
+  } else if constexpr (kUsed == 8) {
+    root = add(n4[0], n4[1]);
+  } else if constexpr (kUsed == 16) {
+    root = add(n8[0], n8[1]);
+  } else {
+    root = add(n16[0], n16[1]);
+  }
   for (int s = 0; s < draws; ++s) {
     double t = target(seed, static_cast<std::uint64_t>(row), s, root);
-    // descend_lanes's steps, each node's sums read from its level (a right
-    // node > 0 iff one of its lanes is).
+    // descend_lanes's steps below the lanes' top kUsed, each node's sums
+    // read from its level (a right node > 0 iff one of its lanes is), down
+    // to a pair of lanes.
     int lo = 0;
     const auto step = [&](double left, double right, int half) {
       if (!(t < left) && right > 0) {
@@ -912,10 +934,10 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
         lo += half;
       }
     };
-    step(n16[0], n16[1], 16);
-    step(pick(n8, lo / 8), pick(n8, lo / 8 + 1), 8);
-    step(pick(n4, lo / 4), pick(n4, lo / 4 + 1), 4);
-    step(pick(n2, lo / 2), pick(n2, lo / 2 + 1), 2);
+    if constexpr (kUsed >= 32) step(pick(n16, lo / 16), pick(n16, lo / 16 + 1), 16);
+    if constexpr (kUsed >= 16) step(pick(n8, lo / 8), pick(n8, lo / 8 + 1), 8);
+    if constexpr (kUsed >= 8) step(pick(n4, lo / 4), pick(n4, lo / 4 + 1), 4);
+    if constexpr (kUsed >= 4) step(pick(n2, lo / 2), pick(n2, lo / 2 + 1), 2);
     // The last step: lanes lo and lo + 1, each its sum 0 + its one vector
     // (zeros past the row's). The lane reached holds one vector, so
     // descend_vectors' walk ends on it (its sum is > 0, or it is all zeros,
@@ -1561,8 +1583,14 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   if (p.layout == L::LanesPerRow) return lanes_pass_for(weights, m, k, seed, draws, out, stream);
   if (p.layout == L::ThreadPerRow) {
     const std::size_t smem = thread_pass_smem<T>(k);
-    allow_dynamic_shared(reinterpret_cast<const void*>(thread_pass<T>), smem);
-    detail::launch(thread_pass<T>, dim3(static_cast<unsigned>((m + kThreadRows - 1) / kThreadRows)), dim3(kThreadRows), smem, stream, false,
+    const std::int64_t vectors = (k + Shape<T>::E - 1) / Shape<T>::E;
+    const auto kernel = vectors <= 2    ? thread_pass<T, 2>
+                        : vectors <= 4  ? thread_pass<T, 4>
+                        : vectors <= 8  ? thread_pass<T, 8>
+                        : vectors <= 16 ? thread_pass<T, 16>
+                                        : thread_pass<T, kLanes>;
+    allow_dynamic_shared(reinterpret_cast<const void*>(kernel), smem);
+    detail::launch(kernel, dim3(static_cast<unsigned>((m + kThreadRows - 1) / kThreadRows)), dim3(kThreadRows), smem, stream, false,
                    weights, m, k, seed, draws, out);
     return;
   }

@@ -147,6 +147,36 @@ void every_lanes_kernel() {
   }
 }
 
+// A thread a row: each of its kernels (the tree over 2, 4, 8, 16 or 32
+// lanes, by the row's vectors), at each one's shortest and longest rows,
+// with rows that end mid-vector, misaligned rows, rows read from L1 and
+// copied, one draw and S draws, and a row of zeros among them.
+template <class T>
+void every_thread_kernel() {
+  WARPSIM_REQUIRE_GPU();
+  constexpr std::int64_t e = 16 / sizeof(T);
+  std::vector<std::int64_t> ks;
+  for (std::int64_t v : {1, 2, 4, 8, 16, 32}) {
+    for (std::int64_t k : {(v / 2) * e + 1, v * e - 1, v * e}) {
+      if (k >= 1 && (ks.empty() || ks.back() < k)) ks.push_back(k);
+    }
+  }
+  using L = gpu::SumTreePlan::Layout;
+  std::uint64_t seed = 301;
+  for (const std::int64_t k : ks) {
+    for (const int draws : {1, 3}) {
+      const int m = 97;  // (past a block's 64 rows, not a multiple of a warp's)
+      auto w = weights<T>(properties::WeightFamily::PowerLaw, m, k, seed);
+      for (std::int64_t c = 0; c < k; ++c) w[static_cast<std::size_t>(5 * k + c)] = T(0);  // row 5: zeros
+      for (int offset : {0, 1}) EXPECT_EQ(compare(w, m, k, seed, draws, {L::ThreadPerRow}, offset), 0) << "K " << k << " S " << draws;
+      ++seed;
+    }
+  }
+}
+
+TEST(SumTreeSampler, ThreadPerRowEveryKernelFp32) { every_thread_kernel<float>(); }
+TEST(SumTreeSampler, ThreadPerRowEveryKernelFp64) { every_thread_kernel<double>(); }
+
 TEST(SumTreeSampler, LanesPerRowEveryKernelFp32) { every_lanes_kernel<float>(); }
 TEST(SumTreeSampler, LanesPerRowEveryKernelFp64) { every_lanes_kernel<double>(); }
 
