@@ -314,9 +314,10 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
                         {64, 32768, 1, kept.c_str()},          {1, 1048576, 1, seg1.c_str()},
                         {64, 1048576, 1, seg8.c_str()},        {1024, 4096, 1, "block-per-row, warps walk draws"},
                         {1024, 32768, 1, "block-per-row"},     {1024, 1048576, 1, seg8.c_str()},
-                        {8388608, 32, 1, "lanes-per-row"},     {2097152, 128, 1, "thread-per-row"},
+                        {8388608, 32, 1, "thread-per-row"},    {2097152, 128, 1, "thread-per-row"},
                         {1048576, 256, 1, "lanes-per-row"},    {262144, 1000, 1, "lanes-per-row"},
                         {65536, 4096, 1, "block-per-row"},     {67108864, 4, 1, "lanes-per-row"},
+                        {16777216, 16, 1, "thread-per-row"},
                         {4194304, 64, 1, "thread-per-row"},    {1, 131072, 64, seg1_8.c_str()},
                         {256, 131072, 64, "block-per-row"},    {1024, 32768, 16, "block-per-row"},
                         {1048576, 256, 8, "lanes-per-row"}};
@@ -328,7 +329,8 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
                         {8388608, 32, 1, "thread-per-row"}, {2097152, 128, 1, "lanes-per-row"},
                         {262144, 1024, 1, "block-per-row"}, {1, 32768, 1, "block-per-row, warps walk draws"},
                         {1024, 32768, 1, "block-per-row"}, {256, 131072, 64, seg8.c_str()},
-                        {1048576, 256, 8, "lanes-per-row"}};
+                        {1048576, 256, 8, "lanes-per-row"}, {16777216, 16, 1, "thread-per-row"},
+                        {67108864, 4, 1, "lanes-per-row"}};
   for (const auto& q : fp64) {
     EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(132, q.m, q.k, {}, q.draws).describe(), q.layout) << "fp64 M " << q.m << " K " << q.k << " S " << q.draws;
   }
@@ -446,9 +448,12 @@ TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256VectorsAnd8Rounds) {
   EXPECT_EQ(D::plan_for(sms, 1024, 256, {}, 1024).layout, L::BlockPerRow);   // (512 warps)
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 128).layout, L::ThreadPerRow);  // (one draw, 32 vectors)
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 64).layout, L::ThreadPerRow);  // (16 vectors)
-  EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 32).layout, L::LanesPerRow);   // (8)
+  EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 32).layout, L::ThreadPerRow);  // (8)
+  EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 9).layout, L::ThreadPerRow);   // (3)
+  EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 8).layout, L::LanesPerRow);    // (2)
   EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1 << 20, 32).layout, L::ThreadPerRow);  // (fp64: 16 vectors)
-  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1 << 20, 16).layout, L::LanesPerRow);   // (8)
+  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1 << 20, 16).layout, L::ThreadPerRow);  // (8)
+  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1 << 20, 4).layout, L::LanesPerRow);    // (2)
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 1024, {L::WarpPerRow}, 8).describe(), "warp-per-row");
 }
 
