@@ -19,15 +19,17 @@
 //                 the draw found by the lane whose turns all lead to it;
 //                 S draws G at a time, lane i following draw i's path by
 //                 shuffles
-//   thread_pass   a thread a row (rows of one segment): the row's 32 lanes'
-//                 sums in shared memory, then its draws
+//   thread_pass   a thread a row (rows of at most a vector a lane): the
+//                 rows copied to shared memory, each thread's tree over the
+//                 lanes its row uses in registers, level by level, then its
+//                 draws
 //   rows_pass     a warp 32 rows (rows of one segment), summed one after
 //                 another, then the 32 rows' draws at once, a lane a row
 //   segment_pass  a warp a segment of the M x ceil(K / G) segments: its
 //                 lanes' sums to lane_sums and the segment's to seg_sums;
 //                 where a row has at most 32 segments its last
 //                 warp to finish (a ticket a row) builds the row's tree by a
-//                 butterfly and draws
+//                 butterfly and draws (walking up to 4 draws as a warp)
 //   block_pass    a block a row (up to 32 segments, a warp a segment): the
 //                 row's sums in shared memory, then its draws
 //   row_pass      past 32 segments: a block a row (or several, sharing a
