@@ -21,6 +21,7 @@
 #include "properties/mutants.hpp"
 #include "properties/rc_checks.hpp"
 #include "rng/philox_uniform.hpp"
+#include "tests/row_draw_samplers.hpp"
 
 namespace {
 
@@ -281,17 +282,7 @@ TEST(ValidateReplay, AnSDrawFailureIsSavedAndReplayedWithItsS) {
   namespace properties = warpsim::properties;
   const auto& sum_tree = properties::find_algorithm("sum-tree").oracle;
   cv::SamplerUnderTest s;
-  s.sampler = sum_tree;
-  s.sampler.name = "skips";
-  s.sampler.rows32 = [one = sum_tree](const properties::Matrix<float>& m, std::uint64_t seed, int draws) {
-    auto idx = one.draw_rows(m, seed, draws + 1);  // draws 1 .. S of each row
-    std::vector<int> out;
-    for (int r = 0; r < m.rows; ++r) {
-      const auto first = idx.begin() + static_cast<std::ptrdiff_t>(r) * (draws + 1) + 1;
-      out.insert(out.end(), first, first + draws);
-    }
-    return out;
-  };
+  s.sampler = warpsim::test::skipping_the_one_draw(sum_tree);  // draws 1 .. S of each row
   s.sampler.rows64 = nullptr;
   s.sampler.f64 = nullptr;
   s.kind = "builtin";

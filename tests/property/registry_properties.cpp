@@ -12,6 +12,7 @@
 #include "oracle/rejection/bringmann_larsen.hpp"
 #include "properties/properties.hpp"
 #include "tests/alias_test_weights.hpp"
+#include "tests/row_draw_samplers.hpp"
 
 using namespace warpsim;
 
@@ -109,17 +110,7 @@ TEST(RowDraws, TheirPropertiesCatchDrawsThatRepeatOrSkipTheOneDraw) {
   EXPECT_TRUE(properties::check_row_draws(repeats, quick).ok) << "each repeated draw is a draw of its row";
   EXPECT_FALSE(properties::in_law_of_row_draws<float>(repeats, kLaw, 20261126, {.draws = 4000}).ok);
 
-  properties::Sampler skips = sum_tree;
-  skips.name = "skips";
-  skips.rows32 = [one = sum_tree](const properties::Matrix<float>& m, std::uint64_t seed, int draws) {
-    auto idx = one.draw_rows(m, seed, draws + 1);  // draws 1 .. S of each row
-    std::vector<int> out;
-    for (int r = 0; r < m.rows; ++r) {
-      const auto first = idx.begin() + static_cast<std::ptrdiff_t>(r) * (draws + 1) + 1;
-      out.insert(out.end(), first, first + draws);
-    }
-    return out;
-  };
+  const properties::Sampler skips = test::skipping_the_one_draw(sum_tree);  // draws 1 .. S of each row
   EXPECT_TRUE(properties::in_law_of_row_draws<float>(skips, kLaw, 20261126, {.draws = 4000}).ok) << "its draws are in law";
   const auto r = properties::check_row_draws(skips, quick);
   EXPECT_FALSE(r.ok);
