@@ -772,14 +772,16 @@ __global__ void __launch_bounds__(kRowsWarps * kLanes) rows_pass(const T* __rest
 // first copies its 32 rows into shared memory with coalesced loads (a row
 // a step, its lanes along it), rows `stride` bytes apart (16-byte aligned,
 // and 16 more: rows land 4 banks apart, so a quarter-warp's 16-byte reads of
-// 8 rows hit different banks); then each thread sums its row's vectors
-// (vector v is lane v's one vector: the lane sums) into the pair tree over
-// the 32 lanes, keeping its levels above the lanes in registers (16 + 8 +
-// 4 + 2 doubles), and draws as the warp would: down the levels (each
+// 8 rows hit different banks; rows shorter than a cache line are read from
+// L1 instead); then each thread sums its row's vectors (vector v is lane
+// v's one vector: the lane sums) into the pair tree over the kUsed lanes
+// its rows use (2 to 32), keeping the levels above the lanes in registers
+// (kUsed - 2 doubles), and draws as the warp would: down the levels (each
 // node read by selects, not an indexed array), and at the last step the
-// two lanes' sums formed again from their vectors (in shared memory, or
-// L1) -- no 32 lane sums a thread kept in shared memory, whose 16 KB a
-// block held the multiprocessor to 4 blocks of 64 threads at K = 128.
+// two lanes' sums formed again from their vectors, the weight then found in
+// the one reached -- no 32 lane sums a thread kept in shared memory, whose
+// 16 KB a block held the multiprocessor to 4 blocks of 64 threads at K =
+// 128 (docs/PERF.md).
 constexpr int kThreadRows = 64;
 template <class T>
 __host__ __device__ constexpr std::size_t thread_row_stride(std::int64_t k) {
@@ -875,8 +877,6 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
       for (int c = 0; c < E; ++c) x[c] = first + c < k ? mine[first + c] : T(0);
     }
   };
-  // The pair tree above the 32 lanes, level by level (pair_sum's nodes):
-  // n2[i] over lanes 2i, 2i + 1; n4[i] over 4i .. 4i + 3; and so on.
   // The pair tree over the row's first kUsed lanes, level by level
   // (pair_sum's nodes): n2[i] over lanes 2i, 2i + 1, n4[i] over 4i .. 4i +
   // 3, and so on. Lanes past them hold zeros, and x + 0 is x: the tree over
