@@ -807,10 +807,13 @@ __device__ __forceinline__ double pick(const double (&a)[N], int i) {
   return r;
 }
 
-template <class T, int kUsed>
+// NV: the vectors a lane holds, 1, or 2 (rows of 33-64 vectors: lane l's
+// vectors l and 32 + l, its sum (0 + the first) + the second).
+template <class T, int kUsed, int NV = 1>
 __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed, int draws,
                                                            int* __restrict__ out) {
   static_assert(kUsed >= 2 && kUsed <= kLanes && (kUsed & (kUsed - 1)) == 0, "rows on a power of two of lanes, 2 to 32");
+  static_assert(NV == 1 || (NV == 2 && kUsed == kLanes), "two vectors a lane only where a row takes all 32 lanes");
   extern __shared__ __align__(16) unsigned char staged[];
   constexpr int E = Shape<T>::E;
   const std::size_t stride = thread_row_stride<T>(k);
@@ -899,12 +902,27 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
         for (int c = 0; c < E; ++c) x[b][c] = T(0);
       }
     }
+    T y[NV == 2 ? kWide : 1][E];  // (NV = 2: each lane's second vector, 32 on)
+    if constexpr (NV == 2) {
 #pragma unroll
-    for (int b = 0; b < kWide; b += 2) {
-      const double left = v0 + b < vectors ? add(0.0, vector_sum<T>(x[b])) : 0.0;
-      const double right = v0 + b + 1 < vectors ? add(0.0, vector_sum<T>(x[b + 1])) : 0.0;
-      n2[(v0 + b) / 2] = add(left, right);
+      for (int b = 0; b < kWide; ++b) {
+        if (kLanes + v0 + b < vectors) {
+          vector_of(kLanes + v0 + b, y[b]);
+        } else {
+#pragma unroll
+          for (int c = 0; c < E; ++c) y[b][c] = T(0);
+        }
+      }
     }
+    // Lane v0 + b's sum, in lane_sum's order: 0, then its vectors.
+    const auto lane_sum_of = [&](int b) {
+      if (!(v0 + b < vectors)) return 0.0;
+      double r = add(0.0, vector_sum<T>(x[b]));
+      if constexpr (NV == 2) r = add(r, vector_sum<T>(y[b]));
+      return r;
+    };
+#pragma unroll
+    for (int b = 0; b < kWide; b += 2) n2[(v0 + b) / 2] = add(lane_sum_of(b), lane_sum_of(b + 1));
   }
 #pragma unroll
   for (int i = 0; i < P / 2; ++i) n4[i] = add(n2[2 * i], n2[2 * i + 1]);
@@ -948,14 +966,39 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
     T xl[E], xr[E];
     vector_of(lo, xl);
     vector_of(lo + 1, xr);
-    const double left = add(0.0, vector_sum<T>(xl)), right = add(0.0, vector_sum<T>(xr));
+    const double ql = vector_sum<T>(xl), qr = vector_sum<T>(xr);
+    double left = add(0.0, ql), right = add(0.0, qr);
+    T yl[E], yr[E];  // (NV = 2: the lanes' second vectors)
+    if constexpr (NV == 2) {
+      vector_of(kLanes + lo, yl);
+      vector_of(kLanes + lo + 1, yr);
+      left = add(left, vector_sum<T>(yl));
+      right = add(right, vector_sum<T>(yr));
+    }
     const bool go_right = !(t < left) && right > 0;
     if (go_right) t = __dsub_rn(t, left);
     T chosen[E];
 #pragma unroll
     for (int c = 0; c < E; ++c) chosen[c] = go_right ? xr[c] : xl[c];
     const int lane_reached = lo + (go_right ? 1 : 0);
-    out[row * draws + s] = static_cast<int>(vector_first<T>(0, lane_reached, 0) + in_vector<T>(chosen, t));
+    int j = 0;  // the reached lane's vector the weight is in
+    if constexpr (NV == 2) {
+      // descend_vectors' walk over the lane's two vectors: the second where
+      // t reaches past the first's sum (as added: 0 + q) and it is > 0,
+      // with that sum below it; else the first (or zeros, as its kept).
+      const double q0 = go_right ? qr : ql;
+      T second[E];
+#pragma unroll
+      for (int c = 0; c < E; ++c) second[c] = go_right ? yr[c] : yl[c];
+      const double q1 = vector_sum<T>(second);
+      if (t >= add(0.0, q0) && q1 > 0) {
+        t = __dsub_rn(t, add(0.0, q0));
+        j = 1;
+#pragma unroll
+        for (int c = 0; c < E; ++c) chosen[c] = second[c];
+      }
+    }
+    out[row * draws + s] = static_cast<int>(vector_first<T>(0, lane_reached, j) + in_vector<T>(chosen, t));
   }
 }
 
@@ -1364,7 +1407,7 @@ std::int64_t SumTreeSampler<T>::lanes_per_row_max_k() {
 
 template <class T>
 std::int64_t SumTreeSampler<T>::thread_per_row_max_k() {
-  return kLanes * Shape<T>::E;  // a vector a lane: 128 fp32, 64 fp64 (docs/PERF.md)
+  return 2 * kLanes * Shape<T>::E;  // two vectors a lane: 256 fp32, 128 fp64 (docs/PERF.md)
 }
 
 template <class T>
@@ -1588,11 +1631,12 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   if (p.layout == L::ThreadPerRow) {
     const std::size_t smem = thread_pass_smem<T>(k);
     const std::int64_t vectors = (k + Shape<T>::E - 1) / Shape<T>::E;
-    const auto kernel = vectors <= 2    ? thread_pass<T, 2>
-                        : vectors <= 4  ? thread_pass<T, 4>
-                        : vectors <= 8  ? thread_pass<T, 8>
-                        : vectors <= 16 ? thread_pass<T, 16>
-                                        : thread_pass<T, kLanes>;
+    const auto kernel = vectors <= 2      ? thread_pass<T, 2>
+                        : vectors <= 4    ? thread_pass<T, 4>
+                        : vectors <= 8    ? thread_pass<T, 8>
+                        : vectors <= 16   ? thread_pass<T, 16>
+                        : vectors <= kLanes ? thread_pass<T, kLanes>
+                                          : thread_pass<T, kLanes, 2>;
     allow_dynamic_shared(reinterpret_cast<const void*>(kernel), smem);
     detail::launch(kernel, dim3(static_cast<unsigned>((m + kThreadRows - 1) / kThreadRows)), dim3(kThreadRows), smem, stream, false,
                    weights, m, k, seed, draws, out);

@@ -33,7 +33,7 @@ namespace warpsim::gpu {
 //                 each, or on the warp with up to eight vectors a lane; a
 //                 warp's rows are consecutive bytes, read at once, and a
 //                 draw is found without a search (one draw at a time)
-//   ThreadPerRow  K <= 32 E (a vector a lane: 128 fp32, 64 fp64): a thread a
+//   ThreadPerRow  K <= 64 E (two vectors a lane: 256 fp32, 128 fp64): a thread a
 //                 row, its warp's rows copied to shared memory first
 //                 (short rows, many of them)
 //   WarpPerRow    K <= G: a warp sums 32 rows one after another, then makes
@@ -98,7 +98,7 @@ class SumTreeSampler {
 
   // The longest rows lanes a row hold (eight vectors a lane).
   static std::int64_t lanes_per_row_max_k();
-  // The longest rows a thread a row holds (a vector a lane).
+  // The longest rows a thread a row holds (two vectors a lane).
   static std::int64_t thread_per_row_max_k();
   // The layout draw() takes for an M x K matrix, S = draws, on the current
   // device. One draw a row: lanes a row for rows of 1-2 vectors and of

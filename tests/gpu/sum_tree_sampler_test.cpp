@@ -148,7 +148,8 @@ void every_lanes_kernel() {
 }
 
 // A thread a row: each of its kernels (the tree over 2, 4, 8, 16 or 32
-// lanes, by the row's vectors), at each one's shortest and longest rows,
+// lanes, by the row's vectors, then two vectors a lane), at each one's
+// shortest and longest rows,
 // with rows that end mid-vector, misaligned rows, rows read from L1 and
 // copied, one draw and S draws, and a row of zeros among them.
 template <class T>
@@ -156,7 +157,7 @@ void every_thread_kernel() {
   WARPSIM_REQUIRE_GPU();
   constexpr std::int64_t e = 16 / sizeof(T);
   std::vector<std::int64_t> ks;
-  for (std::int64_t v : {1, 2, 4, 8, 16, 32}) {
+  for (std::int64_t v : {1, 2, 4, 8, 16, 32, 64}) {
     for (std::int64_t k : {(v / 2) * e + 1, v * e - 1, v * e}) {
       if (k >= 1 && (ks.empty() || ks.back() < k)) ks.push_back(k);
     }
@@ -273,7 +274,7 @@ TEST(SumTreeSampler, RefusesBadShapes) {
   EXPECT_THROW(s.draw(w.p, 1, 4, 1, 0, z.p), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, static_cast<std::int64_t>(gpu::SumTreeSampler<float>::max_k()) + 1, 1, 1, z.p), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 5000, 1, 1, z.p, nullptr, {L::WarpPerRow, 1}), std::invalid_argument);
-  EXPECT_THROW(s.draw(w.p, 1, 129, 1, 1, z.p, nullptr, {L::ThreadPerRow}), std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 257, 1, 1, z.p, nullptr, {L::ThreadPerRow}), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 1025, 1, 1, z.p, nullptr, {L::LanesPerRow}), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::Segmented, 3}), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 32 * static_cast<std::int64_t>(tree::kSegment<float>) + 1, 1, 1, z.p, nullptr, {L::BlockPerRow}),
