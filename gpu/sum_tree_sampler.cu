@@ -1429,14 +1429,18 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   if (p.layout == L::Auto) {
     // Lanes a row for one draw a row where it measured fastest (docs/PERF.md,
     // M x K = 2^28 on the H200): rows of 1-2 vectors (a warp holds 16 or
-    // more rows at once), and rows of 33-256 vectors, whose lanes each sum
-    // several vectors. Rows of 3-32 vectors go a thread a row: a warp-wide
+    // more rows at once), rows that fill a warp's lanes with two fp32
+    // vectors each (64), and rows of 65-256 vectors, whose lanes each sum
+    // several vectors. Rows of 3-64 vectors go a thread a row: a warp-wide
     // tree per row costs more than each thread's own, which keeps its
     // tree's levels, over the lanes its rows use, in registers
     // (rows-trials/h200-thread-used/: fp32 K = 16 0.270 ms a thread a row,
     // 0.353 lanes a row; K = 32 0.277 against 0.370; K = 128 0.269 against
-    // 0.454; fp64 K = 8 0.523 against 0.592; but fp32 K = 8, 2 vectors,
-    // 0.370 against 0.365, and K = 4 0.722 against 0.415). S draws a row: lanes
+    // 0.454; fp64 K = 8 0.523 against 0.592; rows-trials/h200-thread-two-
+    // vectors/: fp32 K = 200 0.325 against 0.437, fp64 K = 100 0.523
+    // against 0.714, K = 128 0.521 against 0.542; but fp32 K = 256, 64
+    // vectors, 0.346 against 0.315, K = 8, 2 vectors, 0.370 against 0.365,
+    // and K = 4 0.722 against 0.415). S draws a row: lanes
     // a row, G draws at a time, for rows they hold (256 vectors) while G
     // lanes make them in at most kLanesRounds rounds (fp32 (262,144, 1,024,
     // S = 8): 0.290 ms against 0.368 a block a row), or in up to
@@ -1444,7 +1448,9 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     // fill the GPU (s_draws_on_lanes); more go a block a row, spread over
     // blocks (below).
     const std::int64_t vectors = (k + Shape<T>::E - 1) / Shape<T>::E;
-    const bool lanes = draws == 1 ? vectors <= 2 || (vectors > kLanes && vectors <= 256) : s_draws_on_lanes<T>(sms, m, vectors, draws);
+    const bool full_lanes = sizeof(T) == 4 && vectors == 2 * kLanes;  // (fp32 K = 253-256: every lane two vectors)
+    const bool lanes =
+        draws == 1 ? vectors <= 2 || full_lanes || (vectors > 2 * kLanes && vectors <= 256) : s_draws_on_lanes<T>(sms, m, vectors, draws);
     // Rows of up to 32 segments go a block a row (their sums stay in shared
     // memory) where a row is at most 16 segments (256 KB: one
     // multiprocessor reads it soon enough), or where a row has more draws

@@ -101,8 +101,9 @@ class SumTreeSampler {
   // The longest rows a thread a row holds (two vectors a lane).
   static std::int64_t thread_per_row_max_k();
   // The layout draw() takes for an M x K matrix, S = draws, on the current
-  // device. One draw a row: lanes a row for rows of 1-2 vectors and of
-  // 33-256 vectors, a thread a row for 3-32 vectors. S draws: lanes a row
+  // device. One draw a row: lanes a row for rows of 1-2 vectors, of 64 in
+  // fp32 and of 65-256 vectors, a thread a row for 3-64 vectors (3-63 in
+  // fp32). S draws: lanes a row
   // for rows of up to 256 vectors whose lanes make them in at most 8 rounds,
   // or 32 where a lane holds 2 or more vectors, a draw shuffles at most 32
   // values across lanes (fp32 up to 4 vectors a lane, fp64 8) and the rows

@@ -327,7 +327,7 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
   }
   const Point fp64[] = {{1, 131072, 1, seg1.c_str()},      {256, 131072, 1, seg8.c_str()},
                         {4096, 32768, 1, "block-per-row"}, {1, 4096, 1, kept.c_str()},
-                        {8388608, 32, 1, "thread-per-row"}, {2097152, 128, 1, "lanes-per-row"},
+                        {8388608, 32, 1, "thread-per-row"}, {2097152, 128, 1, "thread-per-row"},
                         {262144, 1024, 1, "block-per-row"}, {1, 32768, 1, "block-per-row, warps walk draws"},
                         {1024, 32768, 1, "block-per-row"}, {256, 131072, 64, seg8.c_str()},
                         {1048576, 256, 8, "lanes-per-row"}, {16777216, 16, 1, "thread-per-row"},
@@ -455,6 +455,11 @@ TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256VectorsAnd8Rounds) {
   EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1 << 20, 32).layout, L::ThreadPerRow);  // (fp64: 16 vectors)
   EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1 << 20, 16).layout, L::ThreadPerRow);  // (8)
   EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1 << 20, 4).layout, L::LanesPerRow);    // (2)
+  EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 252).layout, L::ThreadPerRow);  // (63 vectors: two a lane)
+  EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 256).layout, L::LanesPerRow);   // (64: every lane full)
+  EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 257).layout, L::LanesPerRow);   // (65)
+  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1 << 20, 128).layout, L::ThreadPerRow);  // (fp64: 64)
+  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1 << 20, 129).layout, L::LanesPerRow);   // (65)
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 1024, {L::WarpPerRow}, 8).describe(), "warp-per-row");
 }
 
