@@ -19,7 +19,7 @@
 //                 the draw found by the lane whose turns all lead to it;
 //                 S draws G at a time, lane i following draw i's path by
 //                 shuffles
-//   thread_pass   a thread a row (rows of at most a vector a lane): the
+//   thread_pass   a thread a row (rows of at most two vectors a lane): the
 //                 rows copied to shared memory, each thread's tree over the
 //                 lanes its row uses in registers, level by level, then its
 //                 draws
@@ -768,20 +768,20 @@ __global__ void __launch_bounds__(kRowsWarps * kLanes) rows_pass(const T* __rest
   }
 }
 
-// A thread a row (rows of a vector a lane or less, K <= 32 E): each warp
+// A thread a row (rows of at most two vectors a lane, K <= 64 E): each warp
 // first copies its 32 rows into shared memory with coalesced loads (a row
 // a step, its lanes along it), rows `stride` bytes apart (16-byte aligned,
 // and 16 more: rows land 4 banks apart, so a quarter-warp's 16-byte reads of
 // 8 rows hit different banks; rows shorter than a cache line are read from
-// L1 instead); then each thread sums its row's vectors (vector v is lane
-// v's one vector: the lane sums) into the pair tree over the kUsed lanes
-// its rows use (2 to 32), keeping the levels above the lanes in registers
-// (kUsed - 2 doubles), and draws as the warp would: down the levels (each
-// node read by selects, not an indexed array), and at the last step the
-// two lanes' sums formed again from their vectors, the weight then found in
-// the one reached -- no 32 lane sums a thread kept in shared memory, whose
-// 16 KB a block held the multiprocessor to 4 blocks of 64 threads at K =
-// 128 (docs/PERF.md).
+// L1 instead); then each thread sums its row's vectors (lane v's are
+// vectors v and, past 32, 32 + v: the lane sums) into the pair tree over
+// the kUsed lanes its rows use (2 to 32), keeping the levels above the
+// lanes in registers (kUsed - 2 doubles), and draws as the warp would:
+// down the levels (each node read by selects, not an indexed array), and
+// at the last step the two lanes' sums formed again from their vectors,
+// the weight then found in those of the one reached -- no 32 lane sums a
+// thread kept in shared memory, whose 16 KB a block held the
+// multiprocessor to 4 blocks of 64 threads at K = 128 (docs/PERF.md).
 constexpr int kThreadRows = 64;
 template <class T>
 __host__ __device__ constexpr std::size_t thread_row_stride(std::int64_t k) {
@@ -958,11 +958,12 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
     if constexpr (kUsed >= 16) step(pick(n8, lo / 8), pick(n8, lo / 8 + 1), 8);
     if constexpr (kUsed >= 8) step(pick(n4, lo / 4), pick(n4, lo / 4 + 1), 4);
     if constexpr (kUsed >= 4) step(pick(n2, lo / 2), pick(n2, lo / 2 + 1), 2);
-    // The last step: lanes lo and lo + 1, each its sum 0 + its one vector
-    // (zeros past the row's). The lane reached holds one vector, so
-    // descend_vectors' walk ends on it (its sum is > 0, or it is all zeros,
-    // as descend_vectors' kept would be) with nothing below it (t - 0 is t):
-    // the weight is found in that vector straight away.
+    // The last step: lanes lo and lo + 1, each its sum 0 + its vectors
+    // (zeros past the row's). With one vector a lane, descend_vectors' walk
+    // ends on the reached lane's (its sum is > 0, or it is all zeros, as
+    // descend_vectors' kept would be) with nothing below it (t - 0 is t):
+    // the weight is found in that vector straight away; with two, the walk
+    // over them follows (NV = 2).
     T xl[E], xr[E];
     vector_of(lo, xl);
     vector_of(lo + 1, xr);

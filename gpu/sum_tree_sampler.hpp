@@ -65,16 +65,15 @@ struct SumTreePlan {
   int second_pass = -1;
   // BlockPerRow, and Segmented (its second kernel, or a row's last warp):
   // 1 walks a warp's round of up to 4 draws with the whole warp (lane j
-  // reads vector j of each
-  // draw's chosen lane, the round's loads at once: one round trip where a
-  // lane a draw makes several; more draws go a lane a draw; the second
-  // kernel spreads up to 32 draws a row over its warps, 4 a warp); 0 a
-  // lane a draw; -1: plan() chooses (the second kernel: 1, but 0 where M is
-  // below the multiprocessors and its walked blocks would be more than two a
-  // multiprocessor; the last warp: 1 for at most 4 draws; a block a row: 1
-  // for at most 4 draws a row where M x segments is at most 32 warps a
-  // multiprocessor: latency, not bandwidth). The draws are the same either
-  // way.
+  // reads vector j of each draw's chosen lane, the round's loads at once:
+  // one round trip where a lane a draw makes several; more draws go a lane
+  // a draw; the second kernel spreads up to 32 draws a row over its warps,
+  // 4 a warp); 0 a lane a draw; -1: plan() chooses (the second kernel: 1,
+  // but 0 where M is below the multiprocessors and its walked blocks would
+  // be more than two a multiprocessor; the last warp: 1 for at most 4
+  // draws; a block a row: 1 for at most 4 draws a row where M x segments is
+  // at most 32 warps a multiprocessor: latency, not bandwidth). The draws
+  // are the same either way.
   int warp_walk = -1;
   // BlockPerRow, and Segmented with a second kernel: the blocks a row's
   // draws go over, each summing the row (or building its tree) and making
@@ -103,12 +102,12 @@ class SumTreeSampler {
   // The layout draw() takes for an M x K matrix, S = draws, on the current
   // device. One draw a row: lanes a row for rows of 1-2 vectors, of 64 in
   // fp32 and of 65-256 vectors, a thread a row for 3-64 vectors (3-63 in
-  // fp32). S draws: lanes a row
-  // for rows of up to 256 vectors whose lanes make them in at most 8 rounds,
-  // or 32 where a lane holds 2 or more vectors, a draw shuffles at most 32
-  // values across lanes (fp32 up to 4 vectors a lane, fp64 8) and the rows
-  // give every multiprocessor 4 warps (a warp 32 rows only when asked); more
-  // draws than that go a block a row, spread over blocks (row_blocks). Longer rows: a block a row for
+  // fp32). S draws: lanes a row for rows of up to 256 vectors whose lanes
+  // make them in at most 8 rounds, or 32 where a lane holds 2 or more
+  // vectors, a draw shuffles at most 32 values across lanes (fp32 up to 4
+  // vectors a lane, fp64 8) and the rows give every multiprocessor 4 warps
+  // (a warp 32 rows only when asked); more draws than that go a block a
+  // row, spread over blocks (row_blocks). Longer rows: a block a row for
   // rows of up to 16 segments, or up to 32 where a row has more draws
   // than its warps' lanes, or where M is at least the multiprocessors and a
   // row has more than 4 draws or M is at least 8 rows a multiprocessor
@@ -119,9 +118,9 @@ class SumTreeSampler {
   // multiprocessor, then a second kernel (its blocks a row: row_blocks), or,
   // for one draw a row of up to 32 segments where M x segments is at most 4
   // warps a multiprocessor, the row's last warp to finish (one kernel).
-  // Warps walk few draws together: in the second kernel and the last warp always, a block a
-  // row for up to 4 draws a row where its warps, M x segments, are at most
-  // 32 a multiprocessor. `ask` overrides any of it (docs/PERF.md has each
+  // Warps walk few draws together: in the second kernel and the last warp
+  // always, a block a row for up to 4 draws a row where its warps, M x
+  // segments, are at most 32 a multiprocessor. `ask` overrides any of it (docs/PERF.md has each
   // layout's times).
   static SumTreePlan plan(int m, std::int64_t k, const SumTreePlan& ask = {}, int draws = 1);
   // The same rule for a device of `sms` multiprocessors, with no CUDA call:

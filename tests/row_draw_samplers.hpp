@@ -1,5 +1,5 @@
-// Wrong S-draw samplers the tests feed the properties and validate with:
-// each is a correct sampler's S draws a row changed in one place.
+// A wrong S-draw sampler the tests feed the properties and validate with:
+// a correct sampler's S draws a row changed in one place.
 #pragma once
 
 #include <cstddef>
