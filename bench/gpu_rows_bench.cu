@@ -64,14 +64,15 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
     // memory and not, the segmented one (its row's last warp drawing, or
     // a second kernel), each with draws walked a lane a draw and by the
     // warp (the second kernel walking with the plan's blocks a row, and
-    // with one where S > 1), and the short rows' layouts.
+    // with one where S > 1; or a warp a row), and the short rows' layouts.
     std::vector<gpu::SumTreePlan> layouts = {{L::BlockPerRow, 0, 1, -1, 0}, {L::BlockPerRow, 0, 1, -1, 1}, {L::BlockPerRow, 0, 0, -1, 0},
                                         {L::BlockPerRow, 0, 0, -1, 1}, {L::Segmented, 0, -1, 0},      {L::Segmented, 0, -1, 0, 0}, {L::Segmented, 0, -1, 1, 0},
-                                        {L::Segmented, 0, -1, 1, 1},   {L::Segmented, 0, -1, 1, 1, 1}, {L::LanesPerRow},
+                                        {L::Segmented, 0, -1, 1, 1},   {L::Segmented, 0, -1, 1, 1, 1}, {L::Segmented, 0, -1, 2},
+                                        {L::LanesPerRow},
                                         {L::ThreadPerRow},             {L::WarpPerRow}};
     // Many draws a row: the second kernel a lane a draw, a round of 256
     // draws a block (each of its 8 warps one round of 32).
-    if (p.draws >= 512) layouts.insert(layouts.begin() + 9, {L::Segmented, 0, -1, 1, 0, (p.draws + 255) / 256});  // (before the short rows' layouts)
+    if (p.draws >= 512) layouts.insert(layouts.begin() + 10, {L::Segmented, 0, -1, 1, 0, (p.draws + 255) / 256});  // (before the short rows' layouts)
     for (const auto& forced : layouts) {
       const auto layout = forced.layout;
       if (p.k > 32 * g && layout != L::Segmented) continue;
@@ -85,6 +86,7 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
       if (layout == L::BlockPerRow && forced.keep_rows == 1 && p.k > 8 * g) continue;
       if (layout == L::Segmented && forced.second_pass == 0 && p.k > 32 * g) continue;
       if (layout == L::Segmented && forced.second_pass == 0 && forced.warp_walk == 0 && p.draws > 4) continue;  // (the last warp walks at most 4)
+      if (layout == L::Segmented && forced.second_pass == 2 && (p.k > 256 * g || p.draws > 4)) continue;  // (a warp a row's rows and draws)
       if (forced.row_blocks == 1 && p.draws == 1) continue;  // (the plan's already)
       if (!long_rows && p.k > g) break;
       if (layout == L::LanesPerRow && p.k > gpu::SumTreeSampler<T>::lanes_per_row_max_k()) continue;

@@ -38,6 +38,9 @@
 //                 draw, down the row tree, the chosen segment's lanes (from
 //                 lane_sums, staged in shared memory by the draw's warp), and
 //                 the chosen lane's vectors (read again)
+//   warp_row_pass the same for many rows of up to 256 segments with up to 4
+//                 draws each: a warp a row, its tree in the warp's shared
+//                 memory, its draws walked by the warp
 #include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
 
@@ -347,7 +350,7 @@ constexpr int row_chunk(int draws, int blocks) { return (draws + blocks - 1) / b
 // Where a row's draws are made once its segments are summed.
 enum class Finish : int {
   LastWarp,   // up to 32 segments: the row's last warp to finish draws (a ticket a row)
-  RowPass,    // more: row_pass, a block a row
+  RowPass,    // a second kernel (row_pass, a block a row, or warp_row_pass, a warp a row)
 };
 
 // kWalk (LastWarp): the last warp walks a round of up to 4 draws with the
@@ -526,6 +529,70 @@ __global__ void __launch_bounds__(kRowThreads, 2) row_pass(const T* __restrict__
     }
     __syncwarp();
   }
+}
+
+// The second kernel a warp a row (SumTreePlan::second_pass 2): rows of at
+// most kWarpRowSegments segments with at most kWarpWalkDraws draws each,
+// many rows. A warp builds its row's tree in its own shared memory, level by
+// level as row_pass does (the same tree: a __syncwarp a level, not a
+// __syncthreads), then walks the row's draws together. row_pass gives each
+// row a block of 8 warps and 68 KB of shared memory for these few draws:
+// three blocks a multiprocessor, so 1,024 rows took three rounds of blocks,
+// each round a chain of dependent trips through L2; a warp a row is one
+// round for up to 16 rows a multiprocessor.
+constexpr int kWarpRowSegments = 256;
+constexpr int kWarpRowWarps = 4;
+
+// A warp's shared memory in warp_row_pass, in doubles: the row's tree (2 P)
+// and each draw's staged lane sums.
+__host__ __device__ constexpr std::size_t warp_row_doubles(int p) { return 2 * static_cast<std::size_t>(p) + kWarpWalkDraws * (kLanes + 1); }
+
+template <class T>
+__global__ void __launch_bounds__(kWarpRowWarps* kLanes) warp_row_pass(const T* __restrict__ w, int m, std::int64_t k, std::int64_t segments,
+                                                                      int p, const double* __restrict__ lane_sums,
+                                                                      const double* __restrict__ seg_sums, std::uint64_t seed, int draws,
+                                                                      int* __restrict__ out) {
+  extern __shared__ double warp_rows[];  // each warp's: its row's tree (level 0 at [0, p), ..., the root at 2p - 2), then staged sums
+  detail::next_grid_may_start();
+  const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
+  const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * kWarpRowWarps + warp;
+  const bool live = row < m;
+  const bool mine = lane < draws;  // (lane d makes draw d)
+  // The lane's uniform is made while the segment pass still runs.
+  const double u = live && mine ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(lane)) : 0.0;
+  detail::previous_grid_done();
+  if (!live) return;  // (whole warps)
+  double* tree = warp_rows + static_cast<std::size_t>(warp) * warp_row_doubles(p);
+  for (int i = lane; i < p; i += kLanes) tree[i] = i < segments ? __ldcg(seg_sums + row * segments + i) : 0.0;
+  __syncwarp();
+  int levels = 0;
+  for (int n = p, off = 0; n > 1; off += n, n /= 2, ++levels) {
+    for (int i = lane; i < n / 2; i += kLanes) tree[off + n + i] = add(tree[off + 2 * i], tree[off + 2 * i + 1]);
+    __syncwarp();
+  }
+  double t = 0;
+  std::int64_t g = 0;
+  if (mine) {
+    t = __dmul_rn(u, tree[2 * p - 2]);  // target(): u * the root, rounded once
+    g = descend_row_tree(tree, p, levels, t);
+  }
+  // Each draw's segment's 32 lane sums staged (one coalesced load a draw,
+  // all in flight), down them to a lane, then the warp walks the draws.
+  double(*staged)[kLanes + 1] = reinterpret_cast<double(*)[kLanes + 1]>(tree + 2 * p);
+#pragma unroll
+  for (int d = 0; d < kWarpWalkDraws; ++d) {
+    const std::int64_t g_d = __shfl_sync(~0u, g, d);
+    if (d < draws) staged[d][lane] = __ldcg(lane_sums + (row * segments + g_d) * kLanes + lane);
+  }
+  __syncwarp();
+  const int l = mine ? descend_lanes(Plain{staged[lane]}, t) : 0;
+  const T* r = w + row * k;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
+  const auto fetch = [&](std::int64_t seg, int l_d, int j, T(&x)[Shape<T>::E]) {
+    load_vector(r, k, aligned, vector_first<T>(seg * Shape<T>::G, l_d, j), x);
+  };
+  const std::int64_t col = walk_together<T>(fetch, draws, g, l, t, lane);
+  if (mine) out[row * draws + lane] = static_cast<int>(col);
 }
 
 // A segment kept in shared memory (block_pass): lane l's
@@ -1388,9 +1455,10 @@ std::string SumTreePlan::describe() const {
              (row_blocks > 1 ? ", " + std::to_string(row_blocks) + " blocks a row" : "") + (warp_walk == 1 ? ", warps walk draws" : "");
     case Layout::Segmented:
       return "segmented, " + std::to_string(warps_per_block) + " warps a block" +
-             (second_pass != 1  ? ""
-              : row_blocks > 1 ? ", then " + std::to_string(row_blocks) + " blocks a row"
-                               : ", then a block a row") +
+             (second_pass == 2  ? ", then a warp a row"
+              : second_pass != 1 ? ""
+              : row_blocks > 1   ? ", then " + std::to_string(row_blocks) + " blocks a row"
+                                 : ", then a block a row") +
              (warp_walk == 1 ? ", warps walk draws" : "");
     default: return "auto";
   }
@@ -1567,8 +1635,13 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   if (p.warps_per_block != 1 && p.warps_per_block != 2 && p.warps_per_block != 4 && p.warps_per_block != 8) {
     throw std::invalid_argument("sum-tree draw: warps_per_block must be 1, 2, 4 or 8 (" + std::to_string(p.warps_per_block) + " asked)");
   }
-  if (p.second_pass != -1 && p.second_pass != 0 && p.second_pass != 1) {
-    throw std::invalid_argument("sum-tree draw: second_pass must be -1, 0 or 1 (" + std::to_string(p.second_pass) + " asked)");
+  if (p.second_pass < -1 || p.second_pass > 2) {
+    throw std::invalid_argument("sum-tree draw: second_pass must be -1, 0, 1 or 2 (" + std::to_string(p.second_pass) + " asked)");
+  }
+  if (p.second_pass == 2 && (segments > kWarpRowSegments || draws > kWarpWalkDraws)) {
+    throw std::invalid_argument("sum-tree draw: a warp a row draws at most " + std::to_string(kWarpWalkDraws) + " draws a row of at most " +
+                                std::to_string(kWarpRowSegments * Shape<T>::G) + " weights (K = " + std::to_string(k) + ", S = " +
+                                std::to_string(draws) + ")");
   }
   if (p.second_pass == 0 && segments > kLanes) {
     throw std::invalid_argument("sum-tree draw: a row's last warp draws for rows of at most " + std::to_string(kLanes * Shape<T>::G) +
@@ -1584,9 +1657,27 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   // 17.5 and 18.0 against 16.9 and 17.2; four draws of (1, 131,072), which
   // the second kernel spreads over four warps: 16.4 and 17.4 against 15.3
   // and 15.9).
+  // A warp a row (the second kernel) for one draw a row of up to 256
+  // segments where the rows are more than a block a row's one round (three
+  // of its blocks a multiprocessor, 68 KB of shared memory each): H100,
+  // two rounds (rows-trials/h100-warp-row/), fp64 (1,024, 131,072) 0.377
+  // ms against 0.388 a block a row, fp32 0.195 against 0.208; but fp64
+  // (256, 131,072) 0.106 against 0.102, (132, 131,072) 0.062 against 0.059,
+  // and four draws of (256, 131,072) 0.115 against 0.103 (one warp walks
+  // the four in turn, where a block a row gives each its own warp).
   if (p.second_pass == -1) {
     const bool few = static_cast<std::int64_t>(m) * segments <= static_cast<std::int64_t>(kLastWarpWarps) * sms;
-    p.second_pass = segments <= kLanes && draws == 1 && few ? 0 : 1;
+    const bool warp_rows = draws == 1 && segments <= kWarpRowSegments && m > 3 * sms;
+    p.second_pass = segments <= kLanes && draws == 1 && few ? 0 : warp_rows ? 2 : 1;
+  }
+  if (p.second_pass == 2) {
+    if (p.warp_walk == 0) throw std::invalid_argument("sum-tree draw: a warp a row walks its draws (warp_walk 0 asked)");
+    if (p.row_blocks > 1) {
+      throw std::invalid_argument("sum-tree draw: a warp a row makes all its draws (row_blocks " + std::to_string(p.row_blocks) + " asked)");
+    }
+    p.warp_walk = 1;
+    p.row_blocks = 0;
+    return p;
   }
   if (p.second_pass == 0) {
     // The last warp walks a round of up to 4 draws where asked or by
@@ -1670,7 +1761,7 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   const std::int64_t warps = static_cast<std::int64_t>(m) * segments;
   const std::int64_t blocks = (warps + p.warps_per_block - 1) / p.warps_per_block;
   if (blocks > 0x7fffffff) throw std::invalid_argument("sum-tree draw: too many segments for one grid");
-  const Finish finish = p.second_pass == 1 ? Finish::RowPass : Finish::LastWarp;
+  const Finish finish = p.second_pass == 0 ? Finish::LastWarp : Finish::RowPass;
   double* lane_sums = nullptr;
   double* seg_sums = nullptr;
   int* tickets = nullptr;
@@ -1688,6 +1779,14 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
                  k, segments, lane_sums, seg_sums, tickets, finish, seed, draws, out);
   if (finish == Finish::LastWarp) return;
   const int pow2 = static_cast<int>(cuda::std::bit_ceil(static_cast<std::uint64_t>(segments)));
+  if (p.second_pass == 2) {
+    const std::size_t smem = kWarpRowWarps * warp_row_doubles(pow2) * sizeof(double);
+    allow_dynamic_shared(reinterpret_cast<const void*>(warp_row_pass<T>), smem);
+    detail::launch(warp_row_pass<T>, dim3(static_cast<unsigned>((m + kWarpRowWarps - 1) / kWarpRowWarps)), dim3(kWarpRowWarps * kLanes), smem,
+                   stream, true, weights, m, k, segments, pow2, static_cast<const double*>(lane_sums), static_cast<const double*>(seg_sums),
+                   seed, draws, out);
+    return;
+  }
   const std::size_t smem = 2 * static_cast<std::size_t>(pow2) * sizeof(double) + (kRowThreads / kLanes) * kStagedPerWarp;  // the tree, each warp's staged sums
   allow_dynamic_shared(reinterpret_cast<const void*>(row_pass<T>), smem);
   const std::int64_t row_grid = static_cast<std::int64_t>(m) * p.row_blocks;

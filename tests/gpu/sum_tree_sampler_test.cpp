@@ -3,7 +3,7 @@
 // shorter than a vector up to many segments, aligned and misaligned rows,
 // one or many draws a row, and every layout (lanes a row, a thread a row, a warp a row,
 // a block a row with its row kept in shared memory or not, segmented with 1 to 8 warps a block, its rows finished by their last
-// warp or by a block a row): the result must not depend on the layout.
+// warp, a block a row or a warp a row): the result must not depend on the layout.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -84,6 +84,9 @@ void every_shape() {
       }
       for (int walk : {0, 1}) {  // a second kernel draws, whatever K (a lane a draw, or warps walk few draws)
         EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 2, -1, 1, walk}), 0);
+      }
+      if (s.k <= 256 * g && s.draws <= 4) {  // a second kernel a warp a row: rows of up to 256 segments, up to 4 draws
+        for (int offset : {0, 1}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 2, -1, 2}, offset), 0);
       }
       if (s.k <= gpu::SumTreeSampler<T>::lanes_per_row_max_k()) {
         EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::LanesPerRow}), 0);
@@ -242,6 +245,9 @@ TEST(SumTreeSampler, SecondKernelUnderSanitizers) {
       }
     }
   }
+  for (int draws : {1, 2, 3, 4}) {  // a warp a row (two rows: the block's other warps have none)
+    for (int offset : {0, 1}) EXPECT_EQ(compare(w, 2, k, 9, draws, {L::Segmented, 1, -1, 2}, offset), 0) << "S " << draws << " a warp a row";
+  }
 }
 
 // One sampler, called again and again: the rows' tickets (the last warp of
@@ -287,6 +293,12 @@ TEST(SumTreeSampler, RefusesBadShapes) {
   EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::Segmented, 1, -1, 3}), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::BlockPerRow, 0, 0, -1, 2}), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::Segmented, 1, -1, 1, -2}), std::invalid_argument);
+  // A warp a row: at most 256 segments and 4 draws, always walked, one warp a row's draws.
+  EXPECT_THROW(s.draw(w.p, 1, 256 * static_cast<std::int64_t>(tree::kSegment<float>) + 1, 1, 1, z.p, nullptr, {L::Segmented, 1, -1, 2}),
+               std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 4, 1, 5, z.p, nullptr, {L::Segmented, 1, -1, 2}), std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::Segmented, 1, -1, 2, 0}), std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 4, 1, 2, z.p, nullptr, {L::Segmented, 1, -1, 2, 1, 2}), std::invalid_argument);
 }
 
 // The plan's rule alone, no device needed (this runs in CI): on 132
@@ -307,14 +319,15 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
   const std::string kept = "block-per-row, rows in shared memory, warps walk draws";
   const std::string seg1_8 = "segmented, 1 warps a block, then 8 blocks a row, warps walk draws";
   const std::string last1 = "segmented, 1 warps a block, warps walk draws";  // (the row's last warp draws: one kernel)
+  const std::string warp8 = "segmented, 8 warps a block, then a warp a row, warps walk draws";  // (more rows than 3 a multiprocessor)
   const Point fp32[] = {{1, 131072, 1, last1.c_str()},         {64, 131072, 1, seg4.c_str()},
-                        {256, 131072, 1, seg8.c_str()},        {1024, 131072, 1, seg8.c_str()},
+                        {256, 131072, 1, seg8.c_str()},        {1024, 131072, 1, warp8.c_str()},
                         {4096, 32768, 1, "block-per-row"},     {32, 1048576, 1, seg8.c_str()},
                         {1, 16777216, 1, seg8.c_str()},        {1, 4096, 1, kept.c_str()},
                         {64, 4096, 1, kept.c_str()},           {1, 32768, 1, kept.c_str()},
                         {64, 32768, 1, kept.c_str()},          {1, 1048576, 1, seg1.c_str()},
                         {64, 1048576, 1, seg8.c_str()},        {1024, 4096, 1, "block-per-row, warps walk draws"},
-                        {1024, 32768, 1, "block-per-row"},     {1024, 1048576, 1, seg8.c_str()},
+                        {1024, 32768, 1, "block-per-row"},     {1024, 1048576, 1, warp8.c_str()},
                         {8388608, 32, 1, "thread-per-row"},    {2097152, 128, 1, "thread-per-row"},
                         {1048576, 256, 1, "lanes-per-row"},    {262144, 1000, 1, "lanes-per-row"},
                         {65536, 4096, 1, "block-per-row"},     {67108864, 4, 1, "lanes-per-row"},
@@ -403,6 +416,32 @@ TEST(SumTreePlanRule, TheLastWarpDrawsOneDrawOfFewRows) {
   EXPECT_EQ(S::plan_for(sms, 1, 32 * g).warp_walk, 1);
   EXPECT_EQ(S::plan_for(sms, 1, 32 * g).describe(), "segmented, 1 warps a block, warps walk draws");
   EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1, 16 * g).second_pass, 0);  // (fp64: 32 segments)
+}
+
+// The second kernel a warp a row (no device: runs in CI): one draw a row of
+// up to 256 segments where the rows are more than three a multiprocessor;
+// a block a row with fewer rows, S > 1 or longer rows; as asked.
+TEST(SumTreePlanRule, AWarpARowDrawsOneDrawOfManyRows) {
+  using S = gpu::SumTreeSampler<float>;
+  using L = gpu::SumTreePlan::Layout;
+  const int sms = 132;
+  const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
+  EXPECT_EQ(S::plan_for(sms, 3 * sms + 1, 40 * g).second_pass, 2);
+  EXPECT_EQ(S::plan_for(sms, 3 * sms, 40 * g).second_pass, 1);
+  EXPECT_EQ(S::plan_for(sms, 1024, 256 * g).second_pass, 2);
+  EXPECT_EQ(S::plan_for(sms, 1024, 256 * g + 1).second_pass, 1);
+  EXPECT_EQ(S::plan_for(sms, 1024, 40 * g, {}, 2).second_pass, 1);
+  EXPECT_EQ(S::plan_for(sms, 1024, 40 * g, {L::Segmented, 0, -1, 1}).second_pass, 1);
+  const auto asked = S::plan_for(sms, 2, 40 * g, {L::Segmented, 0, -1, 2}, 4);
+  EXPECT_EQ(asked.second_pass, 2);
+  EXPECT_EQ(asked.warp_walk, 1);
+  EXPECT_EQ(asked.row_blocks, 0);
+  EXPECT_EQ(asked.describe(), "segmented, 1 warps a block, then a warp a row, warps walk draws");
+  const std::int64_t g64 = static_cast<std::int64_t>(tree::kSegment<double>);  // (2,048)
+  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1024, 256 * g64).second_pass, 2);
+  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1024, 256 * g64 + 1).second_pass, 1);
+  EXPECT_THROW(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 2}, 5), std::invalid_argument);
+  EXPECT_THROW(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 3}), std::invalid_argument);
 }
 
 // S draws a row (no device: runs in CI): lanes a row for rows of up to 256
