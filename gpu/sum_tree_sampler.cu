@@ -32,7 +32,7 @@
 //                 butterfly and draws (walking up to 4 draws as a warp)
 //   block_pass    a block a row (up to 32 segments, a warp a segment): the
 //                 row's sums in shared memory, then its draws
-//   row_pass      past 32 segments: a block a row (or several, sharing a
+//   row_pass      the second kernel: a block a row (or several, sharing a
 //                 row's many draws), the row's tree in shared
 //                 memory from its segments' sums, then each draw, a thread a
 //                 draw, down the row tree, the chosen segment's lanes (from
@@ -337,7 +337,7 @@ constexpr std::size_t kStagedPerWarp = kLanes * (kLanes + 1) * sizeof(double);
 
 // plan() lets a row's last warp draw (one kernel) where M x segments is at
 // most this many warps a multiprocessor.
-constexpr int kLastWarpWarps = 4;
+constexpr int kFewWarps = 4;
 
 // The second kernel's warps, and the most draws a block of it spreads over
 // them (one walked round of 4 a warp).
@@ -347,22 +347,23 @@ constexpr int kRowWarpDraws = kRowWarps * kWarpWalkDraws;
 // (the last block the rest).
 constexpr int row_chunk(int draws, int blocks) { return (draws + blocks - 1) / blocks; }
 
-// Where a row's draws are made once its segments are summed.
-enum class Finish : int {
-  LastWarp,   // up to 32 segments: the row's last warp to finish draws (a ticket a row)
-  RowPass,    // a second kernel (row_pass, a block a row, or warp_row_pass, a warp a row)
-};
+// What segment_pass does once a segment is summed: nothing more (a second
+// kernel draws: row_pass, a block a row, or warp_row_pass, a warp a row), or,
+// where its row has at most 32 segments, the row's last warp to finish (a
+// ticket a row) draws, a lane a draw (Lanes) or walking a round of up to 4
+// draws with the whole warp (Walk: walk_together, the chosen lanes' vectors
+// in one round trip, not four batches of 8, as the second kernel does). A
+// template parameter, so that the kernel that only sums -- the one that
+// reads most matrices -- keeps its registers.
+enum class Tail : int { None, Lanes, Walk };
 
-// kWalk (LastWarp): the last warp walks a round of up to 4 draws with the
-// whole warp (walk_together: the chosen lanes' vectors in one round trip,
-// not four batches of 8), as the second kernel does; a template parameter,
-// so that the kernel that only sums keeps its registers.
-template <class T, bool kWalk>
+template <class T, Tail kTail>
 __global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int m, std::int64_t k, std::int64_t segments,
                                                     double* __restrict__ lane_sums, double* __restrict__ seg_sums, int* __restrict__ tickets,
-                                                    Finish finish, std::uint64_t seed, int draws, int* __restrict__ out) {
+                                                    std::uint64_t seed, int draws, int* __restrict__ out) {
+  constexpr bool kWalk = kTail == Tail::Walk;
   __shared__ double shared_sums[256 / kLanes][kLanes];
-  extern __shared__ double dynamic_smem[];  // LastWarp: each warp's staged lane sums, 32 x 33 doubles
+  extern __shared__ double dynamic_smem[];  // Lanes, Walk: each warp's staged lane sums, 32 x 33 doubles
   detail::join_dependent_chain();
   const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
   const std::int64_t id = static_cast<std::int64_t>(blockIdx.x) * (blockDim.x / kLanes) + warp;
@@ -370,13 +371,19 @@ __global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int
   const std::int64_t row = id / segments, g = id % segments, base = g * Shape<T>::G;
   const T* r = w + row * k;
   const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
+  // Walk: every warp makes its lane's first uniform while its loads are in
+  // flight (the last warp's draws then do not wait on Philox; kept out of
+  // the kernel that only sums, whose registers it would take).
+  const double u_first = kWalk && lane < draws
+                             ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(lane))
+                             : 0.0;
   const double mine = lane_sum(r, k, aligned, base, lane);
   double v = mine;
 #pragma unroll
   for (int bit = 1; bit < kLanes; bit <<= 1) v = add(v, __shfl_xor_sync(~0u, v, bit));
   lane_sums[id * kLanes + lane] = mine;
   if (lane == 0) seg_sums[id] = v;
-  if (finish == Finish::RowPass) return;
+  if constexpr (kTail == Tail::None) return;
   // The row's last warp to get here (its ticket the row's segments less one)
   // draws: every segment's sums are in L2 by then (each warp's stores are
   // fenced before its ticket). It sets the ticket back to 0 for the next call.
@@ -387,43 +394,42 @@ __global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int
   if (ticket != segments - 1) return;
   __threadfence();
   if (lane == 0) tickets[row] = 0;
+  // One round trip through L2 for all the row's sums: lane j reads segment
+  // j's sum and lane j's sum of every segment (at most 32 x 32, staged in
+  // shared memory, segment g's at staged[g]).
+  double(*staged)[kLanes + 1] = reinterpret_cast<double(*)[kLanes + 1]>(dynamic_smem) + warp * kLanes;
+  const double s_here = lane < segments ? __ldcg(seg_sums + row * segments + lane) : 0.0;
+#pragma unroll 8
+  for (int gi = 0; gi < segments; ++gi) staged[gi][lane] = __ldcg(lane_sums + (row * segments + gi) * kLanes + lane);
   // The row's tree: its segments' sums by pairs, padded to 32 with zeros --
   // the butterfly over the lanes, whose root and left sums are those of the
   // padded tree (x + 0 is x).
-  const double s_here = lane < segments ? __ldcg(seg_sums + row * segments + lane) : 0.0;
   shared_sums[warp][lane] = s_here;
   double root = s_here;
 #pragma unroll
   for (int bit = 1; bit < kLanes; bit <<= 1) root = add(root, __shfl_xor_sync(~0u, root, bit));
   __syncwarp();
-  // 32 draws a round, a lane a draw: down the row's tree to a segment, then
-  // each lane's segment's 32 lane sums staged in shared memory (32
-  // coalesced loads in flight, not five dependent rounds through L2), down
-  // them to a lane, and along its vectors.
-  double(*staged)[kLanes + 1] = reinterpret_cast<double(*)[kLanes + 1]>(dynamic_smem) + warp * kLanes;
+  // 32 draws a round, a lane a draw: down the row's tree to a segment, down
+  // its staged lane sums to a lane, and along its vectors.
   for (int s0 = 0; s0 < draws; s0 += kLanes) {
     const int s = s0 + lane;
-    double t = target(seed, static_cast<std::uint64_t>(row), s, root);
+    const double u = kWalk && s0 == 0 ? u_first
+                     : s < draws      ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s))
+                                      : 0.0;
+    double t = __dmul_rn(u, root);  // target(): u * the root, rounded once
     const int chosen = descend_lanes(Plain{shared_sums[warp]}, t);
-#pragma unroll 8
-    for (int d = 0; d < kLanes; ++d) {
-      const int g_d = __shfl_sync(~0u, chosen, d);
-      staged[d][lane] = __ldcg(lane_sums + (row * segments + g_d) * kLanes + lane);
-    }
-    __syncwarp();
     const int n = min(kLanes, draws - s0);
     if (kWalk && n <= kWarpWalkDraws) {
-      const int l = s < draws ? descend_lanes(Plain{staged[lane]}, t) : 0;
+      const int l = s < draws ? descend_lanes(Plain{staged[chosen]}, t) : 0;
       const auto fetch = [&](std::int64_t seg, int l_d, int j, T(&x)[Shape<T>::E]) {
         load_vector(r, k, aligned, vector_first<T>(seg * Shape<T>::G, l_d, j), x);
       };
       const std::int64_t col = walk_together<T>(fetch, n, chosen, l, t, lane);
       if (s < draws) out[row * draws + s] = static_cast<int>(col);
     } else if (s < draws) {
-      const int l = descend_lanes(Plain{staged[lane]}, t);
+      const int l = descend_lanes(Plain{staged[chosen]}, t);
       out[row * draws + s] = static_cast<int>(descend_vectors(r, k, aligned, chosen * Shape<T>::G, l, t));
     }
-    __syncwarp();
   }
 }
 
@@ -457,11 +463,22 @@ __device__ __forceinline__ std::int64_t descend_row_tree(const double* tree, int
   return g;
 }
 
+// The rows of lane sums a warp of row_pass stages at a time: its round's
+// draws, at most 4 where the walked draws of a block spread over its warps
+// (a warp's round, ceil(chunk / 8), is then at most 4), else 32. The
+// shared memory asked is no more than the round needs: 68 KB a block for
+// rounds of 32, 10 KB for rounds of 4.
+__host__ __device__ constexpr int row_staged_rows(bool walk, int chunk) {
+  return walk && chunk <= kRowWarpDraws ? kWarpWalkDraws : kLanes;
+}
+
 template <class T>
 __global__ void __launch_bounds__(kRowThreads, 2) row_pass(const T* __restrict__ w, std::int64_t k, std::int64_t segments, int p,
                                                         const double* __restrict__ lane_sums, const double* __restrict__ seg_sums,
                                                         std::uint64_t seed, int draws, int chunk, bool walk, int* __restrict__ out) {
-  extern __shared__ double tree[];  // level 0 (the segments) at [0, p), level 1 after it, ..., the root last
+  // level 0 (the segments) at [0, p), level 1 after it, ..., the root last;
+  // then each warp's staged lane sums, row_staged_rows(walk, chunk) rows of 33
+  extern __shared__ double tree[];
   // A row's draws may go over several blocks, `chunk` draws each (the row's
   // draws [part x chunk, ...)): each builds the row's tree and makes its
   // own draws, which are the same whichever block makes them.
@@ -498,7 +515,7 @@ __global__ void __launch_bounds__(kRowThreads, 2) row_pass(const T* __restrict__
   // dependent rounds through L2 of a descent over them there), down them to
   // a lane, and along its vectors (walk: a round of up to 4 draws is walked
   // by the whole warp, walk_together).
-  double(*staged)[kLanes + 1] = reinterpret_cast<double(*)[kLanes + 1]>(tree + 2 * p) + warp * kLanes;
+  double(*staged)[kLanes + 1] = reinterpret_cast<double(*)[kLanes + 1]>(tree + 2 * p) + warp * row_staged_rows(walk, chunk);
   for (int s0 = warp * round; s0 < mine_draws; s0 += kWarps * round) {  // (s0 the same across the warp)
     const int s = s0 + lane;
     const int n = min(round, mine_draws - s0);
@@ -555,7 +572,7 @@ __global__ void __launch_bounds__(kWarpRowWarps* kLanes) warp_row_pass(const T* 
   extern __shared__ double warp_rows[];  // each warp's: its row's tree (level 0 at [0, p), ..., the root at 2p - 2), then staged sums
   detail::next_grid_may_start();
   const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
-  const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * kWarpRowWarps + warp;
+  const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * (blockDim.x / kLanes) + warp;
   const bool live = row < m;
   const bool mine = lane < draws;  // (lane d makes draw d)
   // The lane's uniform is made while the segment pass still runs.
@@ -1666,7 +1683,7 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   // and four draws of (256, 131,072) 0.115 against 0.103 (one warp walks
   // the four in turn, where a block a row gives each its own warp).
   if (p.second_pass == -1) {
-    const bool few = static_cast<std::int64_t>(m) * segments <= static_cast<std::int64_t>(kLastWarpWarps) * sms;
+    const bool few = static_cast<std::int64_t>(m) * segments <= static_cast<std::int64_t>(kFewWarps) * sms;
     const bool warp_rows = draws == 1 && segments <= kWarpRowSegments && m > 3 * sms;
     p.second_pass = segments <= kLanes && draws == 1 && few ? 0 : warp_rows ? 2 : 1;
   }
@@ -1761,23 +1778,23 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   const std::int64_t warps = static_cast<std::int64_t>(m) * segments;
   const std::int64_t blocks = (warps + p.warps_per_block - 1) / p.warps_per_block;
   if (blocks > 0x7fffffff) throw std::invalid_argument("sum-tree draw: too many segments for one grid");
-  const Finish finish = p.second_pass == 0 ? Finish::LastWarp : Finish::RowPass;
+  const bool last_warp = p.second_pass == 0;  // (else a second kernel draws)
   double* lane_sums = nullptr;
   double* seg_sums = nullptr;
   int* tickets = nullptr;
   lane_sums = scratch_.ensure(static_cast<std::size_t>(warps) * (kLanes + 1));
   seg_sums = lane_sums + warps * kLanes;
-  if (finish == Finish::LastWarp) {
+  if (last_warp) {
     const std::size_t had = tickets_.size();
     tickets = tickets_.ensure(static_cast<std::size_t>(m));
     if (tickets_.size() != had) WARPSIM_CUDA(cudaMemsetAsync(tickets, 0, tickets_.size() * sizeof(int), stream));  // (new memory)
   }
-  const std::size_t staged = finish == Finish::LastWarp ? static_cast<std::size_t>(p.warps_per_block) * kStagedPerWarp : 0;
-  const auto sum_kernel = finish == Finish::LastWarp && p.warp_walk == 1 ? segment_pass<T, true> : segment_pass<T, false>;
+  const std::size_t staged = last_warp ? static_cast<std::size_t>(p.warps_per_block) * kStagedPerWarp : 0;
+  const auto sum_kernel = !last_warp ? segment_pass<T, Tail::None> : p.warp_walk == 1 ? segment_pass<T, Tail::Walk> : segment_pass<T, Tail::Lanes>;
   allow_dynamic_shared(reinterpret_cast<const void*>(sum_kernel), staged);
   detail::launch(sum_kernel, dim3(static_cast<unsigned>(blocks)), dim3(p.warps_per_block * kLanes), staged, stream, false, weights, m,
-                 k, segments, lane_sums, seg_sums, tickets, finish, seed, draws, out);
-  if (finish == Finish::LastWarp) return;
+                 k, segments, lane_sums, seg_sums, tickets, seed, draws, out);
+  if (last_warp) return;
   const int pow2 = static_cast<int>(cuda::std::bit_ceil(static_cast<std::uint64_t>(segments)));
   if (p.second_pass == 2) {
     const std::size_t smem = kWarpRowWarps * warp_row_doubles(pow2) * sizeof(double);
@@ -1787,13 +1804,16 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
                    seed, draws, out);
     return;
   }
-  const std::size_t smem = 2 * static_cast<std::size_t>(pow2) * sizeof(double) + (kRowThreads / kLanes) * kStagedPerWarp;  // the tree, each warp's staged sums
+  const int chunk = row_chunk(draws, p.row_blocks);
+  const std::size_t smem = (2 * static_cast<std::size_t>(pow2) + static_cast<std::size_t>(kRowWarps) *
+                                                                    row_staged_rows(p.warp_walk == 1, chunk) * (kLanes + 1)) *
+                           sizeof(double);  // the tree, each warp's staged sums
   allow_dynamic_shared(reinterpret_cast<const void*>(row_pass<T>), smem);
   const std::int64_t row_grid = static_cast<std::int64_t>(m) * p.row_blocks;
   if (row_grid > 0x7fffffff) throw std::invalid_argument("sum-tree draw: M x the second kernel's blocks a row past 2^31 - 1");
   detail::launch(row_pass<T>, dim3(static_cast<unsigned>(row_grid)), dim3(kRowThreads), smem, stream, true, weights, k, segments, pow2,
-                 static_cast<const double*>(lane_sums), static_cast<const double*>(seg_sums), seed, draws, row_chunk(draws, p.row_blocks),
-                 p.warp_walk == 1, out);
+                 static_cast<const double*>(lane_sums), static_cast<const double*>(seg_sums), seed, draws, chunk, p.warp_walk == 1,
+                 out);
 }
 
 template class SumTreeSampler<float>;
