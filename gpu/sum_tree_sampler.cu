@@ -27,9 +27,10 @@
 //                 another, then the 32 rows' draws at once, a lane a row
 //   segment_pass  a warp a segment of the M x ceil(K / G) segments: its
 //                 lanes' sums to lane_sums and the segment's to seg_sums;
-//                 where a row has at most 32 segments its last
-//                 warp to finish (a ticket a row) builds the row's tree by a
-//                 butterfly and draws (walking up to 4 draws as a warp)
+//                 or, asked (SumTreePlan::second_pass 0), where a row has at
+//                 most 32 segments its last warp to finish (a ticket a row)
+//                 builds the row's tree by a butterfly and draws (walking
+//                 up to 4 draws as a warp)
 //   block_pass    a block a row (up to 32 segments, a warp a segment): the
 //                 row's sums in shared memory, then its draws
 //   row_pass      the second kernel: a block a row (or several, sharing a
@@ -335,8 +336,8 @@ constexpr int kBlockRowSegments = 16;
 
 constexpr std::size_t kStagedPerWarp = kLanes * (kLanes + 1) * sizeof(double);
 
-// plan() lets a row's last warp draw (one kernel) where M x segments is at
-// most this many warps a multiprocessor.
+// plan() gives a warp a row (the second kernel) one draw a row where M x
+// segments is at most this many warps a multiprocessor.
 constexpr int kFewWarps = 4;
 
 // The second kernel's warps, and the most draws a block of it spreads over
@@ -1664,28 +1665,26 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     throw std::invalid_argument("sum-tree draw: a row's last warp draws for rows of at most " + std::to_string(kLanes * Shape<T>::G) +
                                 " weights (K = " + std::to_string(k) + ")");
   }
-  // One kernel, the row's last warp drawing (walked), where a row is at
-  // most 32 segments and has one draw, and the grid's warps are few (at
-  // most 4 a multiprocessor: latency, not bandwidth): it saves the second
-  // launch's wait (H200, two rounds, docs/PERF.md: fp32 (1, 131,072) 14.5
-  // and 15.4 us against 14.8 and 16.2 with a second kernel; fp64 (1,
-  // 65,536) 13.2 and 14.4 against 14.4 and 16.6). Elsewhere the second
-  // kernel measured as fast or faster (fp32 (64, 131,072), 2,048 warps:
-  // 17.5 and 18.0 against 16.9 and 17.2; four draws of (1, 131,072), which
-  // the second kernel spreads over four warps: 16.4 and 17.4 against 15.3
-  // and 15.9).
-  // A warp a row (the second kernel) for one draw a row of up to 256
-  // segments where the rows are more than a block a row's one round (three
-  // of its blocks a multiprocessor, 68 KB of shared memory each): H100,
-  // two rounds (rows-trials/h100-warp-row/), fp64 (1,024, 131,072) 0.377
-  // ms against 0.388 a block a row, fp32 0.195 against 0.208; but fp64
-  // (256, 131,072) 0.106 against 0.102, (132, 131,072) 0.062 against 0.059,
-  // and four draws of (256, 131,072) 0.115 against 0.103 (one warp walks
-  // the four in turn, where a block a row gives each its own warp).
+  // One draw a row of up to 256 segments: a second kernel a warp a row
+  // where the grid's warps (M x segments) are few, at most 4 a
+  // multiprocessor (latency, not bandwidth), or where the rows are more
+  // than a block a row's one round (three of its blocks a multiprocessor);
+  // a block a row between, and for S > 1 (one warp walks up to 4 draws in
+  // turn, where a block a row gives each its own warp). H100, forced
+  // layouts side by side (rows-trials/h100-warp-row/, h100-warp-row-m/):
+  // fp32 (1, 131,072) 11.6 and 13.5 us a warp a row against 12.5 and 15.5
+  // a block a row and 13.0 and 14.8 with the row's last warp drawing in one
+  // kernel; (16, 131,072) 12.0 and 12.3 against 13.2 and 13.2 (last warp
+  // 13.3, 14.2); fp64 (1, 65,536) 10.9 and 10.8 against 12.4 and 13.5 (last
+  // warp 11.9, 11.9); but fp32 (32, 131,072), 1,024 warps, 15.4 and 15.6
+  // against 14.2 and 14.4, (256, 131,072) 59.6 against 57.2, fp64 (64,
+  // 131,072) 37.5 against 33.8; and fp64 (1,024, 131,072) 0.377 ms against
+  // 0.388, fp32 0.195 against 0.208. The last warp draws only where asked
+  // (second_pass 0): a warp a row was as fast or faster wherever it ran.
   if (p.second_pass == -1) {
     const bool few = static_cast<std::int64_t>(m) * segments <= static_cast<std::int64_t>(kFewWarps) * sms;
-    const bool warp_rows = draws == 1 && segments <= kWarpRowSegments && m > 3 * sms;
-    p.second_pass = segments <= kLanes && draws == 1 && few ? 0 : warp_rows ? 2 : 1;
+    const bool warp_rows = draws == 1 && segments <= kWarpRowSegments && (few || m > 3 * sms);
+    p.second_pass = warp_rows ? 2 : 1;
   }
   if (p.second_pass == 2) {
     if (p.warp_walk == 0) throw std::invalid_argument("sum-tree draw: a warp a row walks its draws (warp_walk 0 asked)");

@@ -47,8 +47,8 @@ namespace warpsim::gpu {
 //                 row over as many warps and blocks as it has segments; then
 //                 a second kernel, a block a row (or a warp a row: up to 256
 //                 segments and 4 draws), builds the row's tree over its
-//                 segments and draws (or the row's last warp to finish
-//                 draws: up to 32 segments)
+//                 segments and draws (or, asked, the row's last warp to
+//                 finish draws: up to 32 segments)
 struct SumTreePlan {
   enum class Layout { Auto, LanesPerRow, ThreadPerRow, WarpPerRow, BlockPerRow, Segmented };
   Layout layout = Layout::Auto;
@@ -62,10 +62,9 @@ struct SumTreePlan {
   // Segmented: 1 draws in a second kernel, a block a row (any row); 2 in a
   // second kernel a warp a row (rows of up to 256 segments, up to 4 draws a
   // row, walked); 0 by the row's last warp to finish (rows of up to 32
-  // segments); -1: plan() chooses (0 for one draw a row of up to 32
-  // segments where M x segments is at most 4 warps a multiprocessor, 2 for
-  // one draw a row of up to 256 segments where M is more than 3 rows a
-  // multiprocessor, else 1).
+  // segments; only where asked); -1: plan() chooses (2 for one draw a row
+  // of up to 256 segments where M x segments is at most 4 warps a
+  // multiprocessor or M is more than 3 rows a multiprocessor, else 1).
   int second_pass = -1;
   // BlockPerRow, and Segmented (its second kernel, or a row's last warp):
   // 1 walks a warp's round of up to 4 draws with the whole warp (lane j
@@ -119,11 +118,10 @@ class SumTreeSampler {
   // a vector a lane, a row's draws stay on one block, and M is at most the
   // multiprocessors); else segmented, with the
   // most warps a block (up to 8) that leave two blocks for every
-  // multiprocessor, then a second kernel (its blocks a row: row_blocks; a
-  // warp a row for one draw of rows of up to 256 segments where M is more
-  // than 3 rows a multiprocessor), or, for one draw a row of up to 32
-  // segments where M x segments is at most 4 warps a multiprocessor, the
-  // row's last warp to finish (one kernel).
+  // multiprocessor, then a second kernel: a warp a row for one draw of
+  // rows of up to 256 segments where M x segments is at most 4 warps a
+  // multiprocessor or M is more than 3 rows a multiprocessor, else a block
+  // a row (its blocks a row: row_blocks).
   // Warps walk few draws together: in the second kernel and the last warp
   // always, a block a row for up to 4 draws a row where its warps, M x
   // segments, are at most 32 a multiprocessor. `ask` overrides any of it (docs/PERF.md has each

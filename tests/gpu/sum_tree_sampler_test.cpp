@@ -313,19 +313,18 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
     int draws;
     const char* layout;
   };
-  const std::string seg1 = "segmented, 1 warps a block, then a block a row, warps walk draws";
   const std::string seg4 = "segmented, 4 warps a block, then a block a row, warps walk draws";
   const std::string seg8 = "segmented, 8 warps a block, then a block a row, warps walk draws";
   const std::string kept = "block-per-row, rows in shared memory, warps walk draws";
   const std::string seg1_8 = "segmented, 1 warps a block, then 8 blocks a row, warps walk draws";
-  const std::string last1 = "segmented, 1 warps a block, warps walk draws";  // (the row's last warp draws: one kernel)
+  const std::string warp1 = "segmented, 1 warps a block, then a warp a row, warps walk draws";  // (M x segments <= 4 a multiprocessor)
   const std::string warp8 = "segmented, 8 warps a block, then a warp a row, warps walk draws";  // (more rows than 3 a multiprocessor)
-  const Point fp32[] = {{1, 131072, 1, last1.c_str()},         {64, 131072, 1, seg4.c_str()},
+  const Point fp32[] = {{1, 131072, 1, warp1.c_str()},         {64, 131072, 1, seg4.c_str()},
                         {256, 131072, 1, seg8.c_str()},        {1024, 131072, 1, warp8.c_str()},
                         {4096, 32768, 1, "block-per-row"},     {32, 1048576, 1, seg8.c_str()},
                         {1, 16777216, 1, seg8.c_str()},        {1, 4096, 1, kept.c_str()},
                         {64, 4096, 1, kept.c_str()},           {1, 32768, 1, kept.c_str()},
-                        {64, 32768, 1, kept.c_str()},          {1, 1048576, 1, seg1.c_str()},
+                        {64, 32768, 1, kept.c_str()},          {1, 1048576, 1, warp1.c_str()},
                         {64, 1048576, 1, seg8.c_str()},        {1024, 4096, 1, "block-per-row, warps walk draws"},
                         {1024, 32768, 1, "block-per-row"},     {1024, 1048576, 1, warp8.c_str()},
                         {8388608, 32, 1, "thread-per-row"},    {2097152, 128, 1, "thread-per-row"},
@@ -338,7 +337,7 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
   for (const auto& q : fp32) {
     EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(132, q.m, q.k, {}, q.draws).describe(), q.layout) << "fp32 M " << q.m << " K " << q.k << " S " << q.draws;
   }
-  const Point fp64[] = {{1, 131072, 1, seg1.c_str()},      {256, 131072, 1, seg8.c_str()},
+  const Point fp64[] = {{1, 131072, 1, warp1.c_str()},      {256, 131072, 1, seg8.c_str()},
                         {4096, 32768, 1, "block-per-row"}, {1, 4096, 1, kept.c_str()},
                         {8388608, 32, 1, "thread-per-row"}, {2097152, 128, 1, "thread-per-row"},
                         {262144, 1024, 1, "block-per-row"}, {1, 32768, 1, "block-per-row, warps walk draws"},
@@ -398,46 +397,53 @@ TEST(SumTreePlanRule, WarpsWalkDrawsOnlyForFewRowsAndDraws) {
   EXPECT_THROW(S::plan_for(sms, 1, 4, {L::Segmented, 1, -1, 1, -2}), std::invalid_argument);
 }
 
-// One kernel (the row's last warp draws, walked) for one draw a row of
-// 17-32 segments where M x segments is at most 4 warps a multiprocessor; a
-// second kernel past 32 segments, for S > 1, with more warps, or as asked.
-TEST(SumTreePlanRule, TheLastWarpDrawsOneDrawOfFewRows) {
+// The row's last warp draws (one kernel) only where asked: rows of up to
+// 32 segments, walked for up to 4 draws.
+TEST(SumTreePlanRule, TheLastWarpDrawsOnlyWhereAsked) {
   using S = gpu::SumTreeSampler<float>;
   using L = gpu::SumTreePlan::Layout;
   const int sms = 132;
   const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
-  EXPECT_EQ(S::plan_for(sms, 1, 32 * g).second_pass, 0);
-  EXPECT_EQ(S::plan_for(sms, 1, 20 * g).second_pass, 0);
-  EXPECT_EQ(S::plan_for(sms, 16, 32 * g).second_pass, 0);  // (512 warps)
-  EXPECT_EQ(S::plan_for(sms, 17, 32 * g).second_pass, 1);  // (544)
-  EXPECT_EQ(S::plan_for(sms, 1, 32 * g, {}, 2).second_pass, 1);
-  EXPECT_EQ(S::plan_for(sms, 1, 32 * g + 1).second_pass, 1);
-  EXPECT_EQ(S::plan_for(sms, 1, 32 * g, {L::Segmented, 0, -1, 1}).second_pass, 1);
-  EXPECT_EQ(S::plan_for(sms, 1, 32 * g).warp_walk, 1);
-  EXPECT_EQ(S::plan_for(sms, 1, 32 * g).describe(), "segmented, 1 warps a block, warps walk draws");
-  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1, 16 * g).second_pass, 0);  // (fp64: 32 segments)
+  for (int m : {1, 16, 17, 1024}) {
+    for (int draws : {1, 2, 64}) EXPECT_NE(S::plan_for(sms, m, 32 * g, {}, draws).second_pass, 0) << "M " << m << " S " << draws;
+  }
+  const auto asked = S::plan_for(sms, 1, 32 * g, {L::Segmented, 0, -1, 0});
+  EXPECT_EQ(asked.second_pass, 0);
+  EXPECT_EQ(asked.warp_walk, 1);
+  EXPECT_EQ(asked.describe(), "segmented, 1 warps a block, warps walk draws");
+  EXPECT_EQ(S::plan_for(sms, 1, 32 * g, {L::Segmented, 0, -1, 0}, 5).warp_walk, 0);
+  EXPECT_THROW(S::plan_for(sms, 1, 32 * g + 1, {L::Segmented, 0, -1, 0}), std::invalid_argument);
 }
 
 // The second kernel a warp a row (no device: runs in CI): one draw a row of
-// up to 256 segments where the rows are more than three a multiprocessor;
-// a block a row with fewer rows, S > 1 or longer rows; as asked.
-TEST(SumTreePlanRule, AWarpARowDrawsOneDrawOfManyRows) {
+// up to 256 segments where M x segments is at most 4 warps a
+// multiprocessor or the rows are more than three a multiprocessor; a block
+// a row between, with S > 1 or longer rows; as asked.
+TEST(SumTreePlanRule, AWarpARowDrawsOneDrawOfFewOrManyRows) {
   using S = gpu::SumTreeSampler<float>;
   using L = gpu::SumTreePlan::Layout;
   const int sms = 132;
   const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
+  EXPECT_EQ(S::plan_for(sms, 1, 32 * g).second_pass, 2);
+  EXPECT_EQ(S::plan_for(sms, 16, 32 * g).second_pass, 2);  // (512 warps)
+  EXPECT_EQ(S::plan_for(sms, 17, 32 * g).second_pass, 1);  // (544)
+  EXPECT_EQ(S::plan_for(sms, 1, 256 * g).second_pass, 2);
+  EXPECT_EQ(S::plan_for(sms, 2, 256 * g + 1).second_pass, 1);
   EXPECT_EQ(S::plan_for(sms, 3 * sms + 1, 40 * g).second_pass, 2);
   EXPECT_EQ(S::plan_for(sms, 3 * sms, 40 * g).second_pass, 1);
   EXPECT_EQ(S::plan_for(sms, 1024, 256 * g).second_pass, 2);
   EXPECT_EQ(S::plan_for(sms, 1024, 256 * g + 1).second_pass, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, 32 * g, {}, 2).second_pass, 1);
   EXPECT_EQ(S::plan_for(sms, 1024, 40 * g, {}, 2).second_pass, 1);
   EXPECT_EQ(S::plan_for(sms, 1024, 40 * g, {L::Segmented, 0, -1, 1}).second_pass, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, 32 * g).describe(), "segmented, 1 warps a block, then a warp a row, warps walk draws");
   const auto asked = S::plan_for(sms, 2, 40 * g, {L::Segmented, 0, -1, 2}, 4);
   EXPECT_EQ(asked.second_pass, 2);
   EXPECT_EQ(asked.warp_walk, 1);
   EXPECT_EQ(asked.row_blocks, 0);
   EXPECT_EQ(asked.describe(), "segmented, 1 warps a block, then a warp a row, warps walk draws");
   const std::int64_t g64 = static_cast<std::int64_t>(tree::kSegment<double>);  // (2,048)
+  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1, 64 * g64).second_pass, 2);
   EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1024, 256 * g64).second_pass, 2);
   EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1024, 256 * g64 + 1).second_pass, 1);
   EXPECT_THROW(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 2}, 5), std::invalid_argument);
@@ -514,7 +520,8 @@ TEST(SumTreePlanRule, SecondKernelSharesARowsDrawsOverBlocks) {
   using L = gpu::SumTreePlan::Layout;
   const int sms = 132;
   const std::int64_t k = 64 * static_cast<std::int64_t>(tree::kSegment<float>);
-  EXPECT_EQ(S::plan_for(sms, 1, k).row_blocks, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, k).row_blocks, 0);  // (one draw: a warp a row)
+  EXPECT_EQ(S::plan_for(sms, 1, k, {L::Segmented, 0, -1, 1}).row_blocks, 1);
   EXPECT_EQ(S::plan_for(sms, 1, k, {}, 8).row_blocks, 1);
   EXPECT_EQ(S::plan_for(sms, 1, k, {}, 16).row_blocks, 2);
   EXPECT_EQ(S::plan_for(sms, 1, k, {}, 64).row_blocks, 8);
