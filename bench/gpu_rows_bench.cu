@@ -115,8 +115,9 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
 
 int main(int argc, char** argv) {
   CLI::App app{"The sum-tree draw across the (M, K) plane (issue 16)"};
-  bool only_fp32 = false;
+  bool only_fp32 = false, only_fp64 = false;
   app.add_flag("--fp32", only_fp32, "fp32 only");
+  app.add_flag("--fp64", only_fp64, "fp64 only")->excludes("--fp32");
   std::vector<std::string> only;
   app.add_option("--point", only, "only these points, M:K:S (repeatable; e.g. for a profiler)");
   CLI11_PARSE(app, argc, argv);
@@ -157,7 +158,7 @@ int main(int argc, char** argv) {
         if (!have) grid.push_back({m, k, 1});
       }
     if (!picked.empty()) grid = picked;
-    run<float>("fp32", grid, bandwidth, empty_ms, true);
+    if (!only_fp64) run<float>("fp32", grid, bandwidth, empty_ms, true);
     if (!only_fp32) run<double>("fp64", grid, bandwidth, empty_ms, true);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_gpu_rows: %s\n", e.what());
