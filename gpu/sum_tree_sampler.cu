@@ -554,10 +554,11 @@ __global__ void __launch_bounds__(kRowThreads, 2) row_pass(const T* __restrict__
 // many rows. A warp builds its row's tree in its own shared memory, level by
 // level as row_pass does (the same tree: a __syncwarp a level, not a
 // __syncthreads), then walks the row's draws together. row_pass gives each
-// row a block of 8 warps and 68 KB of shared memory for these few draws:
-// three blocks a multiprocessor, so 1,024 rows took three rounds of blocks,
-// each round a chain of dependent trips through L2; a warp a row is one
-// round for up to 16 rows a multiprocessor.
+// row a block of 8 warps for these few draws (and, before 7d0115a, 68 KB
+// of shared memory: three blocks a multiprocessor, so 1,024 rows took
+// three rounds of blocks, each a chain of dependent trips through L2); a
+// warp a row here takes at most 5 KB of shared memory (P = 256), and tens
+// of rows a multiprocessor go in one round.
 constexpr int kWarpRowSegments = 256;
 constexpr int kWarpRowWarps = 4;
 
