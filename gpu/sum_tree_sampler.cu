@@ -1324,7 +1324,8 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
       const std::int64_t row = row0 + s * R + lane / G;
       LaneTree<T, G, NV> tr;
       build_lane_tree<T, G, NV>(x[s], i, tr);
-      const double u = __shfl_sync(~0u, own[s * R / kLanes], (s * R) % kLanes + lane / G);  // (s unrolled: own stays in registers)
+      // (s unrolled: own stays in registers; a lane a row made its own)
+      const double u = G == 1 ? own[s] : __shfl_sync(~0u, own[s * R / kLanes], (s * R) % kLanes + lane / G);
       const int col = draw_on_lanes<T, G, NV>(x[s], i, tr, u);
       if (col >= 0 && row < m) out[row] = col;
     }
