@@ -264,7 +264,7 @@ __device__ std::int64_t walk_held(const T (&x)[Shape<T>::E], std::int64_t segmen
   double r = 0, below = 0;
   int chosen = 0;
   bool going = true;
-#pragma unroll
+#pragma unroll 4
   for (int j = 0; j < kVectorsPerLane; ++j) {
     const double qj = __shfl_sync(~0u, q, j);
     going = going && t >= r;
