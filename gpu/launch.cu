@@ -40,16 +40,23 @@ int resident_grid(const void* kernel, int threads, std::size_t items) {
 }
 
 void allow_dynamic_shared(const void* kernel, std::size_t bytes) {
-  if (bytes <= 48 * 1024) return;  // (every kernel may take that much)
+  if (bytes == 0) return;
   int device = 0;
   WARPSIM_CUDA(cudaGetDevice(&device));
   static std::mutex lock;
-  static std::map<std::pair<int, const void*>, std::size_t> allowed;  // (device, kernel) -> bytes set
+  static std::map<std::pair<int, const void*>, std::size_t> allowed;  // (device, kernel) -> the most it may take now
   const std::lock_guard<std::mutex> hold(lock);
-  std::size_t& set = allowed[{device, kernel}];
-  if (bytes <= set) return;
+  const auto [at, first] = allowed.try_emplace({device, kernel}, 0);
+  if (first) {
+    // Its limit without the attribute: 48 KB less its static shared memory
+    // (the 48 KB bound static and dynamic together).
+    cudaFuncAttributes attributes{};
+    WARPSIM_CUDA(cudaFuncGetAttributes(&attributes, kernel));
+    at->second = attributes.maxDynamicSharedSizeBytes;
+  }
+  if (bytes <= at->second) return;
   WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-  set = bytes;
+  at->second = bytes;
 }
 
 bool device_readable(const void* p) {

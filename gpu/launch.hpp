@@ -27,9 +27,10 @@ int grid_for(std::size_t items, int threads);
 int resident_grid(const void* kernel, int threads, std::size_t items);
 
 // Lets `kernel` launch with `bytes` of dynamic shared memory on the current
-// device (past the 48 KB default): cudaFuncSetAttribute once for each kernel
-// and device at the largest size asked so far, not before every launch --
-// a host call that sits between launches where the GPU waits on them.
+// device (past its default, 48 KB less its static shared memory):
+// cudaFuncSetAttribute once for each kernel and device at the largest size
+// asked so far, not before every launch -- a host call that sits between
+// launches where the GPU waits on them.
 void allow_dynamic_shared(const void* kernel, std::size_t bytes);
 
 // Whether the device can read p: device or managed memory, or host memory
