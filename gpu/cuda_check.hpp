@@ -20,6 +20,7 @@ class CudaError : public std::runtime_error {
 
 inline void check_cuda(cudaError_t code, const char* call, const char* file, int line) {
   if (code != cudaSuccess) {
+    (void)cudaGetLastError();  // (a failed call's error is not left for the next check to report)
     throw CudaError(code, std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
                               cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")");
   }
