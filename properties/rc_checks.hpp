@@ -28,7 +28,8 @@ namespace warpsim::properties {
 struct CheckOptions {
   int tests = 100;          // generated inputs per precision
   int max_rows = 70;        // M from 1, over the whole range whatever RapidCheck's size (several warps)
-  int max_cols = 150;       // K from 1
+  int max_cols = 150;       // K from min_cols
+  int min_cols = 1;         // (rows longer than a segment: the sum tree's long-row layouts)
   std::uint64_t seed = 1;   // RapidCheck's seed: a fixed one replays the same inputs
   // Shrinking a failure stops after this long (each try is a whole draw;
   // without a budget a large first counterexample can take minutes). The
@@ -168,7 +169,7 @@ Input<T> generate_input(const CheckOptions& o, std::optional<WeightFamily> only)
   // grow with RapidCheck's size.
   const int rows = *rc::gen::arbitrary<bool>() ? *rc::gen::resize(rc::kNominalSize, rc::gen::inRange(1, o.max_rows + 1))
                                                : *rc::gen::inRange(1, o.max_rows + 1);
-  const int cols = *rc::gen::inRange(1, o.max_cols + 1);
+  const int cols = *rc::gen::inRange(o.min_cols, o.max_cols + 1);
   const auto seed = *gen_seed();
   // Shrinking tries every weight of the matrix, each try a whole draw: only
   // once M and K have shrunk to a small matrix are the weights shrunk too.

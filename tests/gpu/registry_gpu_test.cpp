@@ -73,6 +73,23 @@ TEST_P(GpuEntry, RowDrawsPassEveryProperty) {
   EXPECT_LT(*t.detectable.total_variation, 0.01) << "200,000 draws rule out a total-variation bias of 0.01 with power 0.9";
 }
 
+// The sum tree on rows longer than a segment (4,096 fp32, 2,048 fp64), up
+// to 48 segments, 1-8 rows: the layouts the plan gives them -- a block a
+// row (its row kept in shared memory or not), a warp a segment then a warp
+// a row or a block a row, its draws spread over blocks -- equal to the
+// oracle's, one draw and S draws a row, and every property.
+TEST_P(GpuEntry, LongRowsEqualTheOracleAndPassEveryProperty) {
+  const auto& a = algorithm();
+  if (!a.sum_tree) GTEST_SKIP() << a.name << ": rows past K = 1,100 are the sum tree's (the registry's other matrix samplers are checked to it)";
+  const properties::CheckOptions o{.tests = 6, .max_rows = 8, .max_cols = 48 * 4096, .min_cols = 4097, .seed = 20261126, .max_draws = 70};
+  auto r = properties::check_equal(*a.gpu, a.oracle, o);
+  EXPECT_TRUE(r.ok) << r.text;
+  r = properties::check_sampler(*a.gpu, o);
+  EXPECT_TRUE(r.ok) << r.text;
+  r = properties::check_row_draws(*a.gpu, o);
+  EXPECT_TRUE(r.ok) << r.text;
+}
+
 // Table samplers: many draws from one large table, from an arbitrary first
 // draw, equal to the oracle entry's (the model) draw for draw.
 TEST_P(GpuEntry, ManyDrawsFromOneTableEqualItsOracle) {

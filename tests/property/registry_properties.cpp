@@ -2,6 +2,8 @@
 // properties/ (GPU entries: tests/gpu/registry_gpu_test.cpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -312,3 +314,21 @@ TEST(Properties, EachVerdictCanFail) {
 }
 
 }  // namespace
+
+// CheckOptions::min_cols: every generated matrix, shrunk ones too, has K in
+// [min_cols, max_cols] (a sampler wrapped to record what it was given).
+TEST(CheckOptions, GeneratedRowsAreAtLeastMinCols) {
+  properties::Sampler seen = properties::find_algorithm("sum-tree").oracle;
+  auto shortest = std::make_shared<int>(1 << 30);
+  auto longest = std::make_shared<int>(0);
+  seen.f32 = [one = seen, shortest, longest](const properties::Matrix<float>& m, std::uint64_t seed) {
+    *shortest = std::min(*shortest, m.cols);
+    *longest = std::max(*longest, m.cols);
+    return one.f32(m, seed);
+  };
+  const properties::CheckOptions o{.tests = 20, .max_rows = 3, .max_cols = 700, .min_cols = 600, .fp64 = false};
+  EXPECT_TRUE(properties::check_sampler(seen, o).ok);
+  EXPECT_GE(*shortest, 600);
+  EXPECT_LE(*longest, 700);
+  EXPECT_GT(*longest, *shortest) << "K varies over the range";
+}
