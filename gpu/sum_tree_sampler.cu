@@ -1274,11 +1274,13 @@ __device__ __forceinline__ int draw_across_lanes(const T (&x)[NV][Shape<T>::E], 
   return has ? static_cast<int>(vector_first<T>(0, at, chosen) + in_kept_vector<T>(t, below, kept, kept_pair)) : -1;
 }
 
-// Which draws a lanes_pass kernel makes: One, one a row (`draws` 1); Many,
-// S a row; Both, either, chosen at run time (for the row lengths where the
-// one-draw code measured faster scheduled beside the S-draw code,
-// lanes_one_apart).
-enum class LanesDraws { One, Both, Many };
+// Which draws a lanes_pass kernel makes: One, one a row (`draws` 1); Round,
+// 2 to G a row (one round of the row's lanes, its uniforms packed); Many,
+// S a row in rounds of G; Both, one or Many, chosen at run time (for the
+// row lengths where the one-draw code measured faster scheduled beside the
+// S-draw code, lanes_one_apart). Round is a kernel of its own so that the
+// rounds' loop does not take its registers.
+enum class LanesDraws { One, Both, Round, Many };
 
 template <class T, int G, int NV, LanesDraws kDraws>
 __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed,
@@ -1329,14 +1331,36 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
       const int col = draw_on_lanes<T, G, NV>(x[s], i, tr, u);
       if (col >= 0 && row < m) out[row] = col;
     }
-  } else if (kDraws == LanesDraws::Many && draws <= G) {
+  } else if (kDraws == LanesDraws::Round) {
     // One round of draws a row, lane i draw i: straight-line code over the
-    // S rows, their uniforms made first, so their chains interleave.
+    // S steps, their uniforms made first, so their chains interleave. The
+    // warp's uniforms are made packed: a row's draws take D = draws rounded
+    // up to a power of two (<= G) places, a step's R rows R D <= 32, and
+    // lane L makes place c * 32 + L of the warp's kRows D, ceil(kRows D /
+    // 32) Philox rounds a warp where a round a step made S, most of its
+    // lanes' uniforms unused (fp32 K = 256, S = 8: one round, not 4); each
+    // step then takes its own by a shuffle.
+    const int log_d = draws == 1 ? 0 : 32 - __clz(draws - 1);
+    constexpr int kLogR = cuda::std::bit_width(static_cast<unsigned>(R)) - 1;
+    const int log_step = kLogR + log_d;  // a step's places, log2 (R D <= 32)
+    const int rounds = ((S << log_step) + kLanes - 1) / kLanes;
+    // Round c's uniform goes at once to the steps whose places it holds (a
+    // scalar a round: an array of rounds indexed by step the compiler
+    // would put in local memory).
     double u[S];
 #pragma unroll
-    for (int s = 0; s < S; ++s) {
-      const std::int64_t row = row0 + s * R + lane / G;
-      u[s] = row < m && i < draws ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(i)) : 0.0;
+    for (int c = 0; c < S; ++c) {
+      if (c < rounds) {
+        const int f = c * kLanes + lane;
+        const int s = f >> log_step, d = f & ((1 << log_d) - 1);
+        const std::int64_t row = row0 + static_cast<std::int64_t>(s) * R + ((f >> log_d) & (R - 1));
+        const double made = s < S && d < draws && row < m ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(d)) : 0.0;
+#pragma unroll
+        for (int t = 0; t < S; ++t) {
+          const int first = t << log_step;  // step t's first place
+          if (first / kLanes == c) u[t] = __shfl_sync(~0u, made, (first + ((lane / G) << log_d) + i) % kLanes);
+        }
+      }
     }
 #pragma unroll
     for (int s = 0; s < S; ++s) {
@@ -1413,7 +1437,7 @@ constexpr bool s_draws_on_lanes(int sms, int m, std::int64_t vectors, int draws)
 template <class T, int G, int NV>
 void launch_lanes_pass(const T* w, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream) {
   constexpr std::int64_t rows_a_block = static_cast<std::int64_t>(kLanes / G) * (kBatch / NV) * kLanesWarps;
-  auto kernel = lanes_pass<T, G, NV, LanesDraws::Many>;
+  auto kernel = draws <= G ? lanes_pass<T, G, NV, LanesDraws::Round> : lanes_pass<T, G, NV, LanesDraws::Many>;
   if (draws == 1) {
     if constexpr (lanes_one_apart<T>(G, NV)) {
       kernel = lanes_pass<T, G, NV, LanesDraws::One>;

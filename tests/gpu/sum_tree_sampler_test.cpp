@@ -125,8 +125,9 @@ TEST(SumTreeSampler, EveryDrawIsTheOraclesFp64) { every_shape<double>(); }
 // then 2, 4 or 8 vectors a lane), at each one's shortest and longest rows
 // and one between, with rows that end mid-vector and mid-warp, misaligned
 // rows, one draw a row (the uniforms shared across lanes) and S draws (in
-// rounds of the row's lanes: S below, at and past a round), and rows of
-// zeros among them.
+// rounds of the row's lanes: S below, at and past a round; a round's
+// uniforms packed over the warp's rows, S a power of two and not), and
+// rows of zeros among them.
 template <class T>
 void every_lanes_kernel() {
   WARPSIM_REQUIRE_GPU();
@@ -140,7 +141,7 @@ void every_lanes_kernel() {
   using L = gpu::SumTreePlan::Layout;
   std::uint64_t seed = 101;
   for (const std::int64_t k : ks) {
-    for (const int draws : {1, 3, 33}) {
+    for (const int draws : {1, 2, 3, 8, 32, 33}) {
       const int m = draws == 1 ? 301 : 37;  // (past a warp's rows, not a multiple of them)
       auto w = weights<T>(properties::WeightFamily::PowerLaw, m, k, seed);
       for (std::int64_t c = 0; c < k; ++c) w[static_cast<std::size_t>(5 * k + c)] = T(0);  // row 5: zeros
