@@ -677,9 +677,9 @@ constexpr std::size_t kSegmentBytes = static_cast<std::size_t>(kLanes) * kVector
 // through L2. Then the block's warps make the row's draws, a lane a draw,
 // down the row's tree (its segments' sums padded to 32 with zeros, as the
 // last warp builds it; one segment: its root, the descent's only way), the
-// chosen segment's lanes, and the chosen lane's vectors (walk: a warp's
-// round of up to 4 draws is walked by the whole warp, walk_together).
-// kMaxWarps: 8 (up to 8 segments) or 32. kWalk: a template parameter, not
+// chosen segment's lanes, and the chosen lane's vectors (walk: where the
+// block has at most 4 draws a warp, they are spread over its warps and
+// each warp's round is walked by the whole warp, walk_together). kMaxWarps: 8 (up to 8 segments) or 32. kWalk: a template parameter, not
 // an argument, so that the walk's registers do not cost a lane a draw's
 // kernel its occupancy where many rows are bandwidth-bound.
 //
@@ -713,17 +713,22 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
   const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
   const std::int64_t base = g * Shape<T>::G;
   double mine = 0, u = 0;
-  int s = g * kLanes + lane;  // the lane's first draw of the block's
+  // A warp's round of draws: 32, a lane a draw; or, where warps walk and
+  // the block has at most 4 draws for every warp, the draws spread over
+  // all its warps, up to 4 a warp, each round walked by its warp (S = 16
+  // on 16 warps: one draw each, at once), as row_pass spreads them.
+  const int round = kWalk && mine_draws <= warps * kWarpWalkDraws ? (mine_draws + warps - 1) / warps : kLanes;
+  int s = g * round + lane;  // the lane's first draw of the block's (lanes < round)
   const auto uniform = [&](int s) { return rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(d0 + s)); };
   if constexpr (kKeep) {
     copy_segment(kept_row + g * kSegmentBytes, r, k, aligned, base, lane);
     __pipeline_commit();
-    if (s < mine_draws) u = uniform(s);
+    if (lane < round && s < mine_draws) u = uniform(s);
     __pipeline_wait_prior(0);
     mine = kept_lane_sum<T>(kept_row + g * kSegmentBytes, k, base, lane);
   } else {
     mine = lane_sum(r, k, aligned, base, lane);
-    if (s < mine_draws) u = uniform(s);
+    if (lane < round && s < mine_draws) u = uniform(s);
   }
   // The butterfly's sums at each step are the pair tree's nodes (a + b is
   // b + a): kept, so that a draw's descent reads them, not forms them again.
@@ -756,21 +761,22 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
     }
   };
   int* const row_out = out + row * draws + d0;  // (the block's draws)
-  for (int s0 = g * kLanes; s0 < mine_draws; s0 += warps * kLanes, s += warps * kLanes) {  // (s0 the same across the warp)
+  for (int s0 = g * round; s0 < mine_draws; s0 += warps * round, s += warps * round) {  // (s0 the same across the warp)
+    const bool has = kWalk ? lane < min(round, mine_draws - s0) : s < mine_draws;  // (the lane holds the block's draw s)
     double t = 0;
     int chosen = 0, l = 0;
-    if (s < mine_draws) {
-      if (s0 != g * kLanes) u = uniform(s);  // (the first made above)
+    if (has) {
+      if (s0 != g * round) u = uniform(s);  // (the first made above)
       t = __dmul_rn(u, root);  // target(): u * the root, rounded once
       chosen = segments > 1 ? descend_lanes(Plain{tops}, t) : 0;
       l = descend_heap(lanes[chosen], t);
     }
-    const int n = min(kLanes, mine_draws - s0);
+    const int n = min(round, mine_draws - s0);
     if (kWalk && n <= kWarpWalkDraws) {
       const auto fetch = [&](std::int64_t seg, int l_d, int j, T(&x)[E]) { vector_of(static_cast<int>(seg), l_d, j, x); };
       const std::int64_t col = walk_together<T>(fetch, n, chosen, l, t, lane);
-      if (s < mine_draws) row_out[s] = static_cast<int>(col);
-    } else if (s < mine_draws) {
+      if (has) row_out[s] = static_cast<int>(col);
+    } else if (has) {
       if (k <= kLanes * E) {
         // A vector a lane at most: the reached lane's vector 0 is the one
         // descend_vectors chooses (the rest are zeros), less 0 before it.

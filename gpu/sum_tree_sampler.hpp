@@ -71,7 +71,8 @@ struct SumTreePlan {
   // reads vector j of each draw's chosen lane, the round's loads at once:
   // one round trip where a lane a draw makes several; more draws go a lane
   // a draw; the second kernel spreads up to 32 draws a row over its warps,
-  // 4 a warp); 0 a lane a draw; -1: plan() chooses (the second kernel: 1,
+  // 4 a warp, and a block a row up to 4 a warp over its warps); 0 a lane
+  // a draw; -1: plan() chooses (the second kernel: 1,
   // but 0 where M is below the multiprocessors and its walked blocks would
   // be more than two a multiprocessor; the last warp: 1 for at most 4
   // draws; a block a row: 1 for at most 4 draws a row where M x segments is
