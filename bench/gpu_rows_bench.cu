@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -34,8 +35,24 @@ struct Point {
   int draws;
 };
 
+// The forced layouts a run times beside the plan's (--forced): by name.
+struct Forced {
+  bool block = true, segmented = true, lanes = true, thread = true, warp = true;
+  bool takes(gpu::SumTreePlan::Layout layout) const {
+    using L = gpu::SumTreePlan::Layout;
+    switch (layout) {
+      case L::BlockPerRow: return block;
+      case L::Segmented: return segmented;
+      case L::LanesPerRow: return lanes;
+      case L::ThreadPerRow: return thread;
+      case L::WarpPerRow: return warp;
+      default: return true;
+    }
+  }
+};
+
 template <class T>
-void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs, double empty_ms, bool seed_kernels) {
+void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs, double empty_ms, bool seed_kernels, const Forced& forced_only) {
   std::size_t most = 0;
   for (const auto& p : grid) most = std::max(most, static_cast<std::size_t>(p.m) * static_cast<std::size_t>(p.k));
   bench::DeviceBuffer<T> w(most);
@@ -75,6 +92,7 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
     if (p.draws >= 512) layouts.insert(layouts.begin() + 10, {L::Segmented, 0, -1, 1, 0, (p.draws + 255) / 256});  // (before the short rows' layouts)
     for (const auto& forced : layouts) {
       const auto layout = forced.layout;
+      if (!forced_only.takes(layout)) continue;
       if (p.k > 32 * g && layout != L::Segmented) continue;
       const bool long_rows = layout == L::BlockPerRow || layout == L::Segmented;
       // (a block a row or a warp a segment at short rows: only with S draws
@@ -120,7 +138,21 @@ int main(int argc, char** argv) {
   app.add_flag("--fp64", only_fp64, "fp64 only")->excludes("--fp32");
   std::vector<std::string> only;
   app.add_option("--point", only, "only these points, M:K:S (repeatable; e.g. for a profiler)");
-  CLI11_PARSE(app, argc, argv);
+  std::vector<std::string> forced_names;
+  app.add_option("--forced", forced_names, "only these forced layouts beside the plan's (block, segmented, lanes, thread, warp; none: the plan's alone)")
+      ->check(CLI::IsMember({"block", "segmented", "lanes", "thread", "warp", "none"}))
+      ->delimiter(',');
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // (prints the help, or the error)
+    return code == 0 ? 0 : 2;      // bad flags: 2, as the CLI's
+  }
+  Forced forced_only;
+  if (!forced_names.empty()) {
+    const auto has = [&](const char* name) { return std::find(forced_names.begin(), forced_names.end(), name) != forced_names.end(); };
+    forced_only = {has("block"), has("segmented"), has("lanes"), has("thread"), has("warp")};
+  }
   std::vector<Point> picked;
   for (const auto& text : only) {
     Point p{};
@@ -158,8 +190,8 @@ int main(int argc, char** argv) {
         if (!have) grid.push_back({m, k, 1});
       }
     if (!picked.empty()) grid = picked;
-    if (!only_fp64) run<float>("fp32", grid, bandwidth, empty_ms, true);
-    if (!only_fp32) run<double>("fp64", grid, bandwidth, empty_ms, true);
+    if (!only_fp64) run<float>("fp32", grid, bandwidth, empty_ms, true, forced_only);
+    if (!only_fp32) run<double>("fp64", grid, bandwidth, empty_ms, true, forced_only);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_gpu_rows: %s\n", e.what());
     return 2;
