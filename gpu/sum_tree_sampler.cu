@@ -1437,7 +1437,33 @@ constexpr bool s_draws_on_lanes(int sms, int m, std::int64_t vectors, int draws)
   if (rounds <= kLanesRounds) return true;
   const std::int64_t rows_a_warp = (kLanes / g) * (kBatch / nv);
   const std::int64_t warps = (m + rows_a_warp - 1) / rows_a_warp;
+  // Rows of 1-2 vectors with up to 32 draws (16-32 rounds) and a warp for
+  // every multiprocessor: a block a row would be a block a round of draws,
+  // and the grid's blocks the time (H100, rows-trials/h100-short-s/: fp32
+  // (33,554,432, 8, S = 32) 13.8 ms lanes a row against 40.4 a block a row;
+  // (65,536, 8, 32) 0.045 against 0.086).
+  if (draws <= kLanes && warps >= sms) return true;
   return rounds <= kLanesRoundsMany && nv >= 2 && nv * (Shape<T>::E + 2) <= kLanesShuffles && warps >= static_cast<std::int64_t>(kLanesFullWarps) * sms;
+}
+
+// Whether S > 1 draws of M rows of K weights (`vectors` vectors) go a
+// thread a row: each thread's draws one after another over its own tree,
+// where lanes a row make them across a row's lanes by shuffles, a round of
+// draws a step. A thread a row measured faster for up to 4 draws a row of
+// 2-63 vectors (fp32; 2-64 fp64), and up to 8 of 16-32 vectors; rows of
+// two vectors a lane (33-64) only where they give every multiprocessor 32
+// warps (H100, rows-trials/h100-short-s/, M x K = 2^28 and M = 65,536:
+// fp32 (4,194,304, 64, S = 4) 0.401 ms against 0.582, (16,777,216, 16, 2)
+// 0.395 against 0.560, (2,097,152, 128, 8) 0.468 against 0.701; fp64
+// (4,194,304, 64, 8) 0.832 against 1.247; but fp32 (16,777,216, 16, 8)
+// 1.466 against 1.086, (4,194,304, 64, 16) 0.936 against 0.910, and
+// (65,536, 200, 4) 0.0404 against 0.0345).
+template <class T>
+constexpr bool s_draws_on_thread(int sms, int m, std::int64_t vectors, int draws) {
+  if (vectors < 2 || vectors > 2 * kLanes) return false;
+  if (sizeof(T) == 4 && vectors == 2 * kLanes) return false;  // (fp32 K = 253-256: lanes a row, every lane full)
+  if (vectors > kLanes && static_cast<std::int64_t>(m) < 32LL * kLanes * sms) return false;
+  return draws <= 4 || (draws <= 8 && vectors >= 16 && vectors <= kLanes);
 }
 
 template <class T, int G, int NV>
@@ -1559,17 +1585,20 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     // vectors/: fp32 K = 200 0.325 against 0.437, fp64 K = 100 0.523
     // against 0.714, K = 128 0.521 against 0.542; but fp32 K = 256, 64
     // vectors, 0.346 against 0.315, K = 8, 2 vectors, 0.370 against 0.365,
-    // and K = 4 0.722 against 0.415). S draws a row: lanes
-    // a row, G draws at a time, for rows they hold (256 vectors) while G
-    // lanes make them in at most kLanesRounds rounds (fp32 (262,144, 1,024,
-    // S = 8): 0.290 ms against 0.368 a block a row), or in up to
-    // kLanesRoundsMany where a lane holds several vectors and the rows
-    // fill the GPU (s_draws_on_lanes); more go a block a row, spread over
-    // blocks (below).
+    // and K = 4 0.722 against 0.415). S draws a row: a thread a row for
+    // few draws of rows it holds (s_draws_on_thread); else lanes a row, G
+    // draws at a time, for rows they hold (256 vectors) while G lanes make
+    // them in at most kLanesRounds rounds (fp32 (262,144, 1,024, S = 8):
+    // 0.290 ms against 0.368 a block a row), or in up to kLanesRoundsMany
+    // where a lane holds several vectors and the rows fill the GPU, or up
+    // to 32 draws of rows of 1-2 vectors with a warp a multiprocessor
+    // (s_draws_on_lanes); more go a block a row, spread over blocks
+    // (below).
     const std::int64_t vectors = (k + Shape<T>::E - 1) / Shape<T>::E;
     const bool full_lanes = sizeof(T) == 4 && vectors == 2 * kLanes;  // (fp32 K = 253-256: every lane two vectors)
-    const bool lanes =
-        draws == 1 ? vectors <= 2 || full_lanes || (vectors > 2 * kLanes && vectors <= 256) : s_draws_on_lanes<T>(sms, m, vectors, draws);
+    const bool thread_s = draws > 1 && s_draws_on_thread<T>(sms, m, vectors, draws);
+    const bool lanes = draws == 1 ? vectors <= 2 || full_lanes || (vectors > 2 * kLanes && vectors <= 256)
+                                  : !thread_s && s_draws_on_lanes<T>(sms, m, vectors, draws);
     // Rows of up to 32 segments go a block a row (their sums stay in shared
     // memory) where a row is at most 16 segments (256 KB: one
     // multiprocessor reads it soon enough), or where a row has more draws
@@ -1588,10 +1617,10 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     const bool block_row =
         segments <= kLanes && (segments <= kBlockRowSegments || draws > kLanes * segments ||
                                (m >= sms && (draws > kWarpWalkDraws || static_cast<std::int64_t>(m) >= 8LL * sms)));
-    p.layout = lanes                                       ? L::LanesPerRow
-               : draws == 1 && k <= thread_per_row_max_k() ? L::ThreadPerRow
-               : block_row                                 ? L::BlockPerRow
-                                                           : L::Segmented;
+    p.layout = lanes                                                   ? L::LanesPerRow
+               : (draws == 1 && k <= thread_per_row_max_k()) || thread_s ? L::ThreadPerRow
+               : block_row                                             ? L::BlockPerRow
+                                                                       : L::Segmented;
   }
   if (p.layout == L::WarpPerRow && segments != 1) {
     throw std::invalid_argument("sum-tree draw: a warp 32 rows holds rows of at most " + std::to_string(Shape<T>::G) + " weights (K = " +

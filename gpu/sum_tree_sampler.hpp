@@ -106,12 +106,16 @@ class SumTreeSampler {
   // The layout draw() takes for an M x K matrix, S = draws, on the current
   // device. One draw a row: lanes a row for rows of 1-2 vectors, of 64 in
   // fp32 and of 65-256 vectors, a thread a row for 3-64 vectors (3-63 in
-  // fp32). S draws: lanes a row for rows of up to 256 vectors whose lanes
-  // make them in at most 8 rounds, or 32 where a lane holds 2 or more
-  // vectors, a draw shuffles at most 32 values across lanes (fp32 up to 4
-  // vectors a lane, fp64 8) and the rows give every multiprocessor 4 warps
-  // (a warp 32 rows only when asked); more draws than that go a block a
-  // row, spread over blocks (row_blocks). Longer rows: a block a row for
+  // fp32). S draws: a thread a row for up to 4 draws of rows of 2-63
+  // vectors (fp64 2-64), or 8 of 16-32 vectors (rows of 33-64 only where
+  // M is at least 1,024 rows a multiprocessor); else lanes a row for rows
+  // of up to 256 vectors whose lanes make them in at most 8 rounds, or 32
+  // where a lane holds 2 or more vectors, a draw shuffles at most 32
+  // values across lanes (fp32 up to 4 vectors a lane, fp64 8) and the
+  // rows give every multiprocessor 4 warps, or up to 32 draws of rows of
+  // 1-2 vectors whose warps are at least the multiprocessors (a warp 32
+  // rows only when asked); more draws than that go a block a row, spread
+  // over blocks (row_blocks). Longer rows: a block a row for
   // rows of up to 16 segments, or up to 32 where a row has more draws
   // than its warps' lanes, or where M is at least the multiprocessors and a
   // row has more than 4 draws or M is at least 8 rows a multiprocessor

@@ -169,7 +169,7 @@ void every_thread_kernel() {
   using L = gpu::SumTreePlan::Layout;
   std::uint64_t seed = 301;
   for (const std::int64_t k : ks) {
-    for (const int draws : {1, 3}) {
+    for (const int draws : {1, 3, 8}) {
       const int m = 97;  // (past a block's 64 rows, not a multiple of a warp's)
       auto w = weights<T>(properties::WeightFamily::PowerLaw, m, k, seed);
       for (std::int64_t c = 0; c < k; ++c) w[static_cast<std::size_t>(5 * k + c)] = T(0);  // row 5: zeros
@@ -455,14 +455,15 @@ TEST(SumTreePlanRule, AWarpARowDrawsOneDrawOfFewOrManyRows) {
 // vectors (fp32 K <= 1,024, fp64 K <= 512) whose G lanes make them in at
 // most 8 rounds (S <= 8 G), whatever M, or 32 rounds where the rows fill
 // the GPU with lanes holding several vectors each; more draws, or longer
-// rows, a block a row; a warp 32 rows only when asked.
+// rows, a block a row; a warp 32 rows only when asked (few draws of the
+// rows a thread holds: the next test).
 TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256VectorsAnd8Rounds) {
   using L = gpu::SumTreePlan::Layout;
   const int sms = 132;
   for (const int m : {1, 1000, 1 << 20}) {
     for (const int draws : {2, 8, 64}) {
       EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 4, {}, draws).layout, draws <= 8 ? L::LanesPerRow : L::BlockPerRow);
-      EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 64, {}, draws).layout, L::LanesPerRow);
+      EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 64, {}, draws).layout, draws <= 8 ? L::ThreadPerRow : L::LanesPerRow);
       EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 1024, {}, draws).layout, L::LanesPerRow);
       EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 1025, {}, draws).layout, L::BlockPerRow);
       EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 4096, {}, draws).layout, L::BlockPerRow);
@@ -507,6 +508,47 @@ TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256VectorsAnd8Rounds) {
   EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1 << 20, 128).layout, L::ThreadPerRow);  // (fp64: 64)
   EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1 << 20, 129).layout, L::LanesPerRow);   // (65)
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 1024, {L::WarpPerRow}, 8).describe(), "warp-per-row");
+}
+
+// S draws of short rows (no device: runs in CI): a thread a row for up to
+// 4 draws of rows of 2-63 vectors (fp32; 2-64 fp64) and up to 8 of 16-32
+// vectors, rows of 33-64 vectors only from 1,024 rows a multiprocessor;
+// up to 32 draws of rows of 1-2 vectors lanes a row, not a block a row,
+// where the lanes' warps are at least the multiprocessors.
+TEST(SumTreePlanRule, FewDrawsOfShortRowsGoAThreadARow) {
+  using L = gpu::SumTreePlan::Layout;
+  using F = gpu::SumTreeSampler<float>;
+  using D = gpu::SumTreeSampler<double>;
+  const int sms = 132;
+  EXPECT_EQ(F::plan_for(sms, 1 << 22, 64, {}, 4).layout, L::ThreadPerRow);   // (16 vectors)
+  EXPECT_EQ(F::plan_for(sms, 1 << 22, 64, {}, 8).layout, L::ThreadPerRow);
+  EXPECT_EQ(F::plan_for(sms, 1 << 22, 64, {}, 9).layout, L::LanesPerRow);
+  EXPECT_EQ(F::plan_for(sms, 1 << 24, 16, {}, 4).layout, L::ThreadPerRow);   // (4 vectors)
+  EXPECT_EQ(F::plan_for(sms, 1 << 24, 16, {}, 5).layout, L::LanesPerRow);
+  EXPECT_EQ(F::plan_for(sms, 1 << 25, 8, {}, 2).layout, L::ThreadPerRow);    // (2 vectors)
+  EXPECT_EQ(F::plan_for(sms, 1 << 26, 4, {}, 2).layout, L::LanesPerRow);     // (1)
+  EXPECT_EQ(F::plan_for(sms, 1 << 20, 256, {}, 2).layout, L::LanesPerRow);   // (64: every lane full)
+  EXPECT_EQ(F::plan_for(sms, 1 << 21, 128, {}, 8).layout, L::ThreadPerRow);  // (32)
+  EXPECT_EQ(F::plan_for(sms, 1342177, 200, {}, 4).layout, L::ThreadPerRow);  // (50: two a lane, many rows)
+  EXPECT_EQ(F::plan_for(sms, 32 * 32 * sms, 200, {}, 4).layout, L::ThreadPerRow);
+  EXPECT_EQ(F::plan_for(sms, 32 * 32 * sms - 1, 200, {}, 4).layout, L::LanesPerRow);
+  EXPECT_EQ(F::plan_for(sms, 1342177, 200, {}, 8).layout, L::LanesPerRow);
+  EXPECT_EQ(D::plan_for(sms, 1 << 21, 128, {}, 4).layout, L::ThreadPerRow);  // (fp64: 64 vectors)
+  EXPECT_EQ(D::plan_for(sms, 1 << 21, 128, {}, 8).layout, L::LanesPerRow);
+  EXPECT_EQ(D::plan_for(sms, 1 << 23, 32, {}, 8).layout, L::ThreadPerRow);   // (16)
+  EXPECT_EQ(D::plan_for(sms, 1 << 24, 16, {}, 8).layout, L::LanesPerRow);    // (8)
+  EXPECT_EQ(D::plan_for(sms, 1 << 26, 4, {}, 2).layout, L::ThreadPerRow);    // (2)
+  EXPECT_EQ(D::plan_for(sms, 1 << 26, 2, {}, 2).layout, L::LanesPerRow);     // (1)
+  // Many draws of rows of 1-2 vectors: lanes a row where its warps (128
+  // rows each on 2 lanes, 256 on one) are at least the multiprocessors.
+  EXPECT_EQ(F::plan_for(sms, 1 << 25, 8, {}, 32).layout, L::LanesPerRow);
+  EXPECT_EQ(F::plan_for(sms, 128 * sms, 8, {}, 32).layout, L::LanesPerRow);
+  EXPECT_EQ(F::plan_for(sms, 128 * sms - 128, 8, {}, 32).layout, L::BlockPerRow);
+  EXPECT_EQ(F::plan_for(sms, 1 << 25, 8, {}, 33).layout, L::BlockPerRow);
+  EXPECT_EQ(F::plan_for(sms, 1 << 26, 4, {}, 32).layout, L::LanesPerRow);
+  EXPECT_EQ(D::plan_for(sms, 1 << 25, 4, {}, 32).layout, L::LanesPerRow);
+  // Asked for, a layout is kept.
+  EXPECT_EQ(F::plan_for(sms, 1 << 22, 64, {L::LanesPerRow}, 4).layout, L::LanesPerRow);
 }
 
 // The second kernel's blocks a row (no device: runs in CI): walked and M
