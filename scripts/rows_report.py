@@ -15,7 +15,12 @@ machines measured 5.0-6.9 us), and prints only that count.
     python3 scripts/rows_report.py --s-draws docs/device-logs/<run>
 
 prints the table of many draws of few rows instead (bench_s.jsonl and
-torch_s.jsonl of the same run: torch.multinomial's num_samples = S).
+torch_s.jsonl of the same run: torch.multinomial's num_samples = S), and
+
+    python3 scripts/rows_report.py --short-s docs/device-logs/<run>
+
+the table of S = 2-32 draws of short rows at M x K = 2^28 (short_s.jsonl
+and torch_short_s.jsonl).
 """
 import json
 import math
@@ -99,6 +104,32 @@ def s_table(rows, torch, header):
     return "\n".join(out) + "\n"
 
 
+def short_s_table(rows, torch, header):
+    """S draws of short rows at M x K = 2^28: the plan's layout beside lanes
+    a row and a thread a row forced, against the read floor and the read +
+    write floor (the draws' 4 bytes each), and PyTorch where it was timed."""
+    best = best_torch(torch)
+    forced = {}
+    for r in rows:
+        if r.get("what") == "sum-tree forced":
+            forced[key(r) + (r["plan"],)] = r["ms"]
+    out = [f"{header['device']}: copy bandwidth {header['copy_bandwidth_GBps']:.0f} GB/s.", "",
+           "| dtype | M | K | S | layout | ours (ms) | x floor | x read + write floor | lanes a row (ms) | a thread a row (ms) "
+           "| best PyTorch (ms, which) | PyTorch / ours |",
+           "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |"]
+    for r in rows:
+        if r.get("what") != "sum-tree" or r["M"] * r["K"] != 1 << 28:
+            continue
+        size = 4 if r["dtype"] == "fp32" else 8
+        both = r["floor_ms"] * (1 + 4 * r["S"] / (size * r["K"]))
+        lanes, thread = forced.get(key(r) + ("lanes-per-row",)), forced.get(key(r) + ("thread-per-row",))
+        t = best.get(key(r))
+        out.append(f"| {r['dtype']} | {r['M']:,} | {r['K']:,} | {r['S']} | {r['plan']} | {r['ms']:.4f} | {r['x_floor']:.2f} | "
+                   f"{r['ms'] / both:.2f} | " + (f"{lanes:.4f}" if lanes else "--") + " | " + (f"{thread:.4f}" if thread else "--") + " | "
+                   + (f"{t[0]:.4f} ({t[1]}) | {t[0] / r['ms']:.1f}x |" if t else "-- | -- |"))
+    return "\n".join(out) + "\n"
+
+
 # One colour a batch size M, for both methods (ours solid, PyTorch dashed).
 COLOURS = {1: "#1f77b4", 64: "#d62728", 1024: "#2ca02c"}
 
@@ -162,6 +193,10 @@ def main():
     if args[:1] == ["--s-draws"]:
         rows = load(f"{args[1]}/bench_s.jsonl")
         print(s_table(rows[1:], load(f"{args[1]}/torch_s.jsonl"), rows[0]))
+        return
+    if args[:1] == ["--short-s"]:
+        rows = load(f"{args[1]}/short_s.jsonl")
+        print(short_s_table(rows[1:], load(f"{args[1]}/torch_short_s.jsonl"), rows[0]))
         return
     if args[:1] == ["--launch-us"]:
         launch_us, args = float(args[1]), args[2:]
