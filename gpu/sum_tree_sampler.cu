@@ -123,6 +123,40 @@ __device__ double lane_sum(const T* row, std::int64_t k, bool aligned, std::int6
   return r;
 }
 
+// A lane's vectors come in kBatches batches of kBatch.
+constexpr int kBatches = kVectorsPerLane / kBatch;
+
+// lane_sum, and its marks: the running sum r after each batch but the last
+// (marks[b * kLanes], b < kBatches - 1: the same value the sum's own
+// additions reach there) and which batches hold a vector whose sum is > 0
+// (bit b of the returned mask). A draw then starts its walk at the batch
+// where it ends (descend_marked), not at vector 0.
+template <class T>
+__device__ double lane_sum_marked(const T* row, std::int64_t k, bool aligned, std::int64_t segment_base, int lane, double* marks,
+                                  unsigned& positive) {
+  double r = 0;
+  unsigned bits = 0;
+  int b = 0;
+#pragma unroll 1
+  for (; b < kBatches; ++b) {
+    const int j0 = b * kBatch;
+    if (vector_first<T>(segment_base, 0, j0) >= k) break;  // the rest are zeros: r + 0 is r
+    T x[kBatch][Shape<T>::E];
+#pragma unroll
+    for (int c = 0; c < kBatch; ++c) load_vector(row, k, aligned, vector_first<T>(segment_base, lane, j0 + c), x[c]);
+#pragma unroll
+    for (int c = 0; c < kBatch; ++c) {
+      const double q = vector_sum<T>(x[c]);
+      if (q > 0) bits |= 1u << b;
+      r = add(r, q);
+    }
+    if (b < kBatches - 1) marks[b * kLanes] = r;
+  }
+  for (; b < kBatches - 1; ++b) marks[b * kLanes] = r;  // (batches past K)
+  positive = bits;
+  return r;
+}
+
 // The pair tree's node over lanes [lo, lo + n) (n a power of two), as the
 // butterfly forms it; at(i) is lane i's sum.
 template <int n, class At>
@@ -247,6 +281,54 @@ __device__ std::int64_t descend_vectors(const Fetch& fetch, std::int64_t k, std:
       }
       r = add(r, q);
     }
+  }
+  t = __dsub_rn(t, below);
+  return vector_first<T>(segment_base, l, chosen) + in_vector<T>(kept, t);
+}
+
+// descend_vectors's walk from a lane's marks (lane_sum_marked): it chooses
+// the last vector j whose sum is > 0 and t >= r_(j-1), and r only grows, so
+// that vector is in the last batch that holds a vector > 0 and starts at
+// r <= t (its first such vector qualifies; no later batch's does), and the
+// walk needs only that batch's 8 vectors, from the r it starts at (the
+// value the whole walk's additions reach there): one round of loads where
+// the whole walk makes up to four. The same comparisons, subtractions and
+// result; none qualifies only where the lane holds no vector > 0, and then
+// the walk of batch 0 from 0 is the whole walk's (vector 0, nothing kept).
+// marks: r after batches 0, 1, 2 at marks[b * kLanes]; positive: the
+// batches holding a vector > 0.
+template <class T, class Fetch>
+__device__ std::int64_t descend_marked(const Fetch& fetch, std::int64_t segment_base, int l, double t, const double* marks, unsigned positive) {
+  constexpr int E = Shape<T>::E;
+  int first = 0;
+  double r = 0;
+#pragma unroll
+  for (int b = 1; b < kBatches; ++b) {
+    const double start = marks[(b - 1) * kLanes];
+    if (((positive >> b) & 1u) && t >= start) {
+      first = b * kBatch;
+      r = start;
+    }
+  }
+  T x[kBatch][E];
+#pragma unroll
+  for (int c = 0; c < kBatch; ++c) fetch(first + c, x[c]);
+  double below = 0;
+  int chosen = 0;
+  T kept[E];
+#pragma unroll
+  for (int c = 0; c < E; ++c) kept[c] = T(0);
+#pragma unroll
+  for (int c = 0; c < kBatch; ++c) {
+    if (!(t >= r)) break;
+    const double q = vector_sum<T>(x[c]);
+    if (q > 0) {
+      chosen = first + c;
+      below = r;
+#pragma unroll
+      for (int e = 0; e < E; ++e) kept[e] = x[c][e];
+    }
+    r = add(r, q);
   }
   t = __dsub_rn(t, below);
   return vector_first<T>(segment_base, l, chosen) + in_vector<T>(kept, t);
@@ -696,7 +778,17 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
   constexpr int E = Shape<T>::E;
   __shared__ double lanes[kMaxWarps][2 * kLanes];  // segment g's pair tree over its lanes' sums (a heap: lanes at 32..63)
   __shared__ double tops[kLanes];              // the segments' sums, zeros past the row's
-  extern __shared__ __align__(16) unsigned char kept_row[];  // kKeep: the row
+  // kKeep: the row. Else, rows of more than a batch a lane (`marked`)
+  // with draws a lane a draw: each lane's marks (lane_sum_marked), so that
+  // a draw reads one batch of its lane's vectors again, not up to four in
+  // turn: segment g's lane l's at marks[(g * (kBatches - 1) + b) * kLanes +
+  // l], its batches holding a vector > 0 at positive[g * kLanes + l]. (Not
+  // in the walk's kernel: its registers; sized by block_shared_bytes.)
+  extern __shared__ __align__(16) unsigned char kept_row[];
+  constexpr bool kMarks = !kKeep && !kWalk;
+  const bool marked = kMarks && k > static_cast<std::int64_t>(kBatch) * kLanes * E;
+  double* const marks = reinterpret_cast<double*>(kept_row);
+  unsigned char* const positive = reinterpret_cast<unsigned char*>(marks + static_cast<std::size_t>(segments) * (kBatches - 1) * kLanes);
   detail::join_dependent_chain();
   const int lane = threadIdx.x % kLanes, g = threadIdx.x / kLanes;
   const int warps = static_cast<int>(blockDim.x) / kLanes;
@@ -727,7 +819,13 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
     __pipeline_wait_prior(0);
     mine = kept_lane_sum<T>(kept_row + g * kSegmentBytes, k, base, lane);
   } else {
-    mine = lane_sum(r, k, aligned, base, lane);
+    if (marked) {
+      unsigned bits = 0;
+      mine = lane_sum_marked(r, k, aligned, base, lane, marks + g * (kBatches - 1) * kLanes + lane, bits);
+      positive[g * kLanes + lane] = static_cast<unsigned char>(bits);
+    } else {
+      mine = lane_sum(r, k, aligned, base, lane);
+    }
     if (lane < round && s < mine_draws) u = uniform(s);
   }
   // The butterfly's sums at each step are the pair tree's nodes (a + b is
@@ -789,9 +887,21 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
         const auto fetch = [&](int j, T(&x)[E]) { vector_of(chosen, l, j, x); };
         const std::int64_t base = static_cast<std::int64_t>(chosen) * Shape<T>::G;
         const std::int64_t rest = k - base;  // (the segment's weights)
-        row_out[s] = static_cast<int>(rest <= 2 * kLanes * E   ? descend_vectors<T, 2>(fetch, k, base, l, t)
-                                      : rest <= 4 * kLanes * E ? descend_vectors<T, 4>(fetch, k, base, l, t)
-                                                               : descend_vectors<T>(fetch, k, base, l, t));
+        // Read from global memory, past one batch a lane: from the lane's
+        // marks, one batch.
+        bool done = false;
+        if constexpr (kMarks) {
+          if (rest > static_cast<std::int64_t>(kBatch) * kLanes * E) {  // (then `marked`)
+            row_out[s] = static_cast<int>(
+                descend_marked<T>(fetch, base, l, t, marks + chosen * (kBatches - 1) * kLanes + l, positive[chosen * kLanes + l]));
+            done = true;
+          }
+        }
+        if (!done) {
+          row_out[s] = static_cast<int>(rest <= 2 * kLanes * E   ? descend_vectors<T, 2>(fetch, k, base, l, t)
+                                        : rest <= 4 * kLanes * E ? descend_vectors<T, 4>(fetch, k, base, l, t)
+                                                                 : descend_vectors<T>(fetch, k, base, l, t));
+        }
       }
     }
   }
@@ -1511,6 +1621,17 @@ constexpr bool block_split_compiled(bool keep, bool walk) {
 
 // The block a row kernel for a plan: rows kept or not, at most 8 segments
 // or 32, warps walking draws or not, a row's draws over blocks or not.
+// block_pass's dynamic shared memory: a kept row, or the lanes' marks
+// where its draws go a lane a draw over rows of more than a batch a lane
+// (none at one batch: a 1-segment row's 32-thread blocks keep their
+// occupancy).
+template <class T>
+std::size_t block_shared_bytes(const SumTreePlan& p, std::int64_t k, std::int64_t segments) {
+  if (p.keep_rows == 1) return static_cast<std::size_t>(segments) * Shape<T>::G * sizeof(T);
+  if (p.warp_walk == 1 || k <= static_cast<std::int64_t>(kBatch) * kLanes * Shape<T>::E) return 0;
+  return static_cast<std::size_t>(segments) * ((kBatches - 1) * kLanes * sizeof(double) + kLanes);
+}
+
 template <class T, bool kSpread>
 auto block_pass_for(const SumTreePlan& p, std::int64_t segments) {
   const bool walk = p.warp_walk == 1;
@@ -1827,7 +1948,7 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   if (p.layout == L::BlockPerRow) {
     const bool split = p.row_blocks > 1 || block_split_compiled<T>(p.keep_rows == 1, p.warp_walk == 1);
     const auto kernel = split ? block_pass_for<T, true>(p, segments) : block_pass_for<T, false>(p, segments);
-    const std::size_t smem = p.keep_rows == 1 ? static_cast<std::size_t>(segments) * Shape<T>::G * sizeof(T) : 0;
+    const std::size_t smem = block_shared_bytes<T>(p, k, segments);
     allow_dynamic_shared(reinterpret_cast<const void*>(kernel), smem);
     const std::int64_t grid = static_cast<std::int64_t>(m) * p.row_blocks;
     if (grid > 0x7fffffff) throw std::invalid_argument("sum-tree draw: M x a row's blocks past 2^31 - 1");

@@ -41,8 +41,11 @@ namespace warpsim::gpu {
 //   BlockPerRow   up to 32 segments (131,072 fp32, 65,536 fp64): a block a
 //                 row, a warp a segment, the row's sums in shared memory
 //                 (no scratch, no second kernel), then the block's warps make
-//                 its draws; a row of up to 8 segments may be kept in shared
-//                 memory (one round of loads; the draws read it there)
+//                 its draws (a lane a draw reads one batch of 8 of its
+//                 lane's vectors, from the lane's marks: its running sum
+//                 after each batch, kept in shared memory); a row of up to
+//                 8 segments may be kept in shared memory (one round of
+//                 loads; the draws read it there)
 //   Segmented     a warp a segment of G weights (4,096 fp32, 2,048 fp64), a
 //                 row over as many warps and blocks as it has segments; then
 //                 a second kernel, a block a row (or a warp a row: up to 256

@@ -70,7 +70,8 @@ void every_shape() {
     int draws;
   };
   const Shape shapes[] = {{5, 1, 3}, {7, 3, 2}, {33, 37, 5}, {9, 128, 40}, {100, 64, 2}, {40, 127, 1}, {70, 300, 3}, {2, 1000, 2}, {3, g - 1, 7}, {4, g, 64}, {2, g + 1, 9},
-                          {3, 3 * g + 5, 33}, {1, 5 * g, 300}, {1, 2 * g + 7, 3}, {2, 8 * g, 40}, {2, 9 * g - 3, 70}, {1, 32 * g, 5}, {2, 20 * g + 3, 4}, {2, 40 * g + 17, 4}};
+                          {3, 3 * g + 5, 33}, {1, 5 * g, 300}, {1, 2 * g + 7, 3}, {2, 8 * g, 40}, {2, 9 * g - 3, 70}, {1, 32 * g, 5}, {2, 20 * g + 3, 4}, {2, 40 * g + 17, 4},
+                          {2, g + 5 * g / 8, 40}};  // (the last segment ends mid-batch: 2.5 batches a lane)
   using L = gpu::SumTreePlan::Layout;
   std::uint64_t seed = 11;
   for (const auto f : properties::kFamilies) {
