@@ -1779,19 +1779,24 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   if (p.warp_walk != -1 && p.warp_walk != 0 && p.warp_walk != 1) {
     throw std::invalid_argument("sum-tree draw: warp_walk must be -1, 0 or 1 (" + std::to_string(p.warp_walk) + " asked)");
   }
-  // A block a row: warps walk their draws together where a row has at
-  // most 4 and the grid's warps (M x segments) are at most 32 a
-  // multiprocessor: all on the GPU at once, each block's latency the time.
-  // With more, a lane a draw reads fewer bytes (it stops where its target
-  // falls), the blocks hide each other's latency, and the walk's kernel
-  // (more registers, a few spilled) measured slower. The second kernel's
+  // A block a row: warps walk their draws together where a row has 2-4
+  // and the grid's warps (M x segments) are at most 32 a multiprocessor:
+  // all on the GPU at once, each block's latency the time. With more, a
+  // lane a draw reads fewer bytes (it stops where its target falls), the
+  // blocks hide each other's latency, and the walk's kernel (more
+  // registers, a few spilled) measured slower. One draw goes a lane a
+  // draw: from its lane's marks it reads one batch of 8 vectors in one
+  // round trip, as the walk reads its 32 (H100,
+  // rows-trials/h100-lane-marks/: fp32 (1, 4,096) 10.7 us against 11.4
+  // walked from a kept row, (1,024, 4,096) 12.2 against 13.2 walked; fp64
+  // (1, 32,768) 11.5 against 11.9). The second kernel's
   // registers are the same either way: it always walks (up to 32 draws a
   // row spread over its warps, at most 4 a warp; past that, the rounds of
   // at most 4 draws that are left) (docs/PERF.md).
   if (p.warp_walk == -1) {
     const bool few_draws = draws <= kWarpWalkDraws;
     const bool resident = static_cast<std::int64_t>(m) * segments <= 32LL * sms;
-    p.warp_walk = p.layout != L::BlockPerRow || (few_draws && resident) ? 1 : 0;
+    p.warp_walk = p.layout != L::BlockPerRow || (few_draws && resident && draws > 1) ? 1 : 0;
   }
   if (p.layout == L::BlockPerRow) {
     p.warps_per_block = 0;
@@ -1813,9 +1818,13 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     // draw reads one vector); with many rows a kept segment's 16 KB costs
     // the blocks a multiprocessor holds more than the draws' reads again
     // (fp32 (4,096, 64, S = 1,024) 0.099 kept against 0.057, (4,096,
-    // 1,024, 512) 0.114 against 0.074; docs/PERF.md).
+    // 1,024, 512) 0.114 against 0.074; docs/PERF.md); nor for one draw a
+    // row, which reads one batch of its lane's vectors from its marks
+    // (fp32 (1, 32,768) 11.8 us against 12.4 kept; fp64 (1, 4,096) 10.1
+    // against 10.7; rows-trials/h100-lane-marks/). S = 2 to a block's
+    // lanes a row of few rows: kept, as measured before the marks.
     if (p.keep_rows == -1) {
-      p.keep_rows = segments <= kKeptSegments && p.row_blocks == 1 && k > kLanes * Shape<T>::E && m <= sms ? 1 : 0;
+      p.keep_rows = segments <= kKeptSegments && p.row_blocks == 1 && k > kLanes * Shape<T>::E && m <= sms && draws > 1 ? 1 : 0;
     }
     return p;
   }

@@ -317,17 +317,17 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
   };
   const std::string seg4 = "segmented, 4 warps a block, then a block a row, warps walk draws";
   const std::string seg8 = "segmented, 8 warps a block, then a block a row, warps walk draws";
-  const std::string kept = "block-per-row, rows in shared memory, warps walk draws";
+  const std::string block = "block-per-row";  // (one draw: a lane a draw from its lane's marks, the row not kept)
   const std::string seg1_8 = "segmented, 1 warps a block, then 8 blocks a row, warps walk draws";
   const std::string warp1 = "segmented, 1 warps a block, then a warp a row, warps walk draws";  // (M x segments <= 4 a multiprocessor)
   const std::string warp8 = "segmented, 8 warps a block, then a warp a row, warps walk draws";  // (more rows than 3 a multiprocessor)
   const Point fp32[] = {{1, 131072, 1, warp1.c_str()},         {64, 131072, 1, seg4.c_str()},
                         {256, 131072, 1, seg8.c_str()},        {1024, 131072, 1, warp8.c_str()},
                         {4096, 32768, 1, "block-per-row"},     {32, 1048576, 1, seg8.c_str()},
-                        {1, 16777216, 1, seg8.c_str()},        {1, 4096, 1, kept.c_str()},
-                        {64, 4096, 1, kept.c_str()},           {1, 32768, 1, kept.c_str()},
-                        {64, 32768, 1, kept.c_str()},          {1, 1048576, 1, warp1.c_str()},
-                        {64, 1048576, 1, seg8.c_str()},        {1024, 4096, 1, "block-per-row, warps walk draws"},
+                        {1, 16777216, 1, seg8.c_str()},        {1, 4096, 1, block.c_str()},
+                        {64, 4096, 1, block.c_str()},          {1, 32768, 1, block.c_str()},
+                        {64, 32768, 1, block.c_str()},         {1, 1048576, 1, warp1.c_str()},
+                        {64, 1048576, 1, seg8.c_str()},        {1024, 4096, 1, "block-per-row"},
                         {1024, 32768, 1, "block-per-row"},     {1024, 1048576, 1, warp8.c_str()},
                         {8388608, 32, 1, "thread-per-row"},    {2097152, 128, 1, "thread-per-row"},
                         {1048576, 256, 1, "lanes-per-row"},    {262144, 1000, 1, "lanes-per-row"},
@@ -340,9 +340,9 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
     EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(132, q.m, q.k, {}, q.draws).describe(), q.layout) << "fp32 M " << q.m << " K " << q.k << " S " << q.draws;
   }
   const Point fp64[] = {{1, 131072, 1, warp1.c_str()},      {256, 131072, 1, seg8.c_str()},
-                        {4096, 32768, 1, "block-per-row"}, {1, 4096, 1, kept.c_str()},
+                        {4096, 32768, 1, "block-per-row"}, {1, 4096, 1, block.c_str()},
                         {8388608, 32, 1, "thread-per-row"}, {2097152, 128, 1, "thread-per-row"},
-                        {262144, 1024, 1, "block-per-row"}, {1, 32768, 1, "block-per-row, warps walk draws"},
+                        {262144, 1024, 1, "block-per-row"}, {1, 32768, 1, "block-per-row"},
                         {1024, 32768, 1, "block-per-row"}, {256, 131072, 64, seg8.c_str()},
                         {1048576, 256, 8, "lanes-per-row"}, {16777216, 16, 1, "thread-per-row"},
                         {67108864, 4, 1, "lanes-per-row"}};
@@ -370,20 +370,22 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
 }
 
 // The walk's rule (no device: runs in CI): warps walk draws in the second
-// kernel at any M and S, and a block a row for up to 4 draws a row where M
-// x segments is at most 32 warps a multiprocessor, a lane a draw past that;
-// the knob is dropped where the layout has no walk.
+// kernel at any M and S, and a block a row for 2-4 draws a row where M x
+// segments is at most 32 warps a multiprocessor, a lane a draw past that
+// and for one draw (from its lane's marks); the knob is dropped where the
+// layout has no walk.
 TEST(SumTreePlanRule, WarpsWalkDrawsOnlyForFewRowsAndDraws) {
   using S = gpu::SumTreeSampler<float>;
   using L = gpu::SumTreePlan::Layout;
   const int sms = 132;
   const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
   EXPECT_EQ(S::plan_for(sms, 1, 4 * g).layout, L::BlockPerRow);
-  EXPECT_EQ(S::plan_for(sms, 1, 4 * g).warp_walk, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, 4 * g).warp_walk, 0);  // (one draw: a lane a draw)
+  EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {}, 2).warp_walk, 1);
   EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {}, 4).warp_walk, 1);
   EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {}, 5).warp_walk, 0);
-  EXPECT_EQ(S::plan_for(sms, 8 * sms, 4 * g).warp_walk, 1);
-  EXPECT_EQ(S::plan_for(sms, 8 * sms + 1, 4 * g).warp_walk, 0);
+  EXPECT_EQ(S::plan_for(sms, 8 * sms, 4 * g, {}, 2).warp_walk, 1);
+  EXPECT_EQ(S::plan_for(sms, 8 * sms + 1, 4 * g, {}, 2).warp_walk, 0);
   EXPECT_EQ(S::plan_for(sms, 1, 64 * g).layout, L::Segmented);
   EXPECT_EQ(S::plan_for(sms, 1, 64 * g).warp_walk, 1);
   EXPECT_EQ(S::plan_for(sms, 100 * sms, 64 * g).warp_walk, 1);  // (the second kernel: whatever M and S)
@@ -395,7 +397,8 @@ TEST(SumTreePlanRule, WarpsWalkDrawsOnlyForFewRowsAndDraws) {
   EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 0, 0}).warp_walk, 0);
   EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 0, 1}, 9).warp_walk, 0);
   EXPECT_EQ(S::plan_for(sms, 1, 100, {L::LanesPerRow, 0, -1, -1, 1}).warp_walk, -1);
-  EXPECT_NE(S::plan_for(sms, 1, 4 * g).describe().find("warps walk draws"), std::string::npos);
+  EXPECT_NE(S::plan_for(sms, 1, 4 * g, {}, 3).describe().find("warps walk draws"), std::string::npos);
+  EXPECT_EQ(S::plan_for(sms, 1, 4 * g).describe(), "block-per-row");
   EXPECT_THROW(S::plan_for(sms, 1, 4, {L::Segmented, 1, -1, 1, -2}), std::invalid_argument);
 }
 
@@ -622,7 +625,8 @@ TEST(SumTreePlanRule, ABlockARowSpreadsManyDrawsOverBlocks) {
   EXPECT_THROW(plan(1, 64, 9, {L::BlockPerRow, 0, -1, -1, -1, 10}), std::invalid_argument);
   EXPECT_EQ(plan(5000, 4096, 33).keep_rows, 0);  // (many rows)
   EXPECT_EQ(plan(1000, 4096, 33).keep_rows, 0);  // (two blocks a row)
-  EXPECT_EQ(plan(100, 4096, 1).keep_rows, 1);
+  EXPECT_EQ(plan(100, 4096, 1).keep_rows, 0);  // (one draw: from its lane's marks)
+  EXPECT_EQ(plan(100, 4096, 2).keep_rows, 1);
   EXPECT_EQ(plan(100, 4096, 32).keep_rows, 1);
   EXPECT_EQ(plan(100, 64, 32, {L::BlockPerRow}).keep_rows, 0);  // (a vector a lane at most: a draw reads one)
   EXPECT_EQ(plan(100, 129, 32, {L::BlockPerRow}).keep_rows, 1);
