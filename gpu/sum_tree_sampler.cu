@@ -1779,25 +1779,20 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   if (p.warp_walk != -1 && p.warp_walk != 0 && p.warp_walk != 1) {
     throw std::invalid_argument("sum-tree draw: warp_walk must be -1, 0 or 1 (" + std::to_string(p.warp_walk) + " asked)");
   }
-  // A block a row: warps walk their draws together where a row has 2-4
-  // and the grid's warps (M x segments) are at most 32 a multiprocessor:
-  // all on the GPU at once, each block's latency the time. With more, a
-  // lane a draw reads fewer bytes (it stops where its target falls), the
-  // blocks hide each other's latency, and the walk's kernel (more
-  // registers, a few spilled) measured slower. One draw goes a lane a
-  // draw: from its lane's marks it reads one batch of 8 vectors in one
-  // round trip, as the walk reads its 32 (H100,
-  // rows-trials/h100-lane-marks/: fp32 (1, 4,096) 10.7 us against 11.4
-  // walked from a kept row, (1,024, 4,096) 12.2 against 13.2 walked; fp64
-  // (1, 32,768) 11.5 against 11.9). The second kernel's
-  // registers are the same either way: it always walks (up to 32 draws a
-  // row spread over its warps, at most 4 a warp; past that, the rounds of
-  // at most 4 draws that are left) (docs/PERF.md).
-  if (p.warp_walk == -1) {
-    const bool few_draws = draws <= kWarpWalkDraws;
-    const bool resident = static_cast<std::int64_t>(m) * segments <= 32LL * sms;
-    p.warp_walk = p.layout != L::BlockPerRow || (few_draws && resident && draws > 1) ? 1 : 0;
-  }
+  // A block a row: a lane a draw, from its lane's marks: it reads one
+  // batch of 8 vectors in one round trip, as the walk reads its 32, and
+  // forced side by side it was as fast or faster at every block-a-row
+  // point measured, the walk's few rows and draws included (H100,
+  // rows-trials/h100-lane-marks/ and rows-h100-lane-marks/extra_block.jsonl:
+  // fp32 (1, 4,096) 10.7 us against 11.4 walked from a kept row, (1,024,
+  // 4,096) 12.2 against 13.2 walked, (1, 4,096, S = 4) 10.9 against 14.3;
+  // fp64 (1, 32,768) 11.5 against 11.9). Before the marks, warps walked a
+  // block a row's draws where a row had at most 4 and M x segments was at
+  // most 32 warps a multiprocessor. The second kernel's registers are the
+  // same either way: it always walks (up to 32 draws a row spread over its
+  // warps, at most 4 a warp; past that, the rounds of at most 4 draws that
+  // are left) (docs/PERF.md).
+  if (p.warp_walk == -1) p.warp_walk = p.layout != L::BlockPerRow ? 1 : 0;
   if (p.layout == L::BlockPerRow) {
     p.warps_per_block = 0;
     // Its blocks a row: a row's draws past a round of its warps' lanes are
@@ -1811,21 +1806,14 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
       p.row_blocks = static_cast<int>(std::clamp<std::int64_t>(fill, 1, most));
     }
     p.row_blocks = row_chunk(draws, row_chunk(draws, p.row_blocks));  // (no block without draws)
-    // Rows kept in shared memory where the rows are few (latency, not
-    // bandwidth), but not where a row's draws go over several blocks (each
-    // would copy it: fp32 (1, 64, S = 65,536) over 2,048 blocks 0.0174 ms
-    // kept against 0.0109), nor where a row is at most a vector a lane (a
-    // draw reads one vector); with many rows a kept segment's 16 KB costs
-    // the blocks a multiprocessor holds more than the draws' reads again
-    // (fp32 (4,096, 64, S = 1,024) 0.099 kept against 0.057, (4,096,
-    // 1,024, 512) 0.114 against 0.074; docs/PERF.md); nor for one draw a
-    // row, which reads one batch of its lane's vectors from its marks
-    // (fp32 (1, 32,768) 11.8 us against 12.4 kept; fp64 (1, 4,096) 10.1
-    // against 10.7; rows-trials/h100-lane-marks/). S = 2 to a block's
-    // lanes a row of few rows: kept, as measured before the marks.
-    if (p.keep_rows == -1) {
-      p.keep_rows = segments <= kKeptSegments && p.row_blocks == 1 && k > kLanes * Shape<T>::E && m <= sms && draws > 1 ? 1 : 0;
-    }
+    // Rows are not kept in shared memory unless asked: with its lane's
+    // marks a draw reads one batch of its lane's vectors again, and that
+    // measured faster than a kept row's draws wherever kept rows had been
+    // chosen (few rows of up to 8 segments and more than a vector a lane,
+    // a row's draws on one block: fp32 (1, 32,768) 11.8 us against 12.4
+    // kept; fp64 (1, 4,096) 10.1 against 10.7; (100, 4,096, S = 32) 9.8
+    // against 11.7; rows-trials/h100-lane-marks/, rows-h100-lane-marks/).
+    if (p.keep_rows == -1) p.keep_rows = 0;
     return p;
   }
   if (p.layout == L::LanesPerRow || p.layout == L::ThreadPerRow || p.layout == L::WarpPerRow) {

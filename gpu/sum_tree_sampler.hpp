@@ -43,9 +43,9 @@ namespace warpsim::gpu {
 //                 (no scratch, no second kernel), then the block's warps make
 //                 its draws (a lane a draw reads one batch of 8 of its
 //                 lane's vectors, from the lane's marks: its running sum
-//                 after each batch, kept in shared memory); a row of up to
-//                 8 segments may be kept in shared memory (one round of
-//                 loads; the draws read it there)
+//                 after each batch, kept in shared memory); asked, a row
+//                 of up to 8 segments is kept in shared memory (one round
+//                 of loads; the draws read it there)
 //   Segmented     a warp a segment of G weights (4,096 fp32, 2,048 fp64), a
 //                 row over as many warps and blocks as it has segments; then
 //                 a second kernel, a block a row (or a warp a row: up to 256
@@ -58,10 +58,9 @@ struct SumTreePlan {
   int warps_per_block = 0;  // Segmented: 1, 2, 4 or 8 (0: plan() chooses)
   // BlockPerRow: 1 copies each row to shared memory first (all its loads
   // in flight at once; the draws read it there), rows of up to 8 segments;
-  // 0 reads it from global memory, twice; -1: plan() chooses (1 where rows
-  // are at most 8 segments and more than a vector a lane, a row has 2 or
-  // more draws and they stay on one block (row_blocks), and M is at most
-  // the multiprocessors).
+  // 0 reads it from global memory, twice (its draws reading one batch of
+  // 8 of a lane's vectors again, from the lane's marks); -1: plan()
+  // chooses (0: measured faster wherever 1 had been chosen).
   int keep_rows = -1;
   // Segmented: 1 draws in a second kernel, a block a row (any row); 2 in a
   // second kernel a warp a row (rows of up to 256 segments, up to 4 draws a
@@ -79,9 +78,8 @@ struct SumTreePlan {
   // a draw; -1: plan() chooses (the second kernel: 1,
   // but 0 where M is below the multiprocessors and its walked blocks would
   // be more than two a multiprocessor; the last warp: 1 for at most 4
-  // draws; a block a row: 1 for 2-4 draws a row where M x segments is at
-  // most 32 warps a multiprocessor: latency, not bandwidth). The draws are
-  // the same either way.
+  // draws; a block a row: 0, its lane a draw reading one batch of 8
+  // vectors from its lane's marks). The draws are the same either way.
   int warp_walk = -1;
   // BlockPerRow, and Segmented with a second kernel: the blocks a row's
   // draws go over, each summing the row (or building its tree) and making
@@ -123,17 +121,15 @@ class SumTreeSampler {
   // rows of up to 16 segments, or up to 32 where a row has more draws
   // than its warps' lanes, or where M is at least the multiprocessors and a
   // row has more than 4 draws or M is at least 8 rows a multiprocessor
-  // (kept in shared memory where rows are at most 8 segments and more than
-  // a vector a lane, a row has 2 or more draws, they stay on one block,
-  // and M is at most the multiprocessors); else segmented, with the
+  // (not kept: a draw reads one batch of its lane's vectors again, from
+  // the lane's marks); else segmented, with the
   // most warps a block (up to 8) that leave two blocks for every
   // multiprocessor, then a second kernel: a warp a row for one draw of
   // rows of up to 256 segments where M x segments is at most 4 warps a
   // multiprocessor or M is more than 3 rows a multiprocessor, else a block
   // a row (its blocks a row: row_blocks).
-  // Warps walk few draws together: in the second kernel and the last warp
-  // always, a block a row for 2-4 draws a row where its warps, M x
-  // segments, are at most 32 a multiprocessor. `ask` overrides any of it (docs/PERF.md has each
+  // Warps walk few draws together in the second kernel and the last warp
+  // (a block a row only where asked). `ask` overrides any of it (docs/PERF.md has each
   // layout's times).
   static SumTreePlan plan(int m, std::int64_t k, const SumTreePlan& ask = {}, int draws = 1);
   // The same rule for a device of `sms` multiprocessors, with no CUDA call:

@@ -370,22 +370,18 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
 }
 
 // The walk's rule (no device: runs in CI): warps walk draws in the second
-// kernel at any M and S, and a block a row for 2-4 draws a row where M x
-// segments is at most 32 warps a multiprocessor, a lane a draw past that
-// and for one draw (from its lane's marks); the knob is dropped where the
-// layout has no walk.
+// kernel at any M and S, a block a row's go a lane a draw (from its lane's
+// marks) unless asked; the knob is dropped where the layout has no walk.
 TEST(SumTreePlanRule, WarpsWalkDrawsOnlyForFewRowsAndDraws) {
   using S = gpu::SumTreeSampler<float>;
   using L = gpu::SumTreePlan::Layout;
   const int sms = 132;
   const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
   EXPECT_EQ(S::plan_for(sms, 1, 4 * g).layout, L::BlockPerRow);
-  EXPECT_EQ(S::plan_for(sms, 1, 4 * g).warp_walk, 0);  // (one draw: a lane a draw)
-  EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {}, 2).warp_walk, 1);
-  EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {}, 4).warp_walk, 1);
-  EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {}, 5).warp_walk, 0);
-  EXPECT_EQ(S::plan_for(sms, 8 * sms, 4 * g, {}, 2).warp_walk, 1);
-  EXPECT_EQ(S::plan_for(sms, 8 * sms + 1, 4 * g, {}, 2).warp_walk, 0);
+  for (const int m : {1, 8 * sms, 8 * sms + 1}) {
+    for (const int draws : {1, 2, 4, 5}) EXPECT_EQ(S::plan_for(sms, m, 4 * g, {}, draws).warp_walk, 0) << "M " << m << " S " << draws;
+  }
+  EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {L::BlockPerRow, 0, -1, -1, 1}, 3).warp_walk, 1);  // (asked)
   EXPECT_EQ(S::plan_for(sms, 1, 64 * g).layout, L::Segmented);
   EXPECT_EQ(S::plan_for(sms, 1, 64 * g).warp_walk, 1);
   EXPECT_EQ(S::plan_for(sms, 100 * sms, 64 * g).warp_walk, 1);  // (the second kernel: whatever M and S)
@@ -397,8 +393,8 @@ TEST(SumTreePlanRule, WarpsWalkDrawsOnlyForFewRowsAndDraws) {
   EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 0, 0}).warp_walk, 0);
   EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 0, 1}, 9).warp_walk, 0);
   EXPECT_EQ(S::plan_for(sms, 1, 100, {L::LanesPerRow, 0, -1, -1, 1}).warp_walk, -1);
-  EXPECT_NE(S::plan_for(sms, 1, 4 * g, {}, 3).describe().find("warps walk draws"), std::string::npos);
-  EXPECT_EQ(S::plan_for(sms, 1, 4 * g).describe(), "block-per-row");
+  EXPECT_NE(S::plan_for(sms, 1, 4 * g, {L::BlockPerRow, 0, -1, -1, 1}, 3).describe().find("warps walk draws"), std::string::npos);
+  EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {}, 3).describe(), "block-per-row");
   EXPECT_THROW(S::plan_for(sms, 1, 4, {L::Segmented, 1, -1, 1, -2}), std::invalid_argument);
 }
 
@@ -602,9 +598,8 @@ TEST(SumTreePlanRule, SecondKernelSharesARowsDrawsOverBlocks) {
 // round of draws of the block's warps' lanes (32 a segment), up to a grid
 // of 32 warps a multiprocessor, at least one; as asked, less any block
 // that would have no draws; refused past S. Rows kept in shared memory
-// where the rows are few, not where several blocks share a row's draws nor
-// where a row is at most a vector a lane. Rows of 17-32 segments a block a row
-// where a row has more draws than its warps' lanes.
+// only where asked. Rows of 17-32 segments a block a row where a row has
+// more draws than its warps' lanes.
 TEST(SumTreePlanRule, ABlockARowSpreadsManyDrawsOverBlocks) {
   using S = gpu::SumTreeSampler<float>;
   using L = gpu::SumTreePlan::Layout;
@@ -623,13 +618,11 @@ TEST(SumTreePlanRule, ABlockARowSpreadsManyDrawsOverBlocks) {
   EXPECT_EQ(plan(1, 64, 64, {L::BlockPerRow, 0, -1, -1, -1, 3}).row_blocks, 3);  // (22, 22, 20 draws)
   EXPECT_EQ(plan(1, 64, 9, {L::BlockPerRow, 0, -1, -1, -1, 7}).row_blocks, 5);   // (2 draws each: 5 blocks)
   EXPECT_THROW(plan(1, 64, 9, {L::BlockPerRow, 0, -1, -1, -1, 10}), std::invalid_argument);
-  EXPECT_EQ(plan(5000, 4096, 33).keep_rows, 0);  // (many rows)
-  EXPECT_EQ(plan(1000, 4096, 33).keep_rows, 0);  // (two blocks a row)
-  EXPECT_EQ(plan(100, 4096, 1).keep_rows, 0);  // (one draw: from its lane's marks)
-  EXPECT_EQ(plan(100, 4096, 2).keep_rows, 1);
-  EXPECT_EQ(plan(100, 4096, 32).keep_rows, 1);
-  EXPECT_EQ(plan(100, 64, 32, {L::BlockPerRow}).keep_rows, 0);  // (a vector a lane at most: a draw reads one)
-  EXPECT_EQ(plan(100, 129, 32, {L::BlockPerRow}).keep_rows, 1);
+  for (const int m : {1, 100, 1000, 5000}) {  // (rows kept only where asked: a draw reads one batch from its lane's marks)
+    for (const int draws : {1, 2, 32, 33}) EXPECT_EQ(plan(m, 4096, draws).keep_rows, 0) << "M " << m << " S " << draws;
+  }
+  EXPECT_EQ(plan(100, 4096, 2, {L::BlockPerRow, 0, 1}).keep_rows, 1);
+  EXPECT_EQ(plan(100, 4096, 2, {L::BlockPerRow, 0, 1}).describe(), "block-per-row, rows in shared memory");
 }
 
 // plan() is the rule on the current device's multiprocessors.
