@@ -245,6 +245,41 @@ __device__ __forceinline__ int in_vector(const T (&kept)[Shape<T>::E], double t)
   return c;
 }
 
+// The walk's state inside a lane: r, the running sum of the vectors
+// walked; the choice so far (the last vector whose sum is > 0 and t >= r
+// before it), r before it (below) and its weights (kept; zeros and vector
+// 0 while none).
+template <class T>
+struct LaneWalk {
+  double r = 0, below = 0;
+  int chosen = 0;
+  T kept[Shape<T>::E] = {};
+
+  // Vectors j0, ..., j0 + n - 1 (x), in order. Returns false where t < r:
+  // the walk stops there.
+  template <int n>
+  __device__ __forceinline__ bool batch(const T (&x)[n][Shape<T>::E], int j0, double t) {
+#pragma unroll
+    for (int b = 0; b < n; ++b) {
+      if (!(t >= r)) return false;
+      const double q = vector_sum<T>(x[b]);
+      if (q > 0) {
+        chosen = j0 + b;
+        below = r;
+#pragma unroll
+        for (int c = 0; c < Shape<T>::E; ++c) kept[c] = x[b][c];
+      }
+      r = add(r, q);
+    }
+    return true;
+  }
+
+  // The chosen weight's column: inside its vector, t less r before it.
+  __device__ __forceinline__ std::int64_t column(std::int64_t segment_base, int l, double t) const {
+    return vector_first<T>(segment_base, l, chosen) + in_vector<T>(kept, __dsub_rn(t, below));
+  }
+};
+
 // Inside lane l of the segment at segment_base: the last vector j whose sum
 // is > 0 and t >= r_(j-1), then the weight inside it. Returns its column.
 // fetch(j, x): the lane's vector j (zeros past K), from wherever the row is.
@@ -253,37 +288,17 @@ __device__ __forceinline__ int in_vector(const T (&kept)[Shape<T>::E], double t)
 // same).
 template <class T, int kWide = kBatch, class Fetch>
 __device__ std::int64_t descend_vectors(const Fetch& fetch, std::int64_t k, std::int64_t segment_base, int l, double t) {
-  constexpr int E = Shape<T>::E;
-  double r = 0, below = 0;
-  int chosen = 0;
-  T kept[E];
-#pragma unroll
-  for (int c = 0; c < E; ++c) kept[c] = T(0);
+  LaneWalk<T> walk;
   bool going = true;
 #pragma unroll 1
   for (int j0 = 0; j0 < kVectorsPerLane && going; j0 += kWide) {
     if (vector_first<T>(segment_base, l, j0) >= k) break;  // zeros from here: never chosen, r unchanged
-    T x[kWide][E];
+    T x[kWide][Shape<T>::E];
 #pragma unroll
     for (int b = 0; b < kWide; ++b) fetch(j0 + b, x[b]);
-#pragma unroll
-    for (int b = 0; b < kWide; ++b) {
-      if (!(t >= r)) {
-        going = false;
-        break;
-      }
-      const double q = vector_sum<T>(x[b]);
-      if (q > 0) {
-        chosen = j0 + b;
-        below = r;
-#pragma unroll
-        for (int c = 0; c < E; ++c) kept[c] = x[b][c];
-      }
-      r = add(r, q);
-    }
+    going = walk.template batch<kWide>(x, j0, t);
   }
-  t = __dsub_rn(t, below);
-  return vector_first<T>(segment_base, l, chosen) + in_vector<T>(kept, t);
+  return walk.column(segment_base, l, t);
 }
 
 // descend_vectors's walk from a lane's marks (lane_sum_marked): it chooses
@@ -299,39 +314,21 @@ __device__ std::int64_t descend_vectors(const Fetch& fetch, std::int64_t k, std:
 // batches holding a vector > 0.
 template <class T, class Fetch>
 __device__ std::int64_t descend_marked(const Fetch& fetch, std::int64_t segment_base, int l, double t, const double* marks, unsigned positive) {
-  constexpr int E = Shape<T>::E;
+  LaneWalk<T> walk;
   int first = 0;
-  double r = 0;
 #pragma unroll
   for (int b = 1; b < kBatches; ++b) {
     const double start = marks[(b - 1) * kLanes];
     if (((positive >> b) & 1u) && t >= start) {
       first = b * kBatch;
-      r = start;
+      walk.r = start;
     }
   }
-  T x[kBatch][E];
+  T x[kBatch][Shape<T>::E];
 #pragma unroll
   for (int c = 0; c < kBatch; ++c) fetch(first + c, x[c]);
-  double below = 0;
-  int chosen = 0;
-  T kept[E];
-#pragma unroll
-  for (int c = 0; c < E; ++c) kept[c] = T(0);
-#pragma unroll
-  for (int c = 0; c < kBatch; ++c) {
-    if (!(t >= r)) break;
-    const double q = vector_sum<T>(x[c]);
-    if (q > 0) {
-      chosen = first + c;
-      below = r;
-#pragma unroll
-      for (int e = 0; e < E; ++e) kept[e] = x[c][e];
-    }
-    r = add(r, q);
-  }
-  t = __dsub_rn(t, below);
-  return vector_first<T>(segment_base, l, chosen) + in_vector<T>(kept, t);
+  walk.template batch<kBatch>(x, first, t);
+  return walk.column(segment_base, l, t);
 }
 
 // The same walk made by the whole warp for one draw whose lane's vectors
