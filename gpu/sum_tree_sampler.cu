@@ -310,15 +310,15 @@ __device__ std::int64_t descend_vectors(const Fetch& fetch, std::int64_t k, std:
 // the whole walk makes up to four. The same comparisons, subtractions and
 // result; none qualifies only where the lane holds no vector > 0, and then
 // the walk of batch 0 from 0 is the whole walk's (vector 0, nothing kept).
-// marks: r after batches 0, 1, 2 at marks[b * kLanes]; positive: the
-// batches holding a vector > 0.
-template <class T, class Fetch>
-__device__ std::int64_t descend_marked(const Fetch& fetch, std::int64_t segment_base, int l, double t, const double* marks, unsigned positive) {
+// mark(b): r after batch b (b = 0, 1, 2), wherever the marks are;
+// positive: the batches holding a vector > 0.
+template <class T, class Fetch, class Mark>
+__device__ std::int64_t descend_marked(const Fetch& fetch, std::int64_t segment_base, int l, double t, const Mark& mark, unsigned positive) {
   LaneWalk<T> walk;
   int first = 0;
 #pragma unroll
   for (int b = 1; b < kBatches; ++b) {
-    const double start = marks[(b - 1) * kLanes];
+    const double start = mark(b - 1);
     if (((positive >> b) & 1u) && t >= start) {
       first = b * kBatch;
       walk.r = start;
@@ -427,20 +427,28 @@ constexpr int kRowWarpDraws = kRowWarps * kWarpWalkDraws;
 // (the last block the rest).
 constexpr int row_chunk(int draws, int blocks) { return (draws + blocks - 1) / blocks; }
 
+// The draws a segment from which the segment pass keeps its lanes' marks
+// for the second kernel (SumTreeSampler::draw).
+constexpr std::int64_t kMarkedDraws = 4;
+
 // What segment_pass does once a segment is summed: nothing more (a second
-// kernel draws: row_pass, a block a row, or warp_row_pass, a warp a row), or,
+// kernel draws: row_pass, a block a row, or warp_row_pass, a warp a row),
+// or nothing more but its lanes' marks kept too (Marks: lane_sum_marked,
+// for row_pass's draws a lane a draw, each then reading one batch of its
+// lane's vectors again, not up to four), or,
 // where its row has at most 32 segments, the row's last warp to finish (a
 // ticket a row) draws, a lane a draw (Lanes) or walking a round of up to 4
 // draws with the whole warp (Walk: walk_together, the chosen lanes' vectors
 // in one round trip, not four batches of 8, as the second kernel does). A
 // template parameter, so that the kernel that only sums -- the one that
 // reads most matrices -- keeps its registers.
-enum class Tail : int { None, Lanes, Walk };
+enum class Tail : int { None, Marks, Lanes, Walk };
 
 template <class T, Tail kTail>
 __global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int m, std::int64_t k, std::int64_t segments,
-                                                    double* __restrict__ lane_sums, double* __restrict__ seg_sums, int* __restrict__ tickets,
-                                                    std::uint64_t seed, int draws, int* __restrict__ out) {
+                                                    double* __restrict__ lane_sums, double* __restrict__ seg_sums, double* __restrict__ marks,
+                                                    unsigned char* __restrict__ positive, int* __restrict__ tickets, std::uint64_t seed,
+                                                    int draws, int* __restrict__ out) {
   constexpr bool kWalk = kTail == Tail::Walk;
   __shared__ double shared_sums[256 / kLanes][kLanes];
   extern __shared__ double dynamic_smem[];  // Lanes, Walk: each warp's staged lane sums, 32 x 33 doubles
@@ -457,13 +465,20 @@ __global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int
   const double u_first = kWalk && lane < draws
                              ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(lane))
                              : 0.0;
-  const double mine = lane_sum(r, k, aligned, base, lane);
+  double mine = 0;
+  if constexpr (kTail == Tail::Marks) {  // (segment id's lane l's marks at marks[(id * (kBatches - 1) + b) * kLanes + l])
+    unsigned bits = 0;
+    mine = lane_sum_marked(r, k, aligned, base, lane, marks + id * (kBatches - 1) * kLanes + lane, bits);
+    positive[id * kLanes + lane] = static_cast<unsigned char>(bits);
+  } else {
+    mine = lane_sum(r, k, aligned, base, lane);
+  }
   double v = mine;
 #pragma unroll
   for (int bit = 1; bit < kLanes; bit <<= 1) v = add(v, __shfl_xor_sync(~0u, v, bit));
   lane_sums[id * kLanes + lane] = mine;
   if (lane == 0) seg_sums[id] = v;
-  if constexpr (kTail == Tail::None) return;
+  if constexpr (kTail == Tail::None || kTail == Tail::Marks) return;
   // The row's last warp to get here (its ticket the row's segments less one)
   // draws: every segment's sums are in L2 by then (each warp's stores are
   // fenced before its ticket). It sets the ticket back to 0 for the next call.
@@ -555,6 +570,7 @@ __host__ __device__ constexpr int row_staged_rows(bool walk, int chunk) {
 template <class T>
 __global__ void __launch_bounds__(kRowThreads, 2) row_pass(const T* __restrict__ w, std::int64_t k, std::int64_t segments, int p,
                                                         const double* __restrict__ lane_sums, const double* __restrict__ seg_sums,
+                                                        const double* __restrict__ marks, const unsigned char* __restrict__ positive,
                                                         std::uint64_t seed, int draws, int chunk, bool walk, int* __restrict__ out) {
   // level 0 (the segments) at [0, p), level 1 after it, ..., the root last;
   // then each warp's staged lane sums, row_staged_rows(walk, chunk) rows of 33
@@ -622,7 +638,14 @@ __global__ void __launch_bounds__(kRowThreads, 2) row_pass(const T* __restrict__
       const std::int64_t col = walk_together<T>(fetch, n, g, l, t, lane);
       if (mine) out[row * draws + d0 + s] = static_cast<int>(col);
     } else if (mine) {
-      out[row * draws + d0 + s] = static_cast<int>(descend_vectors<T, 2 * kBatch>(r, k, aligned, g * Shape<T>::G, l, t));
+      if (marks != nullptr) {  // (the segment pass kept its lanes' marks: one batch of the lane's vectors)
+        const std::int64_t at = row * segments + g;
+        const auto fetch = [&](int j, T(&x)[Shape<T>::E]) { load_vector(r, k, aligned, vector_first<T>(g * Shape<T>::G, l, j), x); };
+        const auto mark = [&](int b) { return __ldcg(marks + (at * (kBatches - 1) + b) * kLanes + l); };
+        out[row * draws + d0 + s] = static_cast<int>(descend_marked<T>(fetch, g * Shape<T>::G, l, t, mark, __ldcg(positive + at * kLanes + l)));
+      } else {
+        out[row * draws + d0 + s] = static_cast<int>(descend_vectors<T, 2 * kBatch>(r, k, aligned, g * Shape<T>::G, l, t));
+      }
     }
     __syncwarp();
   }
@@ -890,7 +913,8 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
         if constexpr (kMarks) {
           if (rest > static_cast<std::int64_t>(kBatch) * kLanes * E) {  // (then `marked`)
             row_out[s] = static_cast<int>(
-                descend_marked<T>(fetch, base, l, t, marks + chosen * (kBatches - 1) * kLanes + l, positive[chosen * kLanes + l]));
+                descend_marked<T>(fetch, base, l, t, [&](int b) { return marks[(chosen * (kBatches - 1) + b) * kLanes + l]; },
+                                  positive[chosen * kLanes + l]));
             done = true;
           }
         }
@@ -1954,21 +1978,46 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   const std::int64_t blocks = (warps + p.warps_per_block - 1) / p.warps_per_block;
   if (blocks > 0x7fffffff) throw std::invalid_argument("sum-tree draw: too many segments for one grid");
   const bool last_warp = p.second_pass == 0;  // (else a second kernel draws)
+  // The second kernel a block a row with its draws a lane a draw (not
+  // walked, or more than 4 a warp) reads one batch of a lane's vectors
+  // again from the lane's marks, which the segment pass then keeps, where
+  // a row has more than a batch a lane and at least kMarkedDraws draws a
+  // segment: the marks are 800 more bytes a segment written, and at one
+  // draw a segment they cost the segment pass what they saved the second
+  // kernel (H100, rows-trials/h100-segment-marks/: fp64 (256, 131,072,
+  // S = 64) 0.1225 ms without, 0.1230 with; (1, 1,048,576, 65,536)
+  // 0.0351 -> 0.0287, fp32 0.0363 -> 0.0292).
+  const int chunk = p.second_pass == 1 ? row_chunk(draws, p.row_blocks) : draws;  // (the second kernel's draws a block)
+  const bool with_marks = p.second_pass == 1 && (p.warp_walk != 1 || chunk > kRowWarps * kWarpWalkDraws) &&
+                          k > static_cast<std::int64_t>(kBatch) * kLanes * Shape<T>::E &&
+                          static_cast<std::int64_t>(draws) >= kMarkedDraws * segments;
   double* lane_sums = nullptr;
   double* seg_sums = nullptr;
+  double* marks = nullptr;
+  unsigned char* positive = nullptr;
   int* tickets = nullptr;
-  lane_sums = scratch_.ensure(static_cast<std::size_t>(warps) * (kLanes + 1));
+  // lane sums (32 a segment), segment sums (1), marks ((kBatches - 1) x 32),
+  // their batch flags (32 bytes: 4 doubles)
+  constexpr std::size_t kMarkDoubles = (kBatches - 1) * kLanes + kLanes / sizeof(double);
+  lane_sums = scratch_.ensure(static_cast<std::size_t>(warps) * (kLanes + 1 + (with_marks ? kMarkDoubles : 0)));
   seg_sums = lane_sums + warps * kLanes;
+  if (with_marks) {
+    marks = seg_sums + warps;
+    positive = reinterpret_cast<unsigned char*>(marks + warps * (kBatches - 1) * kLanes);
+  }
   if (last_warp) {
     const std::size_t had = tickets_.size();
     tickets = tickets_.ensure(static_cast<std::size_t>(m));
     if (tickets_.size() != had) WARPSIM_CUDA(cudaMemsetAsync(tickets, 0, tickets_.size() * sizeof(int), stream));  // (new memory)
   }
   const std::size_t staged = last_warp ? static_cast<std::size_t>(p.warps_per_block) * kStagedPerWarp : 0;
-  const auto sum_kernel = !last_warp ? segment_pass<T, Tail::None> : p.warp_walk == 1 ? segment_pass<T, Tail::Walk> : segment_pass<T, Tail::Lanes>;
+  const auto sum_kernel = with_marks   ? segment_pass<T, Tail::Marks>
+                          : !last_warp ? segment_pass<T, Tail::None>
+                          : p.warp_walk == 1 ? segment_pass<T, Tail::Walk>
+                                             : segment_pass<T, Tail::Lanes>;
   allow_dynamic_shared(reinterpret_cast<const void*>(sum_kernel), staged);
   detail::launch(sum_kernel, dim3(static_cast<unsigned>(blocks)), dim3(p.warps_per_block * kLanes), staged, stream, false, weights, m,
-                 k, segments, lane_sums, seg_sums, tickets, seed, draws, out);
+                 k, segments, lane_sums, seg_sums, marks, positive, tickets, seed, draws, out);
   if (last_warp) return;
   const int pow2 = static_cast<int>(cuda::std::bit_ceil(static_cast<std::uint64_t>(segments)));
   if (p.second_pass == 2) {
@@ -1979,7 +2028,6 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
                    seed, draws, out);
     return;
   }
-  const int chunk = row_chunk(draws, p.row_blocks);
   const std::size_t smem = (2 * static_cast<std::size_t>(pow2) + static_cast<std::size_t>(kRowWarps) *
                                                                     row_staged_rows(p.warp_walk == 1, chunk) * (kLanes + 1)) *
                            sizeof(double);  // the tree, each warp's staged sums
@@ -1987,8 +2035,8 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   const std::int64_t row_grid = static_cast<std::int64_t>(m) * p.row_blocks;
   if (row_grid > 0x7fffffff) throw std::invalid_argument("sum-tree draw: M x the second kernel's blocks a row past 2^31 - 1");
   detail::launch(row_pass<T>, dim3(static_cast<unsigned>(row_grid)), dim3(kRowThreads), smem, stream, true, weights, k, segments, pow2,
-                 static_cast<const double*>(lane_sums), static_cast<const double*>(seg_sums), seed, draws, chunk, p.warp_walk == 1,
-                 out);
+                 static_cast<const double*>(lane_sums), static_cast<const double*>(seg_sums), static_cast<const double*>(marks),
+                 static_cast<const unsigned char*>(positive), seed, draws, chunk, p.warp_walk == 1, out);
 }
 
 template class SumTreeSampler<float>;
