@@ -50,8 +50,10 @@ namespace warpsim::gpu {
 //                 row over as many warps and blocks as it has segments; then
 //                 a second kernel, a block a row (or a warp a row: up to 256
 //                 segments and 4 draws), builds the row's tree over its
-//                 segments and draws (or, asked, the row's last warp to
-//                 finish draws: up to 32 segments)
+//                 segments and draws (its draws a lane a draw, with 4 or
+//                 more a segment, from lane marks the segment pass keeps);
+//                 or, asked, the row's last warp to finish draws (up to 32
+//                 segments)
 struct SumTreePlan {
   enum class Layout { Auto, LanesPerRow, ThreadPerRow, WarpPerRow, BlockPerRow, Segmented };
   Layout layout = Layout::Auto;
