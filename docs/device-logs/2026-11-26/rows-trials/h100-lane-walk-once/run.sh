@@ -1,21 +1,8 @@
 #!/usr/bin/env bash
-# The lane walk written once (LaneWalk): tests, sanitizers, A/B at block points
-set -uo pipefail
-cd .device-out && tar -xJf bins.tar.xz && cd ..
-D=.device-out
-out=${OUT:-/tmp/out}
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv > "$out/device.txt" 2>&1
-echo "$1" > "$out/commit.txt"
-timeout 500 $D/gpu_tests > "$out/gpu_tests.log" 2>&1
-echo "gpu_tests: $(grep -E '^\[  (PASSED|FAILED)' "$out/gpu_tests.log" | tr '\n' ' ') skipped $(grep -c '^\[  SKIPPED \]' "$out/gpu_tests.log")"
-grep -E '^\[  FAILED|Failure' "$out/gpu_tests.log" | head -10
-for tool in memcheck racecheck synccheck; do
-  timeout 200 compute-sanitizer --tool $tool $D/gpu_tests --gtest_filter='SumTreeSampler.TinyTails*:SumTreeSampler.*UnderSanitizers' --gtest_brief=1 > "$out/$tool.log" 2>&1
-  echo "$tool: $(tail -1 "$out/$tool.log")"
-done
-P="--point 1:4096:1 --point 1:32768:1 --point 1024:4096:1 --point 65536:4096:1 --point 1024:32768:16 --point 256:131072:64 --point 4096:1024:512 --point 32:4096:8192 --point 64:32768:1024 --point 1024:131072:1 --point 256:131072:1"
-for r in 1 2 3; do
-  if [[ $r == 2 ]]; then order="new base"; else order="base new"; fi
-  for b in $order; do $D/bench_$b --forced none $P > "$out/${b}_$r.jsonl" 2>&1; done
-done
-cd "$out" && tar czf logs.tgz * && ls | grep -v logs.tgz | xargs rm -f
+# The lane walk written once (LaneWalk): tests, sanitizers, A/B at block
+# points. The call's tests, sanitizers and benchmarks, as written since
+# with scripts/device_ab.sh:
+bash scripts/device_ab.sh "$1" --forced none --point 1:4096:1 --point 1:32768:1 --point 1024:4096:1 --point 65536:4096:1 \
+  --point 1024:32768:16 --point 256:131072:64 --point 4096:1024:512 --point 32:4096:8192 --point 64:32768:1024 --point 1024:131072:1 \
+  --point 256:131072:1
+cd "${OUT:-/tmp/out}" && tar czf logs.tgz * && ls | grep -v logs.tgz | xargs rm -f
