@@ -126,6 +126,14 @@ __device__ double lane_sum(const T* row, std::int64_t k, bool aligned, std::int6
 // A lane's vectors come in kBatches batches of kBatch.
 constexpr int kBatches = kVectorsPerLane / kBatch;
 
+// Whether rows of K weights give a lane more than one batch of vectors in
+// their first segment: only there do a lane's marks (below) save a draw
+// any loads.
+template <class T>
+__host__ __device__ constexpr bool past_a_batch(std::int64_t k) {
+  return k > static_cast<std::int64_t>(kBatch) * kLanes * Shape<T>::E;
+}
+
 // lane_sum, and its marks: the running sum r after each batch but the last
 // (marks[b * kLanes], b < kBatches - 1: the same value the sum's own
 // additions reach there) and which batches hold a vector whose sum is > 0
@@ -781,8 +789,9 @@ constexpr std::size_t kSegmentBytes = static_cast<std::size_t>(kLanes) * kVector
 // last warp builds it; one segment: its root, the descent's only way), the
 // chosen segment's lanes, and the chosen lane's vectors (walk: where the
 // block has at most 4 draws a warp, they are spread over its warps and
-// each warp's round is walked by the whole warp, walk_together). kMaxWarps: 8 (up to 8 segments) or 32. kWalk: a template parameter, not
-// an argument, so that the walk's registers do not cost a lane a draw's
+// each warp's round is walked by the whole warp, walk_together). kMaxWarps:
+// 8 (up to 8 segments) or 32. kWalk: a template parameter, not an
+// argument, so that the walk's registers do not cost a lane a draw's
 // kernel its occupancy where many rows are bandwidth-bound.
 //
 // kKeep (few rows of up to 8 segments: latency, not bandwidth): the row is
@@ -806,7 +815,7 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
   // in the walk's kernel: its registers; sized by block_shared_bytes.)
   extern __shared__ __align__(16) unsigned char kept_row[];
   constexpr bool kMarks = !kKeep && !kWalk;
-  const bool marked = kMarks && k > static_cast<std::int64_t>(kBatch) * kLanes * E;
+  const bool marked = kMarks && past_a_batch<T>(k);
   double* const marks = reinterpret_cast<double*>(kept_row);
   unsigned char* const positive = reinterpret_cast<unsigned char*>(marks + static_cast<std::size_t>(segments) * (kBatches - 1) * kLanes);
   detail::join_dependent_chain();
@@ -911,7 +920,7 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
         // marks, one batch.
         bool done = false;
         if constexpr (kMarks) {
-          if (rest > static_cast<std::int64_t>(kBatch) * kLanes * E) {  // (then `marked`)
+          if (past_a_batch<T>(rest)) {  // (then `marked`)
             row_out[s] = static_cast<int>(
                 descend_marked<T>(fetch, base, l, t, [&](int b) { return marks[(chosen * (kBatches - 1) + b) * kLanes + l]; },
                                   positive[chosen * kLanes + l]));
@@ -1640,8 +1649,6 @@ constexpr bool block_split_compiled(bool keep, bool walk) {
   return sizeof(T) == 8 || keep || walk;
 }
 
-// The block a row kernel for a plan: rows kept or not, at most 8 segments
-// or 32, warps walking draws or not, a row's draws over blocks or not.
 // block_pass's dynamic shared memory: a kept row, or the lanes' marks
 // where its draws go a lane a draw over rows of more than a batch a lane
 // (none at one batch: a 1-segment row's 32-thread blocks keep their
@@ -1649,10 +1656,12 @@ constexpr bool block_split_compiled(bool keep, bool walk) {
 template <class T>
 std::size_t block_shared_bytes(const SumTreePlan& p, std::int64_t k, std::int64_t segments) {
   if (p.keep_rows == 1) return static_cast<std::size_t>(segments) * Shape<T>::G * sizeof(T);
-  if (p.warp_walk == 1 || k <= static_cast<std::int64_t>(kBatch) * kLanes * Shape<T>::E) return 0;
+  if (p.warp_walk == 1 || !past_a_batch<T>(k)) return 0;
   return static_cast<std::size_t>(segments) * ((kBatches - 1) * kLanes * sizeof(double) + kLanes);
 }
 
+// The block a row kernel for a plan: rows kept or not, at most 8 segments
+// or 32, warps walking draws or not, a row's draws over blocks or not.
 template <class T, bool kSpread>
 auto block_pass_for(const SumTreePlan& p, std::int64_t segments) {
   const bool walk = p.warp_walk == 1;
@@ -1989,8 +1998,7 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   // 0.0351 -> 0.0287, fp32 0.0363 -> 0.0292).
   const int chunk = p.second_pass == 1 ? row_chunk(draws, p.row_blocks) : draws;  // (the second kernel's draws a block)
   const bool with_marks = p.second_pass == 1 && (p.warp_walk != 1 || chunk > kRowWarps * kWarpWalkDraws) &&
-                          k > static_cast<std::int64_t>(kBatch) * kLanes * Shape<T>::E &&
-                          static_cast<std::int64_t>(draws) >= kMarkedDraws * segments;
+                          past_a_batch<T>(k) && static_cast<std::int64_t>(draws) >= kMarkedDraws * segments;
   double* lane_sums = nullptr;
   double* seg_sums = nullptr;
   double* marks = nullptr;
