@@ -42,9 +42,16 @@
 //   warp_row_pass the same for many rows of up to 256 segments with up to 4
 //                 draws each: a warp a row, its tree in the warp's shared
 //                 memory, its draws walked by the warp
+//   resident_pass one kernel for few rows: a warp a segment (a block of one
+//                 warp), the whole grid resident at once (a cooperative
+//                 launch); each warp posts its segment's sum, reads its
+//                 row's once all are posted, builds the row's tree, and
+//                 finishes the draws that land in its own segment, kept in
+//                 shared memory
 #include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
 
+#include <cuda/atomic>
 #include <cuda/std/bit>
 
 #include <algorithm>
@@ -205,6 +212,21 @@ __device__ __forceinline__ int descend_lanes(const At& at, double& t) {
   step(std::integral_constant<int, 2>{});
   step(std::integral_constant<int, 1>{});
   return lo;
+}
+
+// The segment's sum from its lanes' (mine: this lane's) by the warp's xor
+// butterfly, returned to every lane; its steps' sums are the pair tree's
+// nodes (a + b is b + a), kept as the heap descend_heap reads (lanes at
+// heap[32..63]), so that a draw's descent reads them, not forms them again.
+__device__ __forceinline__ double butterfly_kept(double mine, double* heap, int lane) {
+  double v = mine;
+  heap[kLanes + lane] = mine;
+#pragma unroll
+  for (int h = 1; h <= 5; ++h) {
+    v = add(v, __shfl_xor_sync(~0u, v, 1 << (h - 1)));
+    if (lane % (1 << h) == 0) heap[(kLanes + lane) >> h] = v;
+  }
+  return v;
 }
 
 // The same descent over a pair tree kept as a heap (node i's children at
@@ -549,6 +571,17 @@ __device__ __forceinline__ int build_row_tree(double* tree, int p) {
   return levels;
 }
 
+// The same tree built by one warp (its level 0 in place, the warp synced
+// after it): a __syncwarp a level, not a __syncthreads.
+__device__ __forceinline__ int build_warp_tree(double* tree, int p, int lane) {
+  int levels = 0;
+  for (int n = p, off = 0; n > 1; off += n, n /= 2, ++levels) {
+    for (int i = lane; i < n / 2; i += kLanes) tree[off + n + i] = add(tree[off + 2 * i], tree[off + 2 * i + 1]);
+    __syncwarp();
+  }
+  return levels;
+}
+
 // Down a row tree from the root to a segment (t becomes its target).
 __device__ __forceinline__ std::int64_t descend_row_tree(const double* tree, int p, int levels, double& t) {
   std::int64_t g = 0;
@@ -694,11 +727,7 @@ __global__ void __launch_bounds__(kWarpRowWarps* kLanes) warp_row_pass(const T* 
   double* tree = warp_rows + static_cast<std::size_t>(warp) * warp_row_doubles(p);
   for (int i = lane; i < p; i += kLanes) tree[i] = i < segments ? __ldcg(seg_sums + row * segments + i) : 0.0;
   __syncwarp();
-  int levels = 0;
-  for (int n = p, off = 0; n > 1; off += n, n /= 2, ++levels) {
-    for (int i = lane; i < n / 2; i += kLanes) tree[off + n + i] = add(tree[off + 2 * i], tree[off + 2 * i + 1]);
-    __syncwarp();
-  }
+  const int levels = build_warp_tree(tree, p, lane);
   double t = 0;
   std::int64_t g = 0;
   if (mine) {
@@ -857,15 +886,7 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
     }
     if (lane < round && s < mine_draws) u = uniform(s);
   }
-  // The butterfly's sums at each step are the pair tree's nodes (a + b is
-  // b + a): kept, so that a draw's descent reads them, not forms them again.
-  double v = mine;
-  lanes[g][kLanes + lane] = mine;
-#pragma unroll
-  for (int h = 1; h <= 5; ++h) {
-    v = add(v, __shfl_xor_sync(~0u, v, 1 << (h - 1)));
-    if (lane % (1 << h) == 0) lanes[g][(kLanes + lane) >> h] = v;
-  }
+  const double v = butterfly_kept(mine, lanes[g], lane);
   if (segments > 1) {
     if (lane == 0) tops[g] = v;
     if (g == 0 && lane >= segments) tops[lane] = 0.0;
@@ -933,6 +954,165 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
                                                                  : descend_vectors<T>(fetch, k, base, l, t));
         }
       }
+    }
+  }
+}
+
+// The resident pass (SumTreePlan::second_pass 3): one kernel, no second
+// launch, no last warp. A warp a segment (a block of one warp, so a row's
+// segments go to as many multiprocessors), its segment copied to shared
+// memory at once (cp.async) while its uniforms are made; its lanes' running
+// sums kept there (r before each vector: the walk's r, which the lane's sum
+// reaches in the same additions). Each warp posts its segment's sum, then
+// reads every segment's sum of its row until all are posted -- the grid is
+// resident (a cooperative launch), so no warp waits on one that has not
+// started -- and builds the row's tree (row_pass's: the same levels), and
+// every warp descends all the row's draws to their segment; a draw that
+// lands in the warp's own segment is finished there from shared memory: its
+// lane by the butterfly's sums (kept as a heap), its vector by one ballot
+// over the kept running sums (the walk's last vector > 0 with t >= r before
+// it: r only grows, so those vectors are a prefix's), its weight in the
+// kept vector. Where the draw is made changes nothing in it.
+//
+// A posted sum's slot reads kUnposted between calls: the row's last warp
+// to have read all its row's sums (a ticket a row, back to 0 after) sets
+// them back. (A sum is never kUnposted: a NaN from NaN weights is posted as
+// the plain NaN.)
+constexpr int kResidentSegments = 512;  // rows of up to this many segments (the tree: 8 KB)
+constexpr int kResidentDraws = 64;      // up to this many draws a row (each warp makes all their uniforms)
+constexpr unsigned long long kUnposted = ~0ull;
+// plan() takes it for rows longer than lanes a row hold where its grid is
+// at most 4 warps a multiprocessor (kFewWarps: latency, not bandwidth),
+// rows of at most 64 segments and at most 4 draws a segment: H100, every
+// layout forced side by side (rows-trials/h100-resident/), fp32 (1,
+// 131,072) 11.7 and 12.2 us against 13.1 and 13.8 a warp a row after the
+// segment pass; (1, 4,096) 10.5 and 9.1 against 11.1 and 10.3 a block a
+// row; fp64 (1, 131,072, S = 64) 12.5 and 11.7 against 15.2 and 15.9 over
+// 8 blocks; but (1, 1,048,576), 256 segments, 15.1 and 13.8 against 13.4
+// and 12.6 (every warp reads all its row's sums, again and again while it
+// waits), and fp64's 512 segments 18.1 against 14.8.
+constexpr int kResidentAutoSegments = 64;
+constexpr bool resident_chosen(int sms, int m, std::int64_t segments, int draws) {
+  return segments <= kResidentAutoSegments && draws <= kResidentDraws && draws <= 4 * segments &&
+         static_cast<std::int64_t>(m) * segments <= static_cast<std::int64_t>(kFewWarps) * sms;
+}
+
+// Its dynamic shared memory: the segment, each lane's running sums (r before
+// vector j at [j][l], rows of 33), the lanes' heap, the row's tree (2 P).
+__host__ __device__ constexpr std::size_t resident_shared_bytes(int p) {
+  return kSegmentBytes + (static_cast<std::size_t>(kVectorsPerLane) * (kLanes + 1) + 2 * kLanes + 2 * static_cast<std::size_t>(p)) * sizeof(double);
+}
+
+__device__ __forceinline__ void post_sum(double* slot, double v) {
+  unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(v));
+  if (bits == kUnposted) bits = 0x7ff8000000000000ull;
+  cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*reinterpret_cast<unsigned long long*>(slot)).store(bits, cuda::memory_order_relaxed);
+}
+
+__device__ __forceinline__ unsigned long long read_posted(double* slot) {
+  return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*reinterpret_cast<unsigned long long*>(slot)).load(cuda::memory_order_relaxed);
+}
+
+template <class T>
+__global__ void __launch_bounds__(kLanes) resident_pass(const T* __restrict__ w, std::int64_t k, int segments, int p, double* __restrict__ posted,
+                                                        int* __restrict__ tickets, std::uint64_t seed, int draws, int* __restrict__ out) {
+  constexpr int E = Shape<T>::E;
+  extern __shared__ __align__(16) unsigned char resident_smem[];
+  unsigned char* const kept = resident_smem;
+  double(*const before)[kLanes + 1] = reinterpret_cast<double(*)[kLanes + 1]>(resident_smem + kSegmentBytes);
+  double* const heap = &before[kVectorsPerLane][0];  // the lanes' pair tree, lanes at 32..63 (descend_heap)
+  double* const tree = heap + 2 * kLanes;             // the row's: level 0 at [0, p), ..., the root at 2p - 2
+  __shared__ unsigned positive[kLanes];               // lane l's vectors whose sum is > 0 (bit j)
+  detail::join_dependent_chain();
+  const int lane = static_cast<int>(threadIdx.x);
+  const std::int64_t row = blockIdx.x / segments;
+  const int g = static_cast<int>(blockIdx.x % segments);
+  const T* r = w + row * k;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
+  const std::int64_t base = static_cast<std::int64_t>(g) * Shape<T>::G;
+  copy_segment(kept, r, k, aligned, base, lane);
+  __pipeline_commit();
+  const auto uniform = [&](int s) { return rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s)); };
+  double u = lane < draws ? uniform(lane) : 0.0;  // (made while the segment lands)
+  __pipeline_wait_prior(0);
+  __syncwarp();  // (the walk reads other lanes' vectors)
+  // The lane's sum in lane_sum's order (zeros past K add nothing), r before
+  // each vector kept.
+  double acc = 0;
+  unsigned bits = 0;
+#pragma unroll 8
+  for (int j = 0; j < kVectorsPerLane; ++j) {
+    T x[E];
+    kept_vector<T>(kept, lane, j, x);
+    const double q = vector_sum<T>(x);
+    before[j][lane] = acc;
+    if (q > 0) bits |= 1u << j;
+    acc = add(acc, q);
+  }
+  positive[lane] = bits;
+  const double v = butterfly_kept(acc, heap, lane);
+  double root = v;
+  int levels = 0, ticket = 0;
+  if (segments > 1) {
+    double* const row_posted = posted + row * segments;
+    if (lane == 0) post_sum(row_posted + g, v);
+    bool all = false;
+    while (!all) {
+      bool here = true;
+      for (int i = lane; i < segments; i += kLanes) {
+        const unsigned long long b = read_posted(row_posted + i);
+        if (b == kUnposted) {
+          here = false;
+        } else {
+          tree[i] = __longlong_as_double(static_cast<long long>(b));
+        }
+      }
+      all = __all_sync(~0u, here);
+    }
+    // Read: the row's last warp to get here sets its sums back.
+    if (lane == 0) ticket = cuda::atomic_ref<int, cuda::thread_scope_device>(tickets[row]).fetch_add(1, cuda::memory_order_acq_rel);
+    for (int i = segments + lane; i < p; i += kLanes) tree[i] = 0.0;
+    __syncwarp();
+    levels = build_warp_tree(tree, p, lane);
+    root = tree[2 * p - 2];
+  }
+  __syncwarp();  // (before, positive, heap)
+  int* const row_out = out + row * draws;
+  for (int s0 = 0; s0 < draws; s0 += kLanes) {
+    const int s = s0 + lane;
+    if (s0 > 0) u = s < draws ? uniform(s) : 0.0;
+    double t = __dmul_rn(u, root);  // target(): u * the root, rounded once
+    const std::int64_t c = segments > 1 ? descend_row_tree(tree, p, levels, t) : 0;
+    const bool mine = s < draws && c == g;
+    int l = 0;
+    if (mine) l = descend_heap(heap, t);
+    // The draws that landed here, one at a time over the warp: lane j
+    // tells whether vector j of the draw's lane is one the walk may end on.
+    unsigned todo = __ballot_sync(~0u, mine);
+    while (todo) {
+      const int d = __ffs(todo) - 1;
+      todo &= todo - 1;
+      const int ld = __shfl_sync(~0u, l, d);
+      const double td = __shfl_sync(~0u, t, d);
+      const unsigned ends = __ballot_sync(~0u, ((positive[ld] >> lane) & 1u) && td >= before[lane][ld]);
+      if (lane == d) {
+        // None: the lane holds no vector > 0 (only where the row is all
+        // zeros), and the walk's vector 0, all zeros, below 0.
+        const int j = ends ? 31 - __clz(ends) : 0;
+        T x[E];
+        kept_vector<T>(kept, ld, j, x);
+        row_out[s] = static_cast<int>(vector_first<T>(base, ld, j) + in_vector<T>(x, __dsub_rn(t, before[j][ld])));
+      }
+    }
+  }
+  if (segments > 1) {
+    ticket = __shfl_sync(~0u, ticket, 0);
+    if (ticket == segments - 1) {
+      for (int i = lane; i < segments; i += kLanes) {
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*reinterpret_cast<unsigned long long*>(posted + row * segments + i))
+            .store(kUnposted, cuda::memory_order_relaxed);
+      }
+      if (lane == 0) cuda::atomic_ref<int, cuda::thread_scope_device>(tickets[row]).store(0, cuda::memory_order_relaxed);
     }
   }
 }
@@ -1683,6 +1863,7 @@ std::string SumTreePlan::describe() const {
     case Layout::Segmented:
       return "segmented, " + std::to_string(warps_per_block) + " warps a block" +
              (second_pass == 2  ? ", then a warp a row"
+              : second_pass == 3 ? ", resident: each draws what lands in its segment"
               : second_pass != 1 ? ""
               : row_blocks > 1   ? ", then " + std::to_string(row_blocks) + " blocks a row"
                                  : ", then a block a row") +
@@ -1768,10 +1949,13 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     const bool block_row =
         segments <= kLanes && (segments <= kBlockRowSegments || draws > kLanes * segments ||
                                (m >= sms && (draws > kWarpWalkDraws || static_cast<std::int64_t>(m) >= 8LL * sms)));
+    // Few rows longer than lanes a row hold, with few draws: the resident
+    // pass (Segmented, second_pass 3; resident_chosen).
+    const bool resident = k > lanes_per_row_max_k() && resident_chosen(sms, m, segments, draws);
     p.layout = lanes                                                   ? L::LanesPerRow
                : (draws == 1 && k <= thread_per_row_max_k()) || thread_s ? L::ThreadPerRow
-               : block_row                                             ? L::BlockPerRow
-                                                                       : L::Segmented;
+               : resident || !block_row                                ? L::Segmented
+                                                                       : L::BlockPerRow;
   }
   if (p.layout == L::WarpPerRow && segments != 1) {
     throw std::invalid_argument("sum-tree draw: a warp 32 rows holds rows of at most " + std::to_string(Shape<T>::G) + " weights (K = " +
@@ -1862,8 +2046,29 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   if (p.warps_per_block != 1 && p.warps_per_block != 2 && p.warps_per_block != 4 && p.warps_per_block != 8) {
     throw std::invalid_argument("sum-tree draw: warps_per_block must be 1, 2, 4 or 8 (" + std::to_string(p.warps_per_block) + " asked)");
   }
-  if (p.second_pass < -1 || p.second_pass > 2) {
-    throw std::invalid_argument("sum-tree draw: second_pass must be -1, 0, 1 or 2 (" + std::to_string(p.second_pass) + " asked)");
+  if (p.second_pass < -1 || p.second_pass > 3) {
+    throw std::invalid_argument("sum-tree draw: second_pass must be -1, 0, 1, 2 or 3 (" + std::to_string(p.second_pass) + " asked)");
+  }
+  // The resident pass where plan() may choose it (resident_chosen) and no
+  // knob it has not was asked.
+  if (p.second_pass == -1 && ask.warps_per_block <= 1 && ask.row_blocks <= 1 && ask.warp_walk == -1 && k > lanes_per_row_max_k() &&
+      resident_chosen(sms, m, segments, draws)) {
+    p.second_pass = 3;
+  }
+  if (p.second_pass == 3) {
+    if (segments > kResidentSegments || draws > kResidentDraws) {
+      throw std::invalid_argument("sum-tree draw: the resident pass draws at most " + std::to_string(kResidentDraws) + " draws a row of at most " +
+                                  std::to_string(kResidentSegments * Shape<T>::G) + " weights (K = " + std::to_string(k) + ", S = " +
+                                  std::to_string(draws) + ")");
+    }
+    if (p.row_blocks > 1) {
+      throw std::invalid_argument("sum-tree draw: the resident pass makes a row's draws in its own warps (row_blocks " +
+                                  std::to_string(p.row_blocks) + " asked)");
+    }
+    p.warps_per_block = 1;
+    p.warp_walk = -1;
+    p.row_blocks = 0;
+    return p;
   }
   if (p.second_pass == 2 && (segments > kWarpRowSegments || draws > kWarpWalkDraws)) {
     throw std::invalid_argument("sum-tree draw: a warp a row draws at most " + std::to_string(kWarpWalkDraws) + " draws a row of at most " +
@@ -1986,6 +2191,29 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   const std::int64_t warps = static_cast<std::int64_t>(m) * segments;
   const std::int64_t blocks = (warps + p.warps_per_block - 1) / p.warps_per_block;
   if (blocks > 0x7fffffff) throw std::invalid_argument("sum-tree draw: too many segments for one grid");
+  if (p.second_pass == 3) {
+    const int pow2 = static_cast<int>(cuda::std::bit_ceil(static_cast<std::uint64_t>(segments)));
+    const std::size_t smem = resident_shared_bytes(kResidentSegments);  // (one size: the occupancy asked once)
+    allow_dynamic_shared(reinterpret_cast<const void*>(resident_pass<T>), smem);
+    if (resident_blocks_ == 0) {
+      int per_sm = 0;
+      WARPSIM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, resident_pass<T>, kLanes, smem));
+      resident_blocks_ = per_sm * multiprocessors();
+    }
+    if (warps > resident_blocks_) {
+      throw std::invalid_argument("sum-tree draw: the resident pass needs its " + std::to_string(warps) + " warps (M x segments) resident at once; this device holds " +
+                                  std::to_string(resident_blocks_));
+    }
+    const std::size_t had = posted_.size();
+    double* const posted = segments > 1 ? posted_.ensure(static_cast<std::size_t>(warps)) : nullptr;
+    if (posted_.size() != had) WARPSIM_CUDA(cudaMemsetAsync(posted_.ensure(0), 0xff, posted_.size() * sizeof(double), stream));  // (all unposted)
+    const std::size_t had_tickets = tickets_.size();
+    int* const tickets = segments > 1 ? tickets_.ensure(static_cast<std::size_t>(m)) : nullptr;
+    if (tickets_.size() != had_tickets) WARPSIM_CUDA(cudaMemsetAsync(tickets, 0, tickets_.size() * sizeof(int), stream));  // (new memory)
+    detail::launch_cooperative(resident_pass<T>, dim3(static_cast<unsigned>(warps)), dim3(kLanes), smem, stream, weights, k,
+                               static_cast<int>(segments), pow2, posted, tickets, seed, draws, out);
+    return;
+  }
   const bool last_warp = p.second_pass == 0;  // (else a second kernel draws)
   // The second kernel a block a row with its draws a lane a draw (not
   // walked, or more than 4 a warp) reads one batch of a lane's vectors

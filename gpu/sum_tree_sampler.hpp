@@ -53,7 +53,10 @@ namespace warpsim::gpu {
 //                 segments and draws (its draws a lane a draw, with 4 or
 //                 more a segment, from lane marks the segment pass keeps);
 //                 or, asked, the row's last warp to finish draws (up to 32
-//                 segments)
+//                 segments); or, resident (one kernel, a warp a block, the
+//                 grid held at once), each segment's warp waits for its
+//                 row's sums and finishes the draws that land in its
+//                 segment, kept in shared memory (few rows: latency)
 struct SumTreePlan {
   enum class Layout { Auto, LanesPerRow, ThreadPerRow, WarpPerRow, BlockPerRow, Segmented };
   Layout layout = Layout::Auto;
@@ -67,9 +70,16 @@ struct SumTreePlan {
   // Segmented: 1 draws in a second kernel, a block a row (any row); 2 in a
   // second kernel a warp a row (rows of up to 256 segments, up to 4 draws a
   // row, walked); 0 by the row's last warp to finish (rows of up to 32
-  // segments; only where asked); -1: plan() chooses (2 for one draw a row
-  // of up to 256 segments where M x segments is at most 4 warps a
-  // multiprocessor or M is more than 3 rows a multiprocessor, else 1).
+  // segments; only where asked); 3 in the one kernel, resident (a
+  // cooperative launch, a warp a block: each segment's warp reads its row's
+  // sums once all are posted and finishes the draws that land in its
+  // segment, kept in shared memory; rows of up to 512 segments, up to 64
+  // draws, a grid the device holds at once); -1: plan() chooses (3 for
+  // rows longer than lanes a row hold of up to 64 segments, at most 4 draws
+  // a segment and 64 a row, where M x segments is at most 4 warps a
+  // multiprocessor; 2 for one draw a row of up to 256 segments where M x
+  // segments is at most 4 warps a multiprocessor or M is more than 3 rows
+  // a multiprocessor, else 1).
   int second_pass = -1;
   // BlockPerRow, and Segmented (its second kernel, or a row's last warp):
   // 1 walks a warp's round of up to 4 draws with the whole warp (lane j
@@ -124,7 +134,8 @@ class SumTreeSampler {
   // than its warps' lanes, or where M is at least the multiprocessors and a
   // row has more than 4 draws or M is at least 8 rows a multiprocessor
   // (not kept: a draw reads one batch of its lane's vectors again, from
-  // the lane's marks); else segmented, with the
+  // the lane's marks) -- but few rows with few draws go resident
+  // (second_pass 3) before a block a row; else segmented, with the
   // most warps a block (up to 8) that leave two blocks for every
   // multiprocessor, then a second kernel: a warp a row for one draw of
   // rows of up to 256 segments where M x segments is at most 4 warps a
@@ -154,7 +165,9 @@ class SumTreeSampler {
 
  private:
   DeviceScratch<double> scratch_;
-  DeviceScratch<int> tickets_;  // a row's count of summed segments, 0 between calls
+  DeviceScratch<int> tickets_;  // a row's count of summed segments (or of its warps done reading its sums), 0 between calls
+  DeviceScratch<double> posted_;  // the resident pass's segment sums, every slot unposted between calls
+  int resident_blocks_ = 0;       // the resident pass's blocks the device holds at once (0: not asked yet)
 };
 
 }  // namespace warpsim::gpu

@@ -76,4 +76,22 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared
   WARPSIM_CUDA(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(std::forward<Args>(args))...));
 }
 
+// The same, as a cooperative launch (cudaLaunchAttributeCooperative): every
+// block of the grid is resident at once, or the launch fails (checked), so
+// that blocks may wait on one another.
+template <class... Params, class... Args>
+void launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared, cudaStream_t stream, Args&&... args) {
+  cudaLaunchAttribute attribute[1]{};
+  attribute[0].id = cudaLaunchAttributeCooperative;
+  attribute[0].val.cooperative = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = shared;
+  config.stream = stream;
+  config.attrs = attribute;
+  config.numAttrs = 1;
+  WARPSIM_CUDA(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(std::forward<Args>(args))...));
+}
+
 }  // namespace warpsim::gpu::detail
