@@ -61,6 +61,8 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
   WARPSIM_CUDA(cudaDeviceSynchronize());
   gpu::SumTreeSampler<T> sampler;
   gpu::MatrixSampler<T> seed000;
+  int sms = 0;
+  WARPSIM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   for (const auto& p : grid) {
     const double bytes = static_cast<double>(p.m) * static_cast<double>(p.k) * sizeof(T);
     const double floor_ms = bytes / (bandwidth_gbs * 1e6);
@@ -85,11 +87,12 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
     std::vector<gpu::SumTreePlan> layouts = {{L::BlockPerRow, 0, 1, -1, 0}, {L::BlockPerRow, 0, 1, -1, 1}, {L::BlockPerRow, 0, 0, -1, 0},
                                         {L::BlockPerRow, 0, 0, -1, 1}, {L::Segmented, 0, -1, 0},      {L::Segmented, 0, -1, 0, 0}, {L::Segmented, 0, -1, 1, 0},
                                         {L::Segmented, 0, -1, 1, 1},   {L::Segmented, 0, -1, 1, 1, 1}, {L::Segmented, 0, -1, 2},
+                                        {L::Segmented, 1, -1, 3},
                                         {L::LanesPerRow},
                                         {L::ThreadPerRow},             {L::WarpPerRow}};
     // Many draws a row: the second kernel a lane a draw, a round of 256
     // draws a block (each of its 8 warps one round of 32).
-    if (p.draws >= 512) layouts.insert(layouts.begin() + 10, {L::Segmented, 0, -1, 1, 0, (p.draws + 255) / 256});  // (before the short rows' layouts)
+    if (p.draws >= 512) layouts.insert(layouts.begin() + 11, {L::Segmented, 0, -1, 1, 0, (p.draws + 255) / 256});  // (before the short rows' layouts)
     for (const auto& forced : layouts) {
       const auto layout = forced.layout;
       if (!forced_only.takes(layout)) continue;
@@ -105,6 +108,10 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
       if (layout == L::Segmented && forced.second_pass == 0 && p.k > 32 * g) continue;
       if (layout == L::Segmented && forced.second_pass == 0 && forced.warp_walk == 0 && p.draws > 4) continue;  // (the last warp walks at most 4)
       if (layout == L::Segmented && forced.second_pass == 2 && (p.k > 256 * g || p.draws > 4)) continue;  // (a warp a row's rows and draws)
+      // (the resident pass: up to 512 segments and 64 draws, its grid at most 4 warps a multiprocessor here)
+      if (layout == L::Segmented && forced.second_pass == 3 &&
+          (p.k > 512 * g || p.draws > 64 || static_cast<std::int64_t>(p.m) * ((p.k + g - 1) / g) > 4LL * sms))
+        continue;
       if (forced.row_blocks == 1 && p.draws == 1) continue;  // (the plan's already)
       if (!long_rows && p.k > g) break;
       if (layout == L::LanesPerRow && p.k > gpu::SumTreeSampler<T>::lanes_per_row_max_k()) continue;
