@@ -990,11 +990,17 @@ constexpr unsigned long long kUnposted = ~0ull;
 // row; fp64 (1, 131,072, S = 64) 12.5 and 11.7 against 15.2 and 15.9 over
 // 8 blocks; but (1, 1,048,576), 256 segments, 15.1 and 13.8 against 13.4
 // and 12.6 (every warp reads all its row's sums, again and again while it
-// waits), and fp64's 512 segments 18.1 against 14.8.
+// waits), and fp64's 512 segments 18.1 against 14.8. With S > 1 draws only
+// where the grid is at most a warp a multiprocessor (one warp then makes
+// several draws in turn): a block a row was faster at fp32 (64, 32,768, S
+// = 4), 512 warps, 11.9 us against 13.0, and (100, 16,384, 8) 11.1
+// against 12.4, where fp32 (1, 32,768, 4) went 11.6 -> 11.4 and (64, 4,096,
+// 4) 11.4 -> 10.2 (rows-h100-resident/extra_block.jsonl).
 constexpr int kResidentAutoSegments = 64;
 constexpr bool resident_chosen(int sms, int m, std::int64_t segments, int draws) {
+  const std::int64_t warps = static_cast<std::int64_t>(m) * segments;
   return segments <= kResidentAutoSegments && draws <= kResidentDraws && draws <= 4 * segments &&
-         static_cast<std::int64_t>(m) * segments <= static_cast<std::int64_t>(kFewWarps) * sms;
+         warps <= static_cast<std::int64_t>(draws == 1 ? kFewWarps : 1) * sms;
 }
 
 // Its dynamic shared memory: the segment, each lane's running sums (r before

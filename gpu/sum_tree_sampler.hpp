@@ -77,7 +77,7 @@ struct SumTreePlan {
   // draws, a grid the device holds at once); -1: plan() chooses (3 for
   // rows longer than lanes a row hold of up to 64 segments, at most 4 draws
   // a segment and 64 a row, where M x segments is at most 4 warps a
-  // multiprocessor; 2 for one draw a row of up to 256 segments where M x
+  // multiprocessor, or one with S > 1; 2 for one draw a row of up to 256 segments where M x
   // segments is at most 4 warps a multiprocessor or M is more than 3 rows
   // a multiprocessor, else 1).
   int second_pass = -1;

@@ -456,6 +456,17 @@ TEST(SumTreePlanRule, TheResidentPassTakesAWarpABlock) {
   EXPECT_EQ(S::plan_for(sms, 1, 512 * g, {L::Segmented, 0, -1, 3}).second_pass, 3);
   EXPECT_THROW(S::plan_for(sms, 1, 512 * g + 1, {L::Segmented, 0, -1, 3}), std::invalid_argument);
   EXPECT_THROW(S::plan_for(sms, 1, g, {L::Segmented, 0, -1, 3}, 65), std::invalid_argument);
+  // Chosen: up to 64 segments, 4 draws a segment, and a grid of at most 4
+  // warps a multiprocessor with one draw, one with S draws.
+  EXPECT_EQ(S::plan_for(sms, 16, 32 * g).second_pass, 3);       // (512 warps)
+  EXPECT_EQ(S::plan_for(sms, 64, 8 * g, {}, 4).layout, L::BlockPerRow);  // (512 warps, S = 4)
+  EXPECT_EQ(S::plan_for(sms, 16, 8 * g, {}, 4).second_pass, 3);  // (128)
+  EXPECT_EQ(S::plan_for(sms, 1, 8 * g, {}, 32).second_pass, 3);
+  EXPECT_EQ(S::plan_for(sms, 1, 8 * g, {}, 33).layout, L::BlockPerRow);  // (past 4 draws a segment)
+  EXPECT_EQ(S::plan_for(sms, 1, 64 * g, {}, 64).second_pass, 3);
+  EXPECT_NE(S::plan_for(sms, 1, 65 * g).second_pass, 3);
+  EXPECT_EQ(S::plan_for(sms, 1, 1024).layout, L::LanesPerRow);  // (rows lanes a row hold: theirs)
+  EXPECT_NE(S::plan_for(sms, 1, 4 * g, {L::Segmented, 2}).second_pass, 3);  // (another knob asked)
 }
 
 // The second kernel a warp a row (no device: runs in CI): one draw a row of
