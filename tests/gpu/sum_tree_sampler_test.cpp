@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -280,6 +281,34 @@ TEST(SumTreeSampler, RepeatedCallsAreEachTheOracles) {
         EXPECT_EQ(dz.download(), expected(w, m, k, seed, 4)) << "M " << m << " K " << k << " seed " << seed << " (" << ask.describe() << ")";
       }
     }
+  }
+}
+
+// Bad weights (not checked on the device: the CLI and properties/ check
+// the host's) must not hang the resident pass, whose warps wait for their
+// row's posted sums: a NaN sum, even one whose bits are the slots' own
+// "unposted" pattern (fp64 all ones), is posted as a NaN. The call ends,
+// and the same sampler's next call, on good weights, is the oracle's (the
+// slots were set back).
+TEST(SumTreeSampler, ResidentPassEndsOnNaNWeights) {
+  WARPSIM_REQUIRE_GPU();
+  using L = gpu::SumTreePlan::Layout;
+  const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<double>);
+  const std::int64_t k = 3 * g + 7;
+  gpu::SumTreeSampler<double> sampler;
+  auto w = weights<double>(properties::WeightFamily::PowerLaw, 2, k, 3);
+  auto bad = w;
+  const std::uint64_t ones = ~0ull;
+  std::memcpy(&bad[static_cast<std::size_t>(g + 5)], &ones, sizeof ones);  // (row 0, segment 1)
+  bad[static_cast<std::size_t>(k + 2 * g)] = std::nan("");                 // (row 1, segment 2)
+  for (int draws : {1, 9}) {
+    DeviceArray<double> dbad(bad), dw(w);
+    DeviceArray<int> dz(static_cast<std::size_t>(2 * draws));
+    sampler.draw(dbad.p, 2, k, 5, draws, dz.p, nullptr, {L::Segmented, 1, -1, 3});
+    WARPSIM_CUDA(cudaDeviceSynchronize());  // (returns: no warp waits forever)
+    sampler.draw(dw.p, 2, k, 5, draws, dz.p, nullptr, {L::Segmented, 1, -1, 3});
+    WARPSIM_CUDA(cudaDeviceSynchronize());
+    EXPECT_EQ(dz.download(), expected(w, 2, k, 5, draws)) << "S " << draws;
   }
 }
 
