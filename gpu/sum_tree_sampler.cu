@@ -1043,17 +1043,24 @@ __global__ void __launch_bounds__(kLanes) resident_pass(const T* __restrict__ w,
   __pipeline_wait_prior(0);
   __syncwarp();  // (the walk reads other lanes' vectors)
   // The lane's sum in lane_sum's order (zeros past K add nothing), r before
-  // each vector kept.
-  double acc = 0;
-  unsigned bits = 0;
-#pragma unroll 8
+  // each vector kept: the 32 vectors' sums first, independent of one
+  // another, then the chain of 32 additions alone (stamps inside the
+  // kernel, rows-trials/h100-resident-phases/: 1.3 us for fp32 (1,
+  // 131,072) with each vector's read, conversions and sum in the chain).
+  double q[kVectorsPerLane];
+#pragma unroll
   for (int j = 0; j < kVectorsPerLane; ++j) {
     T x[E];
     kept_vector<T>(kept, lane, j, x);
-    const double q = vector_sum<T>(x);
+    q[j] = vector_sum<T>(x);
+  }
+  double acc = 0;
+  unsigned bits = 0;
+#pragma unroll
+  for (int j = 0; j < kVectorsPerLane; ++j) {
     before[j][lane] = acc;
-    if (q > 0) bits |= 1u << j;
-    acc = add(acc, q);
+    if (q[j] > 0) bits |= 1u << j;
+    acc = add(acc, q[j]);
   }
   positive[lane] = bits;
   const double v = butterfly_kept(acc, heap, lane);
