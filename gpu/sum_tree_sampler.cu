@@ -974,13 +974,17 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
 // it: r only grows, so those vectors are a prefix's), its weight in the
 // kept vector. Where the draw is made changes nothing in it.
 //
-// A posted sum's slot reads kUnposted between calls: the row's last warp
-// to have read all its row's sums (a ticket a row, back to 0 after) sets
-// them back. (A sum is never kUnposted: a NaN from NaN weights is posted as
-// the plain NaN.)
+// A posted sum is 16 bytes, the sum and the call's epoch (the sampler's
+// count of resident calls), written and read each as one 16-byte access
+// (st/ld.relaxed.gpu.b128, single-copy atomic: a .b128 access is one
+// scalar access in PTX's memory model, as libcu++'s 16-byte atomics use
+// it): a reader takes a sum once its epoch is this call's, so no slot is
+// ever set back (an earlier version counted each row's readers with a
+// ticket and had the last reset the row's slots: the ticket's round trip
+// held every warp about 0.7 us, rows-trials/h100-resident-phases/) and a
+// NaN sum is posted as any other.
 constexpr int kResidentSegments = 512;  // rows of up to this many segments (the tree: 8 KB)
 constexpr int kResidentDraws = 64;      // up to this many draws a row (each warp makes all their uniforms)
-constexpr unsigned long long kUnposted = ~0ull;
 // plan() takes it for rows longer than lanes a row hold where its grid is
 // at most 4 warps a multiprocessor (kFewWarps: latency, not bandwidth),
 // rows of at most 64 segments and at most 4 draws a segment: H100, every
@@ -1009,19 +1013,25 @@ __host__ __device__ constexpr std::size_t resident_shared_bytes(int p) {
   return kSegmentBytes + (static_cast<std::size_t>(kVectorsPerLane) * (kLanes + 1) + 2 * kLanes + 2 * static_cast<std::size_t>(p)) * sizeof(double);
 }
 
-__device__ __forceinline__ void post_sum(double* slot, double v) {
-  unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(v));
-  if (bits == kUnposted) bits = 0x7ff8000000000000ull;
-  cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*reinterpret_cast<unsigned long long*>(slot)).store(bits, cuda::memory_order_relaxed);
+// A slot: 16 bytes, 16-byte aligned (two doubles of the scratch).
+__device__ __forceinline__ void post_sum(double* slot, double v, std::uint64_t epoch) {
+  asm volatile("{\n\t.reg .b128 t;\n\tmov.b128 t, {%1, %2};\n\tst.relaxed.gpu.global.b128 [%0], t;\n\t}"
+               :: "l"(slot), "l"(__double_as_longlong(v)), "l"(epoch) : "memory");
 }
 
-__device__ __forceinline__ unsigned long long read_posted(double* slot) {
-  return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*reinterpret_cast<unsigned long long*>(slot)).load(cuda::memory_order_relaxed);
+// The slot's sum where its epoch is `epoch`; else false.
+__device__ __forceinline__ bool read_posted(const double* slot, std::uint64_t epoch, double& v) {
+  long long bits;
+  std::uint64_t e;
+  asm volatile("{\n\t.reg .b128 t;\n\tld.relaxed.gpu.global.b128 t, [%2];\n\tmov.b128 {%0, %1}, t;\n\t}"
+               : "=l"(bits), "=l"(e) : "l"(slot) : "memory");
+  v = __longlong_as_double(bits);
+  return e == epoch;
 }
 
 template <class T>
 __global__ void __launch_bounds__(kLanes) resident_pass(const T* __restrict__ w, std::int64_t k, int segments, int p, double* __restrict__ posted,
-                                                        int* __restrict__ tickets, std::uint64_t seed, int draws, int* __restrict__ out) {
+                                                        std::uint64_t epoch, std::uint64_t seed, int draws, int* __restrict__ out) {
   constexpr int E = Shape<T>::E;
   extern __shared__ __align__(16) unsigned char resident_smem[];
   unsigned char* const kept = resident_smem;
@@ -1065,25 +1075,23 @@ __global__ void __launch_bounds__(kLanes) resident_pass(const T* __restrict__ w,
   positive[lane] = bits;
   const double v = butterfly_kept(acc, heap, lane);
   double root = v;
-  int levels = 0, ticket = 0;
+  int levels = 0;
   if (segments > 1) {
-    double* const row_posted = posted + row * segments;
-    if (lane == 0) post_sum(row_posted + g, v);
+    double* const row_posted = posted + 2 * (row * segments);  // (a slot: 2 doubles)
+    if (lane == 0) post_sum(row_posted + 2 * g, v, epoch);
     bool all = false;
     while (!all) {
       bool here = true;
       for (int i = lane; i < segments; i += kLanes) {
-        const unsigned long long b = read_posted(row_posted + i);
-        if (b == kUnposted) {
-          here = false;
+        double sum;
+        if (read_posted(row_posted + 2 * i, epoch, sum)) {
+          tree[i] = sum;
         } else {
-          tree[i] = __longlong_as_double(static_cast<long long>(b));
+          here = false;
         }
       }
       all = __all_sync(~0u, here);
     }
-    // Read: the row's last warp to get here sets its sums back.
-    if (lane == 0) ticket = cuda::atomic_ref<int, cuda::thread_scope_device>(tickets[row]).fetch_add(1, cuda::memory_order_acq_rel);
     for (int i = segments + lane; i < p; i += kLanes) tree[i] = 0.0;
     __syncwarp();
     levels = build_warp_tree(tree, p, lane);
@@ -1116,16 +1124,6 @@ __global__ void __launch_bounds__(kLanes) resident_pass(const T* __restrict__ w,
         kept_vector<T>(kept, ld, j, x);
         row_out[s] = static_cast<int>(vector_first<T>(base, ld, j) + in_vector<T>(x, __dsub_rn(t, before[j][ld])));
       }
-    }
-  }
-  if (segments > 1) {
-    ticket = __shfl_sync(~0u, ticket, 0);
-    if (ticket == segments - 1) {
-      for (int i = lane; i < segments; i += kLanes) {
-        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*reinterpret_cast<unsigned long long*>(posted + row * segments + i))
-            .store(kUnposted, cuda::memory_order_relaxed);
-      }
-      if (lane == 0) cuda::atomic_ref<int, cuda::thread_scope_device>(tickets[row]).store(0, cuda::memory_order_relaxed);
     }
   }
 }
@@ -2217,14 +2215,13 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
       throw std::invalid_argument("sum-tree draw: the resident pass needs its " + std::to_string(warps) + " warps (M x segments) resident at once; this device holds " +
                                   std::to_string(resident_blocks_));
     }
+    // Its posted sums: a slot (2 doubles: the sum, the epoch) a segment,
+    // epoch 0 in new memory; each call posts with the next epoch.
     const std::size_t had = posted_.size();
-    double* const posted = segments > 1 ? posted_.ensure(static_cast<std::size_t>(warps)) : nullptr;
-    if (posted_.size() != had) WARPSIM_CUDA(cudaMemsetAsync(posted_.ensure(0), 0xff, posted_.size() * sizeof(double), stream));  // (all unposted)
-    const std::size_t had_tickets = tickets_.size();
-    int* const tickets = segments > 1 ? tickets_.ensure(static_cast<std::size_t>(m)) : nullptr;
-    if (tickets_.size() != had_tickets) WARPSIM_CUDA(cudaMemsetAsync(tickets, 0, tickets_.size() * sizeof(int), stream));  // (new memory)
+    double* const posted = segments > 1 ? posted_.ensure(2 * static_cast<std::size_t>(warps)) : nullptr;
+    if (posted_.size() != had) WARPSIM_CUDA(cudaMemsetAsync(posted, 0, posted_.size() * sizeof(double), stream));
     detail::launch_cooperative(resident_pass<T>, dim3(static_cast<unsigned>(warps)), dim3(kLanes), smem, stream, weights, k,
-                               static_cast<int>(segments), pow2, posted, tickets, seed, draws, out);
+                               static_cast<int>(segments), pow2, posted, ++resident_epoch_, seed, draws, out);
     return;
   }
   const bool last_warp = p.second_pass == 0;  // (else a second kernel draws)

@@ -165,9 +165,10 @@ class SumTreeSampler {
 
  private:
   DeviceScratch<double> scratch_;
-  DeviceScratch<int> tickets_;  // a row's count of summed segments (or of its warps done reading its sums), 0 between calls
-  DeviceScratch<double> posted_;  // the resident pass's segment sums, every slot unposted between calls
-  int resident_blocks_ = 0;       // the resident pass's blocks the device holds at once (0: not asked yet)
+  DeviceScratch<int> tickets_;     // a row's count of summed segments, 0 between calls
+  DeviceScratch<double> posted_;   // the resident pass's posted segment sums, each with its call's epoch
+  std::uint64_t resident_epoch_ = 0;  // the resident calls made (the last one's epoch)
+  int resident_blocks_ = 0;        // the resident pass's blocks the device holds at once (0: not asked yet)
 };
 
 }  // namespace warpsim::gpu

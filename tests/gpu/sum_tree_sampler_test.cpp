@@ -261,10 +261,10 @@ TEST(SumTreeSampler, SecondKernelUnderSanitizers) {
 }
 
 // One sampler, called again and again: the rows' tickets (the last warp of
-// a row draws; the resident pass's readers) are back at 0 after each call,
-// the resident pass's posted sums unposted again, and a longer matrix after
-// a shorter one gets new ones -- the shapes change between calls, so a row's
-// slots are another row's in the next.
+// a row draws) are back at 0 after each call, the resident pass takes only
+// the sums posted in its own call (each call's epoch), and a longer matrix
+// after a shorter one gets new scratch -- the shapes change between calls,
+// so a row's slots are another row's in the next.
 TEST(SumTreeSampler, RepeatedCallsAreEachTheOracles) {
   WARPSIM_REQUIRE_GPU();
   using L = gpu::SumTreePlan::Layout;
@@ -286,10 +286,9 @@ TEST(SumTreeSampler, RepeatedCallsAreEachTheOracles) {
 
 // Bad weights (not checked on the device: the CLI and properties/ check
 // the host's) must not hang the resident pass, whose warps wait for their
-// row's posted sums: a NaN sum, even one whose bits are the slots' own
-// "unposted" pattern (fp64 all ones), is posted as a NaN. The call ends,
-// and the same sampler's next call, on good weights, is the oracle's (the
-// slots were set back).
+// row's posted sums: a NaN sum (from a NaN weight, or an fp64 weight of
+// all ones) is posted and taken as any other. The call ends, and the same
+// sampler's next call, on good weights, is the oracle's.
 TEST(SumTreeSampler, ResidentPassEndsOnNaNWeights) {
   WARPSIM_REQUIRE_GPU();
   using L = gpu::SumTreePlan::Layout;
