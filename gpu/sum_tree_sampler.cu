@@ -1008,9 +1008,10 @@ constexpr bool resident_chosen(int sms, int m, std::int64_t segments, int draws)
 }
 
 // Its dynamic shared memory: the segment, each lane's running sums (r before
-// vector j at [j][l], rows of 33), the lanes' heap, the row's tree (2 P).
+// vector j at [j][l], rows of 33), the lanes' heap, the row's heap, the
+// row's tree (2 P).
 __host__ __device__ constexpr std::size_t resident_shared_bytes(int p) {
-  return kSegmentBytes + (static_cast<std::size_t>(kVectorsPerLane) * (kLanes + 1) + 2 * kLanes + 2 * static_cast<std::size_t>(p)) * sizeof(double);
+  return kSegmentBytes + (static_cast<std::size_t>(kVectorsPerLane) * (kLanes + 1) + 4 * kLanes + 2 * static_cast<std::size_t>(p)) * sizeof(double);
 }
 
 // A slot: 16 bytes, 16-byte aligned (two doubles of the scratch).
@@ -1037,7 +1038,8 @@ __global__ void __launch_bounds__(kLanes) resident_pass(const T* __restrict__ w,
   unsigned char* const kept = resident_smem;
   double(*const before)[kLanes + 1] = reinterpret_cast<double(*)[kLanes + 1]>(resident_smem + kSegmentBytes);
   double* const heap = &before[kVectorsPerLane][0];  // the lanes' pair tree, lanes at 32..63 (descend_heap)
-  double* const tree = heap + 2 * kLanes;             // the row's: level 0 at [0, p), ..., the root at 2p - 2
+  double* const row_heap = heap + 2 * kLanes;         // up to 64 segments: the row's tree above its leaves (or level 1), a heap
+  double* const tree = row_heap + 2 * kLanes;         // the row's: level 0 at [0, p), ..., the root at 2p - 2 (past 64: all of it)
   __shared__ unsigned positive[kLanes];               // lane l's vectors whose sum is > 0 (bit j)
   detail::join_dependent_chain();
   const int lane = static_cast<int>(threadIdx.x);
@@ -1094,8 +1096,19 @@ __global__ void __launch_bounds__(kLanes) resident_pass(const T* __restrict__ w,
     }
     for (int i = segments + lane; i < p; i += kLanes) tree[i] = 0.0;
     __syncwarp();
-    levels = build_warp_tree(tree, p, lane);
-    root = tree[2 * p - 2];
+    if (p <= 2 * kLanes) {
+      // Up to 64 segments: the row's tree by the warp's butterfly, not
+      // level by level in shared memory (0.7 us for 32 segments: rows-
+      // trials/h100-resident-phases/): lane i holds leaf i, or node i of
+      // level 1 (leaves 2i and 2i + 1) for 33-64, and the butterfly's
+      // steps are the levels above (the padded tree of 32 has the same
+      // root and left sums: x + 0 is x), kept as a heap.
+      const double leaf = p > kLanes ? add(tree[2 * lane], tree[2 * lane + 1]) : lane < p ? tree[lane] : 0.0;
+      root = butterfly_kept(leaf, row_heap, lane);
+    } else {
+      levels = build_warp_tree(tree, p, lane);
+      root = tree[2 * p - 2];
+    }
   }
   __syncwarp();  // (before, positive, heap)
   int* const row_out = out + row * draws;
@@ -1103,7 +1116,21 @@ __global__ void __launch_bounds__(kLanes) resident_pass(const T* __restrict__ w,
     const int s = s0 + lane;
     if (s0 > 0) u = s < draws ? uniform(s) : 0.0;
     double t = __dmul_rn(u, root);  // target(): u * the root, rounded once
-    const std::int64_t c = segments > 1 ? descend_row_tree(tree, p, levels, t) : 0;
+    std::int64_t c = 0;
+    if (segments > 1 && p <= 2 * kLanes) {
+      c = descend_heap(row_heap, t);
+      if (p > kLanes) {  // (the last level: leaves 2c and 2c + 1)
+        const double left = tree[2 * c], right = tree[2 * c + 1];
+        if (!(t < left) && right > 0) {
+          t = __dsub_rn(t, left);
+          c = 2 * c + 1;
+        } else {
+          c = 2 * c;
+        }
+      }
+    } else if (segments > 1) {
+      c = descend_row_tree(tree, p, levels, t);
+    }
     const bool mine = s < draws && c == g;
     int l = 0;
     if (mine) l = descend_heap(heap, t);

@@ -284,6 +284,30 @@ TEST(SumTreeSampler, RepeatedCallsAreEachTheOracles) {
   }
 }
 
+// The resident pass at every size of the row's tree: one segment (no
+// posting), up to 32 (the warp's butterfly), 33-64 (the butterfly over
+// pairs, then the last level), and past 64 (the tree level by level in
+// shared memory), to 512; one draw and several, rows aligned and not.
+template <class T>
+void resident_every_tree() {
+  WARPSIM_REQUIRE_GPU();
+  using L = gpu::SumTreePlan::Layout;
+  const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<T>);
+  std::uint64_t seed = 21;
+  for (const std::int64_t segments : {1, 2, 3, 8, 31, 32, 33, 40, 64, 65, 100, 257, 512}) {
+    const int m = segments <= 64 ? 2 : 1;
+    const std::int64_t k = segments * g - (segments % 3 == 0 ? 5 : 0);  // (some rows end mid-segment)
+    const auto w = weights<T>(properties::WeightFamily::PowerLaw, m, k, seed);
+    for (int draws : {1, 5}) {
+      for (int offset : {0, 1}) EXPECT_EQ(compare(w, m, k, seed, draws, {L::Segmented, 1, -1, 3}, offset), 0) << "segments " << segments;
+    }
+    ++seed;
+  }
+}
+
+TEST(SumTreeSampler, ResidentPassEveryTreeSizeFp32) { resident_every_tree<float>(); }
+TEST(SumTreeSampler, ResidentPassEveryTreeSizeFp64) { resident_every_tree<double>(); }
+
 // Bad weights (not checked on the device: the CLI and properties/ check
 // the host's) must not hang the resident pass, whose warps wait for their
 // row's posted sums: a NaN sum (from a NaN weight, or an fp64 weight of
