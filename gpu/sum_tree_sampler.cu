@@ -966,7 +966,8 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
 // reaches in the same additions). Each warp posts its segment's sum, then
 // reads every segment's sum of its row until all are posted -- the grid is
 // resident (a cooperative launch), so no warp waits on one that has not
-// started -- and builds the row's tree (row_pass's: the same levels), and
+// started -- and builds the row's tree (the same levels as row_pass's; up
+// to 64 segments by the warp's butterfly), and
 // every warp descends all the row's draws to their segment; a draw that
 // lands in the warp's own segment is finished there from shared memory: its
 // lane by the butterfly's sums (kept as a heap), its vector by one ballot

@@ -57,23 +57,31 @@ __device__ __forceinline__ void join_dependent_chain() {
   previous_grid_done();
 }
 
+// kernel<<<grid, block, shared, stream>>>(args...) with the launch
+// attribute `attribute` (none where null), checked.
+template <class... Params, class... Args>
+void launch_with(cudaLaunchAttribute* attribute, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared, cudaStream_t stream,
+                 Args&&... args) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = shared;
+  config.stream = stream;
+  config.attrs = attribute;
+  config.numAttrs = attribute ? 1 : 0;
+  WARPSIM_CUDA(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(std::forward<Args>(args))...));
+}
+
 // kernel<<<grid, block, shared, stream>>>(args...), checked; with
 // `dependent`, as a programmatic dependent launch of the kernel before it
 // on the stream (cudaLaunchAttributeProgrammaticStreamSerialization; kept
 // by stream capture, so a captured graph has the same edges).
 template <class... Params, class... Args>
 void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared, cudaStream_t stream, bool dependent, Args&&... args) {
-  cudaLaunchAttribute attribute[1]{};
-  attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute[0].val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = shared;
-  config.stream = stream;
-  config.attrs = dependent ? attribute : nullptr;
-  config.numAttrs = dependent ? 1 : 0;
-  WARPSIM_CUDA(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(std::forward<Args>(args))...));
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  launch_with(dependent ? &attribute : nullptr, kernel, grid, block, shared, stream, std::forward<Args>(args)...);
 }
 
 // The same, as a cooperative launch (cudaLaunchAttributeCooperative): every
@@ -81,17 +89,10 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared
 // that blocks may wait on one another.
 template <class... Params, class... Args>
 void launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared, cudaStream_t stream, Args&&... args) {
-  cudaLaunchAttribute attribute[1]{};
-  attribute[0].id = cudaLaunchAttributeCooperative;
-  attribute[0].val.cooperative = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = shared;
-  config.stream = stream;
-  config.attrs = attribute;
-  config.numAttrs = 1;
-  WARPSIM_CUDA(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(std::forward<Args>(args))...));
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeCooperative;
+  attribute.val.cooperative = 1;
+  launch_with(&attribute, kernel, grid, block, shared, stream, std::forward<Args>(args)...);
 }
 
 }  // namespace warpsim::gpu::detail
