@@ -1132,26 +1132,27 @@ __global__ void __launch_bounds__(kLanes) resident_pass(const T* __restrict__ w,
     } else if (segments > 1) {
       c = descend_row_tree(tree, p, levels, t);
     }
-    const bool mine = s < draws && c == g;
-    int l = 0;
-    if (mine) l = descend_heap(heap, t);
-    // The draws that landed here, one at a time over the warp: lane j
-    // tells whether vector j of the draw's lane is one the walk may end on.
-    unsigned todo = __ballot_sync(~0u, mine);
-    while (todo) {
-      const int d = __ffs(todo) - 1;
-      todo &= todo - 1;
-      const int ld = __shfl_sync(~0u, l, d);
-      const double td = __shfl_sync(~0u, t, d);
-      const unsigned ends = __ballot_sync(~0u, ((positive[ld] >> lane) & 1u) && td >= before[lane][ld]);
-      if (lane == d) {
-        // None: the lane holds no vector > 0 (only where the row is all
-        // zeros), and the walk's vector 0, all zeros, below 0.
-        const int j = ends ? 31 - __clz(ends) : 0;
-        T x[E];
-        kept_vector<T>(kept, ld, j, x);
-        row_out[s] = static_cast<int>(vector_first<T>(base, ld, j) + in_vector<T>(x, __dsub_rn(t, before[j][ld])));
+    if (s < draws && c == g) {
+      // A draw that landed here, each lane its own: the lane by the heap,
+      // then the walk's vector from the kept running sums -- the walk
+      // goes on while t >= r before a vector, and r only grows, so those
+      // vectors are a prefix, found by bisection (J, its last); the walk's
+      // vector is the prefix's last one whose sum is > 0. None: the lane
+      // holds no vector > 0 (only where the row is all zeros), and the
+      // walk's vector 0, all zeros, below 0. (Every lane at once: one draw
+      // at a time over the warp, a ballot a draw, ended fp32 (1, 131,072,
+      // S = 64) 0.6 us later, rows-trials/h100-resident-phases/call-6/.)
+      const int l = descend_heap(heap, t);
+      int last = 0;
+#pragma unroll
+      for (int step = kVectorsPerLane / 2; step > 0; step /= 2) {
+        if (t >= before[last + step][l]) last += step;
       }
+      const unsigned ends = positive[l] & ((2u << last) - 1u);  // (vectors 0..last whose sum is > 0)
+      const int j = ends ? 31 - __clz(ends) : 0;
+      T x[E];
+      kept_vector<T>(kept, l, j, x);
+      row_out[s] = static_cast<int>(vector_first<T>(base, l, j) + in_vector<T>(x, __dsub_rn(t, before[j][l])));
     }
   }
 }
