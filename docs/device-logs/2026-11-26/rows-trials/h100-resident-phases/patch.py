@@ -40,18 +40,11 @@ rep("""      all = __all_sync(~0u, here);
     stamp(11, 5);""")
 rep("""  __syncwarp();  // (before, positive, heap)""","""  stamp(12, 6);
   __syncwarp();  // (before, positive, heap)""")
-rep("""        row_out[s] = static_cast<int>(vector_first<T>(base, ld, j) + in_vector<T>(x, __dsub_rn(t, before[j][ld])));
-      }""","""        row_out[s] = static_cast<int>(vector_first<T>(base, ld, j) + in_vector<T>(x, __dsub_rn(t, before[j][ld])));
-        atomicMax(&g_phase[7], phase_now());
-      }""")
-rep("""        row_out[s] = static_cast<int>(vector_first<T>(base, ld, j) + in_vector<T>(x, __dsub_rn(t, before[j][ld])));
-        atomicMax(&g_phase[7], phase_now());
-      }
+rep("""      row_out[s] = static_cast<int>(vector_first<T>(base, l, j) + in_vector<T>(x, __dsub_rn(t, before[j][l])));
     }
   }
-}""","""        row_out[s] = static_cast<int>(vector_first<T>(base, ld, j) + in_vector<T>(x, __dsub_rn(t, before[j][ld])));
-        atomicMax(&g_phase[7], phase_now());
-      }
+}""","""      row_out[s] = static_cast<int>(vector_first<T>(base, l, j) + in_vector<T>(x, __dsub_rn(t, before[j][l])));
+      atomicMax(&g_phase[7], phase_now());
     }
   }
   stamp(13, 8);
