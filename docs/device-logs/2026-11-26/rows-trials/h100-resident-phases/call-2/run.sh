@@ -4,8 +4,5 @@
 # (base): %globaltimer stamps inside the kernel (phase_*), then the A/B in
 # CUDA-event time at the resident points, all of gpu_tests and sanitizers.
 P="--point 1:131072:1 --point 1:131072:64 --point 1:131072:4 --point 1:32768:1 --point 1:65536:1 --point 16:131072:1 --point 64:32768:1 --point 1:4096:1 --point 64:4096:1"
-tar -C .device-out -xJf .device-out/bins.tar.xz
-for r in 1 2; do for b in base new; do ./.device-out/phase_$b > "$OUT/phase_${b}_$r.txt" 2>&1; done; done
-SANITIZE='SumTreeSampler.TinyTails*:SumTreeSampler.*UnderSanitizers:SumTreeSampler.ResidentPass*:SumTreeSampler.RepeatedCalls*' ROUNDS=4 \
-  bash scripts/device_ab.sh "new: d0e6224 + change.diff (the resident pass's vector sums first, ticket relaxed); base: eb11e15 (the same kernels as d0e6224)" $P --forced none
+ROUNDS=4 bash scripts/device_phases.sh "new: d0e6224 + change.diff (the resident pass's vector sums first, ticket relaxed); base: eb11e15 (the same kernels as d0e6224)" $P --forced none
 cd "$OUT" && tar czf logs.tgz * && ls | grep -v logs.tgz | xargs rm -f

@@ -6,8 +6,5 @@
 # the butterfly, phase_new), the A/B in CUDA-event time at the resident
 # points, all of gpu_tests and the sanitizers.
 P="--point 1:131072:1 --point 1:131072:64 --point 1:131072:4 --point 1:32768:1 --point 1:65536:1 --point 16:131072:1 --point 64:32768:1 --point 1:4096:1 --point 64:4096:1"
-tar -C .device-out -xJf .device-out/bins.tar.xz
-for r in 1 2; do for b in base epoch new; do ./.device-out/phase_$b > "$OUT/phase_${b}_$r.txt" 2>&1; done; done
-SANITIZE='SumTreeSampler.TinyTails*:SumTreeSampler.*UnderSanitizers:SumTreeSampler.ResidentPass*:SumTreeSampler.RepeatedCalls*' ROUNDS=4 \
-  bash scripts/device_ab.sh "new: d0e6224 + change.diff (epoch-tagged posted sums, vector sums first, the row's tree by the butterfly); base: eb11e15 (the same kernels as d0e6224)" $P --forced none
+ROUNDS=4 PHASES="base epoch new" bash scripts/device_phases.sh "new: d0e6224 + change.diff (epoch-tagged posted sums, vector sums first, the row's tree by the butterfly); base: eb11e15 (the same kernels as d0e6224)" $P --forced none
 cd "$OUT" && tar czf logs.tgz * && ls | grep -v logs.tgz | xargs rm -f

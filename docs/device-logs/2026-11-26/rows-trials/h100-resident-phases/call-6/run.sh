@@ -5,8 +5,5 @@
 # stamps inside the kernel (phase_*), the A/B in CUDA-event time, all of
 # gpu_tests and the sanitizers.
 P="--point 1:131072:64 --point 1:131072:33 --point 1:131072:1 --point 1:32768:16 --point 1:4096:4 --point 1:4096:1"
-tar -C .device-out -xJf .device-out/bins.tar.xz
-for r in 1 2; do for b in base new; do ./.device-out/phase_$b > "$OUT/phase_${b}_$r.txt" 2>&1; done; done
-SANITIZE='SumTreeSampler.TinyTails*:SumTreeSampler.*UnderSanitizers:SumTreeSampler.ResidentPass*:SumTreeSampler.RepeatedCalls*' ROUNDS=4 \
-  bash scripts/device_ab.sh "new: b3f40ae + change.diff (each landed draw on its own lane); base: 0f7cc8c" $P --forced none
+ROUNDS=4 bash scripts/device_phases.sh "new: b3f40ae + change.diff (each landed draw on its own lane); base: 0f7cc8c" $P --forced none
 cd "$OUT" && tar czf logs.tgz * && ls | grep -v logs.tgz | xargs rm -f
