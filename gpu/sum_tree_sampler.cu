@@ -2241,7 +2241,8 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
       resident_blocks_ = per_sm * multiprocessors();
     }
     if (warps > resident_blocks_) {
-      throw std::invalid_argument("sum-tree draw: the resident pass needs its " + std::to_string(warps) + " warps (M x segments) resident at once; this device holds " +
+      throw std::invalid_argument("sum-tree draw: the resident pass needs its " + std::to_string(warps) +
+                                  " warps (M x segments) resident at once; this device holds " +
                                   std::to_string(resident_blocks_));
     }
     // Its posted sums: a slot (2 doubles: the sum, the epoch) a segment,

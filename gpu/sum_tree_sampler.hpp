@@ -77,9 +77,9 @@ struct SumTreePlan {
   // draws, a grid the device holds at once); -1: plan() chooses (3 for
   // rows longer than lanes a row hold of up to 64 segments, at most 4 draws
   // a segment and 64 a row, where M x segments is at most 4 warps a
-  // multiprocessor, or one with S > 1; 2 for one draw a row of up to 256 segments where M x
-  // segments is at most 4 warps a multiprocessor or M is more than 3 rows
-  // a multiprocessor, else 1).
+  // multiprocessor, or one with S > 1; 2 for one draw a row of up to 256
+  // segments where M x segments is at most 4 warps a multiprocessor or M
+  // is more than 3 rows a multiprocessor, else 1).
   int second_pass = -1;
   // BlockPerRow, and Segmented (its second kernel, or a row's last warp):
   // 1 walks a warp's round of up to 4 draws with the whole warp (lane j
@@ -157,8 +157,9 @@ class SumTreeSampler {
   // plan that cannot hold K or a knob out of range (LanesPerRow past
   // lanes_per_row_max_k(),
   // ThreadPerRow past thread_per_row_max_k(),
-  // WarpPerRow past G, BlockPerRow past 32 G,
-  // warps_per_block not a power of two up to 8). One call at a time per
+  // WarpPerRow past G, BlockPerRow past 32 G, the resident pass past 512 G
+  // or 64 draws or a grid of M x segments warps the device cannot hold at
+  // once, warps_per_block not a power of two up to 8). One call at a time per
   // sampler (its scratch).
   void draw(const T* weights, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream = nullptr,
             const SumTreePlan& ask = {});
