@@ -74,10 +74,12 @@ TEST_P(GpuEntry, RowDrawsPassEveryProperty) {
 }
 
 // The sum tree on rows longer than a segment (4,096 fp32, 2,048 fp64), up
-// to 48 segments, 1-8 rows: the layouts the plan gives them -- a block a
-// row, a warp a segment then a warp a row or a block a row, its draws
-// spread over blocks (from the lanes' marks where a row has many) -- equal
-// to the oracle's, one draw and S draws a row, and every property.
+// to 48 segments, 1-8 rows: the layouts the plan gives them -- mostly the
+// resident pass (one kernel, each segment's warp finishing the draws that
+// land in it), and past 4 draws a segment a block a row, or a warp a
+// segment then a block a row, its draws spread over blocks (from the
+// lanes' marks where a row has many) -- equal to the oracle's, one draw
+// and S draws a row, and every property.
 TEST_P(GpuEntry, LongRowsEqualTheOracleAndPassEveryProperty) {
   const auto& a = algorithm();
   if (!a.sum_tree) GTEST_SKIP() << a.name << ": rows past K = 1,100 are the sum tree's (the registry's other matrix samplers are checked to it)";
