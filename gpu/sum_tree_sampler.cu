@@ -42,12 +42,18 @@
 //   warp_row_pass the same for many rows of up to 256 segments with up to 4
 //                 draws each: a warp a row, its tree in the warp's shared
 //                 memory, its draws walked by the warp
+//   cluster_pass  one kernel for many rows of up to 64 segments: a row's
+//                 blocks a thread-block cluster, a warp a segment; its
+//                 segments' sums read across the cluster's shared memory,
+//                 and each block finishes the draws that land in its own
+//                 segments, from its lanes' marks in shared memory
 //   resident_pass one kernel for few rows: a warp a segment (a block of one
 //                 warp), the whole grid resident at once (a cooperative
 //                 launch); each warp posts its segment's sum, reads its
 //                 row's once all are posted, builds the row's tree, and
 //                 finishes the draws that land in its own segment, kept in
 //                 shared memory
+#include <cooperative_groups.h>
 #include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
 
@@ -809,6 +815,39 @@ __device__ __forceinline__ double kept_lane_sum(const unsigned char* segment, st
 
 constexpr std::size_t kSegmentBytes = static_cast<std::size_t>(kLanes) * kVectorsPerLane * 16;
 
+// A lane a draw's last step once its segment and lane are known (t: the
+// lane's target), the segment's lane vectors read by vector_of(seg, l, j,
+// x): a row of a vector a lane at most takes lane l's vector 0 (the one
+// descend_vectors chooses, the rest zeros); else the walk along the lane's
+// vectors, a batch as wide as the segment's lanes hold (up to 8: the width
+// is how many are read at once, the same draw), or with kMarks, where the
+// segment holds more than a batch a lane, one batch from the lane's marks
+// in shared memory (segment `at`'s there: marks[(at * (kBatches - 1) + b)
+// * kLanes + l], positive[at * kLanes + l]). Written once for a block a row
+// and a row's cluster.
+template <class T, bool kMarks, class VectorOf>
+__device__ std::int64_t finish_lane(const VectorOf& vector_of, std::int64_t k, int seg, int at, int l, double t, const double* marks,
+                                    const unsigned char* positive) {
+  constexpr int E = Shape<T>::E;
+  if (k <= kLanes * E) {
+    T x[E];
+    vector_of(0, l, 0, x);
+    return vector_first<T>(0, l, 0) + in_vector<T>(x, __dsub_rn(t, 0.0));
+  }
+  const auto fetch = [&](int j, T(&x)[E]) { vector_of(seg, l, j, x); };
+  const std::int64_t base = static_cast<std::int64_t>(seg) * Shape<T>::G;
+  const std::int64_t rest = k - base;  // (the segment's weights)
+  if constexpr (kMarks) {
+    if (past_a_batch<T>(rest)) {  // (then the row's marks were kept)
+      return descend_marked<T>(fetch, base, l, t, [&](int b) { return marks[(at * (kBatches - 1) + b) * kLanes + l]; },
+                               positive[at * kLanes + l]);
+    }
+  }
+  return rest <= 2 * kLanes * E   ? descend_vectors<T, 2>(fetch, k, base, l, t)
+         : rest <= 4 * kLanes * E ? descend_vectors<T, 4>(fetch, k, base, l, t)
+                                  : descend_vectors<T>(fetch, k, base, l, t);
+}
+
 // A block a row (rows of at most 32 segments): warp g sums segment g as
 // segment_pass does, and the row's lanes' and segments' sums stay in shared
 // memory -- no scratch in global memory, no fence, no ticket: one
@@ -925,37 +964,123 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
       const std::int64_t col = walk_together<T>(fetch, n, chosen, l, t, lane);
       if (has) row_out[s] = static_cast<int>(col);
     } else if (has) {
-      if (k <= kLanes * E) {
-        // A vector a lane at most: the reached lane's vector 0 is the one
-        // descend_vectors chooses (the rest are zeros), less 0 before it.
-        T x[E];
-        vector_of(0, l, 0, x);
-        row_out[s] = static_cast<int>(vector_first<T>(0, l, 0) + in_vector<T>(x, __dsub_rn(t, 0.0)));
-      } else {
-        // A batch as wide as a lane's vectors, up to 8 (the same draw:
-        // the width is how many are read at once; past K they are zeros).
-        const auto fetch = [&](int j, T(&x)[E]) { vector_of(chosen, l, j, x); };
-        const std::int64_t base = static_cast<std::int64_t>(chosen) * Shape<T>::G;
-        const std::int64_t rest = k - base;  // (the segment's weights)
-        // Read from global memory, past one batch a lane: from the lane's
-        // marks, one batch.
-        bool done = false;
-        if constexpr (kMarks) {
-          if (past_a_batch<T>(rest)) {  // (then `marked`)
-            row_out[s] = static_cast<int>(
-                descend_marked<T>(fetch, base, l, t, [&](int b) { return marks[(chosen * (kBatches - 1) + b) * kLanes + l]; },
-                                  positive[chosen * kLanes + l]));
-            done = true;
-          }
-        }
-        if (!done) {
-          row_out[s] = static_cast<int>(rest <= 2 * kLanes * E   ? descend_vectors<T, 2>(fetch, k, base, l, t)
-                                        : rest <= 4 * kLanes * E ? descend_vectors<T, 4>(fetch, k, base, l, t)
-                                                                 : descend_vectors<T>(fetch, k, base, l, t));
-        }
-      }
+      row_out[s] = static_cast<int>(finish_lane<T, kMarks>(vector_of, k, chosen, chosen, l, t, marks, positive));
     }
   }
+}
+
+// A row's cluster (SumTreePlan::second_pass 4): the row's segments over
+// one thread-block cluster of up to 8 blocks (a warp a segment: segment
+// rank x warps + w on the block of cluster rank `rank`, its warp w), for
+// many rows of up to 64 segments with few draws a segment. Each warp sums
+// its segment as a block a row does, keeping its lanes' pair tree (the
+// butterfly's heap) and, past a batch a lane, its lanes' marks in its
+// block's shared memory, and the segment's sum; one cluster barrier, then
+// every block reads the row's segment sums from the cluster's blocks'
+// shared memory (distributed shared memory), builds the row's tree (the
+// levels row_pass builds) and descends every draw of the row; a draw that
+// lands in one of the block's own segments it finishes there, a lane a
+// draw (finish_lane: one batch of the lane's vectors from its marks). No
+// scratch in global memory, no second kernel, no ticket: the draws' few
+// loads overlap other clusters' streaming, where the second kernel reads
+// a row's lanes again from DRAM after the whole matrix. A second barrier
+// keeps every block's shared memory until the cluster's reads are done.
+// (Both barriers are split: arrive, other work, wait.)
+constexpr int kClusterBlocks = 8;  // the portable cluster size
+constexpr int kClusterSegments = kClusterBlocks * 8;
+
+// plan() takes a row's cluster (unless the resident pass) for rows longer
+// than lanes a row hold of 9-64 segments (2-8 blocks of 8 warps; up to 8
+// segments a block a row is one block without the cluster's barriers) and
+// at most 64 draws (every block descends them all), where the grid has at
+// least 32 warps a multiprocessor (M x segments) or a row 16 draws or
+// more. H100, every layout forced side by side (rows-trials/h100-cluster/):
+// fp64 (256, 131,072, S = 64) 0.110 ms against 0.122 for the second kernel
+// a block a row; (1,024, 131,072) 0.361 against 0.379 a warp a row;
+// (4,096, 32,768) 0.357 against 0.382 a block a row; fp32 (1,024, 131,072,
+// S = 16) 0.203 against 0.212 a block a row; (64, 131,072, 64) 0.0193
+// against 0.0255; but fp64 (64, 131,072), 4,096 warps, 0.0375 against
+// 0.0348, and fp32 (4,096, 32,768), 8 segments, 0.189 against 0.184 a
+// block a row. Then its barriers split (arrive, other work, wait; the A/B
+// of split-barrier/): fp64 (256, 131,072, 64) 0.1092 -> 0.1079, S = 1
+// 0.1040 -> 0.1006, fp32 (256, 131,072) 0.0588 -> 0.0566.
+constexpr bool cluster_chosen(int sms, int m, std::int64_t segments, int draws) {
+  return segments > 8 && segments <= kClusterSegments && draws <= 64 &&
+         (static_cast<std::int64_t>(m) * segments >= 32LL * sms || draws >= 16);
+}
+
+// Its dynamic shared memory: each warp's lanes' marks and their batch bits.
+template <class T>
+__host__ __device__ constexpr std::size_t cluster_shared_bytes(int warps) {
+  return static_cast<std::size_t>(warps) * ((kBatches - 1) * kLanes * sizeof(double) + kLanes);
+}
+
+template <class T>
+__global__ void __launch_bounds__(256, 3) cluster_pass(const T* __restrict__ w, std::int64_t k, int segments, std::uint64_t seed, int draws,
+                                                       int* __restrict__ out) {
+  namespace cg = cooperative_groups;
+  const cg::cluster_group cluster = cg::this_cluster();
+  __shared__ double heaps[8][2 * kLanes];     // warp w's segment's pair tree over its lanes (butterfly_kept)
+  __shared__ double tops[8];                  // warp w's segment's sum (0 past the row's segments)
+  __shared__ double tree[2 * kClusterSegments];  // the row's tree (level 0 at [0, p), ..., the root at 2p - 2)
+  extern __shared__ __align__(16) unsigned char cluster_smem[];
+  const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
+  const int warps = static_cast<int>(blockDim.x) / kLanes;
+  const int rank = static_cast<int>(cluster.block_rank()), blocks = static_cast<int>(cluster.num_blocks());
+  const std::int64_t row = blockIdx.x / blocks;
+  const int g = rank * warps + warp;  // the warp's segment
+  const T* r = w + row * k;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
+  const bool marked = past_a_batch<T>(k);
+  double* const marks = reinterpret_cast<double*>(cluster_smem);
+  unsigned char* const positive = cluster_smem + static_cast<std::size_t>(warps) * (kBatches - 1) * kLanes * sizeof(double);
+  double mine = 0, u_first = 0;
+  unsigned bits = 0;
+  if (g < segments) {
+    const std::int64_t base = static_cast<std::int64_t>(g) * Shape<T>::G;
+    mine = marked ? lane_sum_marked(r, k, aligned, base, lane, marks + warp * (kBatches - 1) * kLanes + lane, bits)
+                  : lane_sum(r, k, aligned, base, lane);
+  }
+  positive[warp * kLanes + lane] = static_cast<unsigned char>(bits);
+  const double v = butterfly_kept(mine, heaps[warp], lane);
+  if (lane == 0) tops[warp] = v;
+  // The cluster's barrier split in two (arrive: release; wait: acquire, at
+  // the cluster's scope): the thread's first draw's uniform is made while
+  // the cluster's other blocks finish their sums.
+  const int first = threadIdx.x;
+  {
+    auto sums_written = cluster.barrier_arrive();
+    const double u = first < draws ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(first)) : 0.0;
+    u_first = u;
+    cluster.barrier_wait(std::move(sums_written));  // (every block's tops written and visible)
+  }
+  int p = 1;
+  while (p < segments) p <<= 1;
+  for (int i = threadIdx.x; i < p; i += blockDim.x) {
+    tree[i] = i < segments ? cluster.map_shared_rank(tops, i / warps)[i % warps] : 0.0;
+  }
+  // Then a second barrier, split too: arrived once the block has read the
+  // others' tops, waited on before it leaves (so that no block's shared
+  // memory goes while another may read it), and a block leaves once its own
+  // draws are made, not once the cluster's slowest block's are.
+  auto tops_read = cluster.barrier_arrive();
+  __syncthreads();
+  const int levels = build_row_tree(tree, p);
+  const double root = tree[2 * p - 2];
+  const auto vector_of = [&](int seg, int l, int j, T(&x)[Shape<T>::E]) {
+    load_vector(r, k, aligned, vector_first<T>(static_cast<std::int64_t>(seg) * Shape<T>::G, l, j), x);
+  };
+  for (int s = first; s < draws; s += blockDim.x) {
+    const double u =
+        s == first ? u_first : rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));
+    double t = __dmul_rn(u, root);  // target(): u * the root, rounded once
+    const std::int64_t chosen = descend_row_tree(tree, p, levels, t);
+    if (chosen / warps != rank) continue;  // (another block's segment: that block finishes it)
+    const int at = static_cast<int>(chosen % warps);
+    const int l = descend_heap(heaps[at], t);
+    out[row * draws + s] = static_cast<int>(finish_lane<T, true>(vector_of, k, static_cast<int>(chosen), at, l, t, marks, positive));
+  }
+  cluster.barrier_wait(std::move(tops_read));
 }
 
 // The resident pass (SumTreePlan::second_pass 3): one kernel, no second
@@ -1904,6 +2029,7 @@ std::string SumTreePlan::describe() const {
       return "segmented, " + std::to_string(warps_per_block) + " warps a block" +
              (second_pass == 2  ? ", then a warp a row"
               : second_pass == 3 ? ", resident: each draws what lands in its segment"
+              : second_pass == 4 ? ", a row's blocks a cluster"
               : second_pass != 1 ? ""
               : row_blocks > 1   ? ", then " + std::to_string(row_blocks) + " blocks a row"
                                  : ", then a block a row") +
@@ -1992,9 +2118,12 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     // Few rows longer than lanes a row hold, with few draws: the resident
     // pass (Segmented, second_pass 3; resident_chosen).
     const bool resident = k > lanes_per_row_max_k() && resident_chosen(sms, m, segments, draws);
+    // Else many rows of 9-64 segments, or few with 16-64 draws: a row's
+    // cluster (Segmented, second_pass 4; cluster_chosen).
+    const bool cluster = k > lanes_per_row_max_k() && cluster_chosen(sms, m, segments, draws);
     p.layout = lanes                                                   ? L::LanesPerRow
                : (draws == 1 && k <= thread_per_row_max_k()) || thread_s ? L::ThreadPerRow
-               : resident || !block_row                                ? L::Segmented
+               : resident || cluster || !block_row                     ? L::Segmented
                                                                        : L::BlockPerRow;
   }
   if (p.layout == L::WarpPerRow && segments != 1) {
@@ -2086,14 +2215,39 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   if (p.warps_per_block != 1 && p.warps_per_block != 2 && p.warps_per_block != 4 && p.warps_per_block != 8) {
     throw std::invalid_argument("sum-tree draw: warps_per_block must be 1, 2, 4 or 8 (" + std::to_string(p.warps_per_block) + " asked)");
   }
-  if (p.second_pass < -1 || p.second_pass > 3) {
-    throw std::invalid_argument("sum-tree draw: second_pass must be -1, 0, 1, 2 or 3 (" + std::to_string(p.second_pass) + " asked)");
+  if (p.second_pass < -1 || p.second_pass > 4) {
+    throw std::invalid_argument("sum-tree draw: second_pass must be -1, 0, 1, 2, 3 or 4 (" + std::to_string(p.second_pass) + " asked)");
   }
   // The resident pass where plan() may choose it (resident_chosen) and no
   // knob it has not was asked.
   if (p.second_pass == -1 && ask.warps_per_block <= 1 && ask.row_blocks <= 1 && ask.warp_walk == -1 && k > lanes_per_row_max_k() &&
       resident_chosen(sms, m, segments, draws)) {
     p.second_pass = 3;
+  }
+  // A row's cluster where plan() may choose it (cluster_chosen) and no knob
+  // it has not was asked.
+  if (p.second_pass == -1 && ask.warps_per_block == 0 && ask.row_blocks <= 1 && ask.warp_walk == -1 && k > lanes_per_row_max_k() &&
+      cluster_chosen(sms, m, segments, draws)) {
+    p.second_pass = 4;
+  }
+  if (p.second_pass == 4) {
+    if (segments > kClusterSegments) {
+      throw std::invalid_argument("sum-tree draw: a row's cluster holds rows of at most " + std::to_string(kClusterSegments * Shape<T>::G) +
+                                  " weights (K = " + std::to_string(k) + ")");
+    }
+    if (ask.warps_per_block == 0) p.warps_per_block = 8;
+    if ((segments + p.warps_per_block - 1) / p.warps_per_block > kClusterBlocks) {
+      throw std::invalid_argument("sum-tree draw: a row's cluster is at most " + std::to_string(kClusterBlocks) + " blocks: " +
+                                  std::to_string(segments) + " segments need more than " + std::to_string(p.warps_per_block) +
+                                  " warps a block");
+    }
+    if (ask.warp_walk == 1) throw std::invalid_argument("sum-tree draw: a row's cluster makes its draws a lane a draw (warp_walk 1 asked)");
+    if (p.row_blocks > 1) {
+      throw std::invalid_argument("sum-tree draw: a row's cluster makes all its draws (row_blocks " + std::to_string(p.row_blocks) + " asked)");
+    }
+    p.warp_walk = 0;
+    p.row_blocks = 0;
+    return p;
   }
   if (p.second_pass == 3) {
     if (segments > kResidentSegments || draws > kResidentDraws) {
@@ -2231,6 +2385,21 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   const std::int64_t warps = static_cast<std::int64_t>(m) * segments;
   const std::int64_t blocks = (warps + p.warps_per_block - 1) / p.warps_per_block;
   if (blocks > 0x7fffffff) throw std::invalid_argument("sum-tree draw: too many segments for one grid");
+  if (p.second_pass == 4) {
+    const int cluster = static_cast<int>((segments + p.warps_per_block - 1) / p.warps_per_block);
+    const std::int64_t grid = static_cast<std::int64_t>(m) * cluster;
+    if (grid > 0x7fffffff) throw std::invalid_argument("sum-tree draw: M x a row's blocks past 2^31 - 1");
+    const std::size_t smem = cluster_shared_bytes<T>(p.warps_per_block);
+    allow_dynamic_shared(reinterpret_cast<const void*>(cluster_pass<T>), smem);
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = static_cast<unsigned>(cluster);
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    detail::launch_with(&attribute, cluster_pass<T>, dim3(static_cast<unsigned>(grid)), dim3(p.warps_per_block * kLanes), smem, stream, weights, k,
+                        static_cast<int>(segments), seed, draws, out);
+    return;
+  }
   if (p.second_pass == 3) {
     const int pow2 = static_cast<int>(cuda::std::bit_ceil(static_cast<std::uint64_t>(segments)));
     const std::size_t smem = resident_shared_bytes(kResidentSegments);  // (one size: the occupancy asked once)

@@ -53,10 +53,15 @@ namespace warpsim::gpu {
 //                 segments and draws (its draws a lane a draw, with 4 or
 //                 more a segment, from lane marks the segment pass keeps);
 //                 or, asked, the row's last warp to finish draws (up to 32
-//                 segments); or, resident (one kernel, a warp a block, the
-//                 grid held at once), each segment's warp waits for its
-//                 row's sums and finishes the draws that land in its
-//                 segment, kept in shared memory (few rows: latency)
+//                 segments); or a row's cluster (one kernel, up to 64
+//                 segments: a row on a thread-block cluster of up to 8
+//                 blocks, the segments' sums exchanged in distributed
+//                 shared memory, each block finishing the draws that land
+//                 in its segments from its lanes' marks: many rows); or,
+//                 resident (one kernel, a warp a block, the grid held at
+//                 once), each segment's warp waits for its row's sums and
+//                 finishes the draws that land in its segment, kept in
+//                 shared memory (few rows: latency)
 struct SumTreePlan {
   enum class Layout { Auto, LanesPerRow, ThreadPerRow, WarpPerRow, BlockPerRow, Segmented };
   Layout layout = Layout::Auto;
@@ -74,12 +79,18 @@ struct SumTreePlan {
   // cooperative launch, a warp a block: each segment's warp reads its row's
   // sums once all are posted and finishes the draws that land in its
   // segment, kept in shared memory; rows of up to 512 segments, up to 64
-  // draws, a grid the device holds at once); -1: plan() chooses (3 for
-  // rows longer than lanes a row hold of up to 64 segments, at most 4 draws
-  // a segment and 64 a row, where M x segments is at most 4 warps a
-  // multiprocessor, or one with S > 1; 2 for one draw a row of up to 256
-  // segments where M x segments is at most 4 warps a multiprocessor or M
-  // is more than 3 rows a multiprocessor, else 1).
+  // draws, a grid the device holds at once); 4 in the one kernel, a row's
+  // blocks a thread-block cluster (warps_per_block 8 unless asked, at most
+  // 8 blocks a row: rows of up to 64 segments; its draws a lane a draw,
+  // each finished by the block that holds its segment); -1: plan()
+  // chooses (3 for rows longer than lanes a row hold of up to 64
+  // segments, at most 4 draws a segment and 64 a row, where M x segments
+  // is at most 4 warps a multiprocessor, or one with S > 1; else 4 for
+  // rows of 9-64 segments with at most 64 draws where M x segments is at
+  // least 32 warps a multiprocessor or a row has 16 draws or more; 2 for
+  // one draw a row of up to 256 segments where M x segments is at most 4
+  // warps a multiprocessor or M is more than 3 rows a multiprocessor, else
+  // 1).
   int second_pass = -1;
   // BlockPerRow, and Segmented (its second kernel, or a row's last warp):
   // 1 walks a warp's round of up to 4 draws with the whole warp (lane j
@@ -135,7 +146,10 @@ class SumTreeSampler {
   // row has more than 4 draws or M is at least 8 rows a multiprocessor
   // (not kept: a draw reads one batch of its lane's vectors again, from
   // the lane's marks) -- but few rows with few draws go resident
-  // (second_pass 3) before a block a row; else segmented, with the
+  // (second_pass 3) before a block a row, and rows of 9-64 segments with
+  // at most 64 draws go a row's cluster (second_pass 4) where M x segments
+  // is at least 32 warps a multiprocessor or a row has 16 draws or more;
+  // else segmented, with the
   // most warps a block (up to 8) that leave two blocks for every
   // multiprocessor, then a second kernel: a warp a row for one draw of
   // rows of up to 256 segments where M x segments is at most 4 warps a

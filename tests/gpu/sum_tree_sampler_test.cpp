@@ -91,6 +91,12 @@ void every_shape() {
       if (s.k <= 512 * g && s.draws <= 64) {  // resident: each segment's warp finishes the draws that land in it
         for (int offset : {0, 1}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 1, -1, 3}, offset), 0);
       }
+      if (s.k <= 64 * g) {  // a row's cluster: 8 warps a block (1-8 blocks a row), and 1 where the row is at most 8 segments
+        for (int offset : {0, 1}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 0, -1, 4}, offset), 0);
+        if (s.k <= 8 * g) {
+          EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 1, -1, 4}, 1), 0);
+        }
+      }
       if (s.k <= 256 * g && s.draws <= 4) {  // a second kernel a warp a row: rows of up to 256 segments, up to 4 draws
         for (int offset : {0, 1}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 2, -1, 2}, offset), 0);
       }
@@ -258,6 +264,11 @@ TEST(SumTreeSampler, SecondKernelUnderSanitizers) {
   for (int draws : {1, 31, 33, 64}) {  // resident (its sums posted and read back through global memory)
     for (int offset : {0, 1}) EXPECT_EQ(compare(w, 2, k, 9, draws, {L::Segmented, 1, -1, 3}, offset), 0) << "S " << draws << " resident";
   }
+  for (int draws : {1, 33, 300}) {  // a row's cluster of 4 blocks of one warp, of 2 blocks of 2, of one block of 8 (4 warps idle)
+    for (int wpb : {1, 2, 8}) {
+      EXPECT_EQ(compare(w, 2, k, 9, draws, {L::Segmented, wpb, -1, 4}, 1), 0) << "S " << draws << " a cluster of blocks of " << wpb;
+    }
+  }
 }
 
 // One sampler, called again and again: the rows' tickets (the last warp of
@@ -269,7 +280,8 @@ TEST(SumTreeSampler, RepeatedCallsAreEachTheOracles) {
   WARPSIM_REQUIRE_GPU();
   using L = gpu::SumTreePlan::Layout;
   const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
-  for (const gpu::SumTreePlan& ask : {gpu::SumTreePlan{}, gpu::SumTreePlan{L::Segmented, 1, -1, 0}, gpu::SumTreePlan{L::Segmented, 1, -1, 3}}) {
+  for (const gpu::SumTreePlan& ask : {gpu::SumTreePlan{}, gpu::SumTreePlan{L::Segmented, 1, -1, 0}, gpu::SumTreePlan{L::Segmented, 1, -1, 3},
+                                      gpu::SumTreePlan{L::Segmented, 0, -1, 4}}) {
     gpu::SumTreeSampler<float> sampler;
     for (const auto& [m, k] : {std::pair{3, 3 * g + 5}, {3, 3 * g + 5}, {9, 3 * g + 5}, {2, 3 * g + 5}, {1, 20 * g}, {5, 2 * g + 1}, {2, 7 * g}}) {
       const auto w = weights<float>(properties::WeightFamily::PowerLaw, m, k, static_cast<std::uint64_t>(m));
@@ -356,7 +368,7 @@ TEST(SumTreeSampler, RefusesBadShapes) {
   EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::BlockPerRow, 0, 2}), std::invalid_argument);
   EXPECT_THROW(s.draw(w.p, 1, 32 * static_cast<std::int64_t>(tree::kSegment<float>) + 1, 1, 1, z.p, nullptr, {L::Segmented, 1, -1, 0}),
                std::invalid_argument);
-  EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::Segmented, 1, -1, 4}), std::invalid_argument);
+  EXPECT_THROW(s.draw(w.p, 1, 4, 1, 1, z.p, nullptr, {L::Segmented, 1, -1, 5}), std::invalid_argument);
   // Resident: at most 512 segments and 64 draws, a row's draws in its own warps, a grid the device holds at once.
   EXPECT_THROW(s.draw(w.p, 1, 512 * static_cast<std::int64_t>(tree::kSegment<float>) + 1, 1, 1, z.p, nullptr, {L::Segmented, 1, -1, 3}),
                std::invalid_argument);
@@ -393,8 +405,9 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
   const std::string warp1 = "segmented, 1 warps a block, then a warp a row, warps walk draws";  // (M x segments <= 4 a multiprocessor)
   const std::string warp8 = "segmented, 8 warps a block, then a warp a row, warps walk draws";  // (more rows than 3 a multiprocessor)
   const std::string resident = "segmented, 1 warps a block, resident: each draws what lands in its segment";  // (few rows, few draws)
+  const std::string cluster = "segmented, 8 warps a block, a row's blocks a cluster";  // (9-64 segments, many rows or 16-64 draws)
   const Point fp32[] = {{1, 131072, 1, resident.c_str()},      {64, 131072, 1, seg4.c_str()},
-                        {256, 131072, 1, seg8.c_str()},        {1024, 131072, 1, warp8.c_str()},
+                        {256, 131072, 1, cluster.c_str()},     {1024, 131072, 1, cluster.c_str()},
                         {4096, 32768, 1, "block-per-row"},     {32, 1048576, 1, seg8.c_str()},
                         {1, 16777216, 1, seg8.c_str()},        {1, 4096, 1, resident.c_str()},
                         {64, 4096, 1, resident.c_str()},       {1, 32768, 1, resident.c_str()},
@@ -408,17 +421,19 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
                         {16777216, 16, 1, "thread-per-row"},
                         {4194304, 64, 1, "thread-per-row"},    {1, 131072, 64, resident.c_str()},
                         {1, 131072, 65, seg1_9.c_str()},       {1, 4096, 5, block.c_str()},
-                        {256, 131072, 64, "block-per-row"},    {1024, 32768, 16, "block-per-row"},
+                        {256, 131072, 64, cluster.c_str()},    {1024, 32768, 16, "block-per-row"},
                         {1048576, 256, 8, "lanes-per-row"}};
   for (const auto& q : fp32) {
     EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(132, q.m, q.k, {}, q.draws).describe(), q.layout) << "fp32 M " << q.m << " K " << q.k << " S " << q.draws;
   }
-  const Point fp64[] = {{1, 131072, 1, resident.c_str()},   {256, 131072, 1, seg8.c_str()},
-                        {4096, 32768, 1, "block-per-row"}, {1, 4096, 1, resident.c_str()},
+  const Point fp64[] = {{1, 131072, 1, resident.c_str()},   {256, 131072, 1, cluster.c_str()},
+                        {4096, 32768, 1, cluster.c_str()}, {1, 4096, 1, resident.c_str()},
                         {1, 262144, 1, warp1.c_str()},      {1, 131072, 64, resident.c_str()},
                         {8388608, 32, 1, "thread-per-row"}, {2097152, 128, 1, "thread-per-row"},
                         {262144, 1024, 1, "block-per-row"}, {1, 32768, 1, resident.c_str()},
-                        {1024, 32768, 1, "block-per-row"}, {256, 131072, 64, seg8.c_str()},
+                        {1024, 32768, 1, cluster.c_str()}, {256, 131072, 64, cluster.c_str()},
+                        {1024, 16384, 1, "block-per-row"}, {64, 131072, 1, seg8.c_str()},
+                        {64, 131072, 16, cluster.c_str()}, {1, 131072, 65, "segmented, 1 warps a block, then 9 blocks a row, warps walk draws"},
                         {1048576, 256, 8, "lanes-per-row"}, {16777216, 16, 1, "thread-per-row"},
                         {67108864, 4, 1, "lanes-per-row"}};
   for (const auto& q : fp64) {
@@ -435,11 +450,19 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
   EXPECT_EQ(S::plan_for(132, 20, 20 * 4096, {}, 8).layout, gpu::SumTreePlan::Layout::Segmented);
   EXPECT_EQ(S::plan_for(16, 20, 20 * 4096).layout, gpu::SumTreePlan::Layout::Segmented);
   EXPECT_EQ(S::plan_for(16, 20, 16 * 4096).layout, gpu::SumTreePlan::Layout::BlockPerRow);
-  // One draw a row of 17-32 segments: a block a row from 8 rows a
-  // multiprocessor (fp64 (2,048, 65,536) on 132), segmented below.
-  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(132, 2048, 65536).layout, gpu::SumTreePlan::Layout::BlockPerRow);
-  EXPECT_EQ(S::plan_for(132, 8 * 132, 32 * 4096).layout, gpu::SumTreePlan::Layout::BlockPerRow);
-  EXPECT_EQ(S::plan_for(132, 8 * 132 - 1, 32 * 4096).layout, gpu::SumTreePlan::Layout::Segmented);
+  // Rows of 9-64 segments with one draw: a row's cluster from 32 warps a
+  // multiprocessor (M x segments: 4,224 on 132, 512 on 16), below it a
+  // block a row (up to 16 segments) or segmented; fp32 rows of 8 segments
+  // stay a block a row.
+  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(132, 2048, 65536).second_pass, 4);
+  EXPECT_EQ(S::plan_for(132, 132, 32 * 4096).second_pass, 4);      // (4,224 warps)
+  EXPECT_EQ(S::plan_for(132, 131, 32 * 4096).second_pass, 1);      // (4,192)
+  EXPECT_EQ(S::plan_for(16, 16, 32 * 4096).second_pass, 4);        // (512)
+  EXPECT_EQ(S::plan_for(132, 33, 32 * 4096, {}, 16).second_pass, 4);  // (16 draws a row)
+  EXPECT_EQ(S::plan_for(132, 33, 32 * 4096, {}, 15).second_pass, 1);
+  EXPECT_EQ(S::plan_for(132, 1024, 65 * 4096).second_pass, 2);     // (past 64 segments)
+  EXPECT_EQ(S::plan_for(132, 4096, 8 * 4096).layout, gpu::SumTreePlan::Layout::BlockPerRow);
+  EXPECT_NE(S::plan_for(132, 132, 32 * 4096, {}, 65).second_pass, 4);  // (past 64 draws)
   EXPECT_THROW(S::plan_for(0, 1, 4), std::invalid_argument);
   EXPECT_THROW(S::plan_for(132, 1, 4, {gpu::SumTreePlan::Layout::BlockPerRow, 0, 0, -1, 2}), std::invalid_argument);
 }
@@ -459,7 +482,8 @@ TEST(SumTreePlanRule, WarpsWalkDrawsOnlyForFewRowsAndDraws) {
   EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {L::BlockPerRow, 0, -1, -1, 1}, 3).warp_walk, 1);  // (asked)
   EXPECT_EQ(S::plan_for(sms, 1, 65 * g).layout, L::Segmented);
   EXPECT_EQ(S::plan_for(sms, 1, 65 * g).warp_walk, 1);
-  EXPECT_EQ(S::plan_for(sms, 100 * sms, 64 * g).warp_walk, 1);  // (the second kernel: whatever M and S)
+  EXPECT_EQ(S::plan_for(sms, 100 * sms, 65 * g).warp_walk, 1);  // (the second kernel: whatever M and S)
+  EXPECT_EQ(S::plan_for(sms, 100 * sms, 64 * g).warp_walk, 0);  // (a row's cluster: a lane a draw)
   EXPECT_EQ(S::plan_for(sms, 1, 65 * g, {}, 64).warp_walk, 1);
   EXPECT_EQ(S::plan_for(sms, 1, 64 * g).warp_walk, -1);  // (resident: no walk)
   EXPECT_EQ(S::plan_for(sms, 1, 64 * g, {L::Segmented, 0, -1, 1, 0}).warp_walk, 0);
@@ -521,6 +545,27 @@ TEST(SumTreePlanRule, TheResidentPassTakesAWarpABlock) {
   EXPECT_NE(S::plan_for(sms, 1, 4 * g, {L::Segmented, 2}).second_pass, 3);  // (another knob asked)
 }
 
+// A row's cluster, asked: 8 warps a block unless asked, at most 8 blocks a
+// row (64 segments), its draws a lane a draw, all in the row's cluster.
+TEST(SumTreePlanRule, ARowsClusterIsAtMost8Blocks) {
+  using S = gpu::SumTreeSampler<double>;
+  using L = gpu::SumTreePlan::Layout;
+  const int sms = 132;
+  const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<double>);
+  const auto asked = S::plan_for(sms, 256, 64 * g, {L::Segmented, 0, -1, 4}, 64);
+  EXPECT_EQ(asked.second_pass, 4);
+  EXPECT_EQ(asked.warps_per_block, 8);
+  EXPECT_EQ(asked.warp_walk, 0);
+  EXPECT_EQ(asked.row_blocks, 0);
+  EXPECT_EQ(asked.describe(), "segmented, 8 warps a block, a row's blocks a cluster");
+  EXPECT_EQ(S::plan_for(sms, 1, 3 * g, {L::Segmented, 0, -1, 4}).warps_per_block, 8);
+  EXPECT_EQ(S::plan_for(sms, 1, 32 * g, {L::Segmented, 4, -1, 4}).warps_per_block, 4);
+  EXPECT_THROW(S::plan_for(sms, 1, 32 * g + 1, {L::Segmented, 4, -1, 4}), std::invalid_argument);  // (9 blocks)
+  EXPECT_THROW(S::plan_for(sms, 1, 64 * g + 1, {L::Segmented, 0, -1, 4}), std::invalid_argument);
+  EXPECT_THROW(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 4, 1}), std::invalid_argument);
+  EXPECT_THROW(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 4, -1, 2}, 8), std::invalid_argument);
+}
+
 // The second kernel a warp a row (no device: runs in CI): one draw a row of
 // up to 256 segments where M x segments is at most 4 warps a
 // multiprocessor or the rows are more than three a multiprocessor; a block
@@ -538,12 +583,12 @@ TEST(SumTreePlanRule, AWarpARowDrawsOneDrawOfFewOrManyRows) {
   EXPECT_EQ(S::plan_for(sms, 17, 32 * g).second_pass, 1);  // (544)
   EXPECT_EQ(S::plan_for(sms, 1, 256 * g).second_pass, 2);
   EXPECT_EQ(S::plan_for(sms, 2, 256 * g + 1).second_pass, 1);
-  EXPECT_EQ(S::plan_for(sms, 3 * sms + 1, 40 * g).second_pass, 2);
-  EXPECT_EQ(S::plan_for(sms, 3 * sms, 40 * g).second_pass, 1);
+  EXPECT_EQ(S::plan_for(sms, 3 * sms + 1, 65 * g).second_pass, 2);  // (rows of 9-64 segments here go a row's cluster)
+  EXPECT_EQ(S::plan_for(sms, 3 * sms, 65 * g).second_pass, 1);
   EXPECT_EQ(S::plan_for(sms, 1024, 256 * g).second_pass, 2);
   EXPECT_EQ(S::plan_for(sms, 1024, 256 * g + 1).second_pass, 1);
   EXPECT_EQ(S::plan_for(sms, 17, 32 * g, {}, 2).second_pass, 1);
-  EXPECT_EQ(S::plan_for(sms, 1024, 40 * g, {}, 2).second_pass, 1);
+  EXPECT_EQ(S::plan_for(sms, 1024, 65 * g, {}, 2).second_pass, 1);
   EXPECT_EQ(S::plan_for(sms, 1024, 40 * g, {L::Segmented, 0, -1, 1}).second_pass, 1);
   EXPECT_EQ(S::plan_for(sms, 1, 65 * g).describe(), "segmented, 1 warps a block, then a warp a row, warps walk draws");
   const auto asked = S::plan_for(sms, 2, 40 * g, {L::Segmented, 0, -1, 2}, 4);
@@ -557,7 +602,7 @@ TEST(SumTreePlanRule, AWarpARowDrawsOneDrawOfFewOrManyRows) {
   EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1024, 256 * g64).second_pass, 2);
   EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1024, 256 * g64 + 1).second_pass, 1);
   EXPECT_THROW(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 2}, 5), std::invalid_argument);
-  EXPECT_THROW(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 4}), std::invalid_argument);
+  EXPECT_THROW(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 5}), std::invalid_argument);
 }
 
 // S draws a row (no device: runs in CI): lanes a row for rows of up to 256
