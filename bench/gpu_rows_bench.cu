@@ -81,18 +81,19 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
     const std::int64_t g = static_cast<std::int64_t>(16 / sizeof(T)) * 1024;  // a segment's weights
     // Every layout that holds K: a block a row with rows kept in shared
     // memory and not, the segmented one (its row's last warp drawing, or
-    // a second kernel), each with draws walked a lane a draw and by the
-    // warp (the second kernel walking with the plan's blocks a row, and
-    // with one where S > 1; or a warp a row), and the short rows' layouts.
+    // a second kernel, or a row's cluster), each with draws walked a lane
+    // a draw and by the warp (the second kernel walking with the plan's
+    // blocks a row, and with one where S > 1; or a warp a row), and the
+    // short rows' layouts.
     std::vector<gpu::SumTreePlan> layouts = {{L::BlockPerRow, 0, 1, -1, 0}, {L::BlockPerRow, 0, 1, -1, 1}, {L::BlockPerRow, 0, 0, -1, 0},
                                         {L::BlockPerRow, 0, 0, -1, 1}, {L::Segmented, 0, -1, 0},      {L::Segmented, 0, -1, 0, 0}, {L::Segmented, 0, -1, 1, 0},
                                         {L::Segmented, 0, -1, 1, 1},   {L::Segmented, 0, -1, 1, 1, 1}, {L::Segmented, 0, -1, 2},
-                                        {L::Segmented, 1, -1, 3},
+                                        {L::Segmented, 1, -1, 3},      {L::Segmented, 0, -1, 4},
                                         {L::LanesPerRow},
                                         {L::ThreadPerRow},             {L::WarpPerRow}};
     // Many draws a row: the second kernel a lane a draw, a round of 256
     // draws a block (each of its 8 warps one round of 32).
-    if (p.draws >= 512) layouts.insert(layouts.begin() + 11, {L::Segmented, 0, -1, 1, 0, (p.draws + 255) / 256});  // (before the short rows' layouts)
+    if (p.draws >= 512) layouts.insert(layouts.begin() + 12, {L::Segmented, 0, -1, 1, 0, (p.draws + 255) / 256});  // (before the short rows' layouts)
     for (const auto& forced : layouts) {
       const auto layout = forced.layout;
       if (!forced_only.takes(layout)) continue;
@@ -112,6 +113,7 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
       if (layout == L::Segmented && forced.second_pass == 3 &&
           (p.k > 512 * g || p.draws > 64 || static_cast<std::int64_t>(p.m) * ((p.k + g - 1) / g) > 4LL * sms))
         continue;
+      if (layout == L::Segmented && forced.second_pass == 4 && p.k > 64 * g) continue;  // (a row's cluster: up to 64 segments)
       if (forced.row_blocks == 1 && p.draws == 1) continue;  // (the plan's already)
       if (!long_rows && p.k > g) break;
       if (layout == L::LanesPerRow && p.k > gpu::SumTreeSampler<T>::lanes_per_row_max_k()) continue;

@@ -34,7 +34,7 @@ done
 # benchmark): set beside the event-timed medians of bench_gpu_rows.jsonl.
 if command -v ncu > /dev/null; then
   timeout 300 ncu --cache-control none --clock-control none --metrics gpu__time_duration.sum --csv \
-    -k 'regex:block_pass|segment_pass|row_pass|resident_pass|empty_kernel' ./.device-out/bench_gpu_rows --fp32 \
+    -k 'regex:block_pass|segment_pass|row_pass|resident_pass|cluster_pass|empty_kernel' ./.device-out/bench_gpu_rows --fp32 \
     --point 1:4096:1 --point 64:4096:1 --point 1:32768:1 --point 1:131072:1 --point 1:131072:64 --point 1:1048576:1 \
     > "$out/ncu_small_m.csv" 2> "$out/ncu_small_m.err"
   echo "ncu: $(wc -l < "$out/ncu_small_m.csv") lines"
