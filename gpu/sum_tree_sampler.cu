@@ -975,17 +975,17 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
 // many rows of up to 64 segments with few draws a segment. Each warp sums
 // its segment as a block a row does, keeping its lanes' pair tree (the
 // butterfly's heap) and, past a batch a lane, its lanes' marks in its
-// block's shared memory, and the segment's sum; one cluster barrier, then
-// every block reads the row's segment sums from the cluster's blocks'
-// shared memory (distributed shared memory), builds the row's tree (the
-// levels row_pass builds) and descends every draw of the row; a draw that
-// lands in one of the block's own segments it finishes there, a lane a
-// draw (finish_lane: one batch of the lane's vectors from its marks). No
-// scratch in global memory, no second kernel, no ticket: the draws' few
-// loads overlap other clusters' streaming, where the second kernel reads
-// a row's lanes again from DRAM after the whole matrix. A second barrier
-// keeps every block's shared memory until the cluster's reads are done.
-// (Both barriers are split: arrive, other work, wait.)
+// block's shared memory, and stores the segment's sum into every block's
+// copy of the row's tree (distributed shared memory); one cluster barrier,
+// then every block builds the row's tree (the levels row_pass builds) and
+// descends every draw of the row; a draw that lands in one of the block's
+// own segments it finishes there, a lane a draw (finish_lane: one batch of
+// the lane's vectors from its marks). No scratch in global memory, no
+// second kernel, no ticket: the draws' few loads overlap other clusters'
+// streaming, where the second kernel reads a row's lanes again from DRAM
+// after the whole matrix. The barriers are split (arrive, other work,
+// wait), and after the sums' no block touches another's shared memory, so
+// each leaves once its own draws are made.
 constexpr int kClusterBlocks = 8;  // the portable cluster size
 constexpr int kClusterSegments = kClusterBlocks * 8;
 
@@ -1001,9 +1001,15 @@ constexpr int kClusterSegments = kClusterBlocks * 8;
 // S = 16) 0.203 against 0.212 a block a row; (64, 131,072, 64) 0.0193
 // against 0.0255; but fp64 (64, 131,072), 4,096 warps, 0.0375 against
 // 0.0348, and fp32 (4,096, 32,768), 8 segments, 0.189 against 0.184 a
-// block a row. Then its barriers split (arrive, other work, wait; the A/B
-// of split-barrier/): fp64 (256, 131,072, 64) 0.1092 -> 0.1079, S = 1
-// 0.1040 -> 0.1006, fp32 (256, 131,072) 0.0588 -> 0.0566.
+// block a row. Then its barriers split (arrive, other work, wait;
+// h100-cluster/split-barrier/): fp64 (256, 131,072, 64) 0.1092 -> 0.1079,
+// S = 1 0.1040 -> 0.1006, fp32 (256, 131,072) 0.0588 -> 0.0566; and each
+// segment's sum pushed into every block's tree before the barrier, not
+// read from the others after it (h100-cluster/push/, medians of 3): fp64
+// (256, 131,072, 64) 0.1095 -> 0.1076, (1,024, 32,768, 16) 0.1068 ->
+// 0.1030, (1,024, 65,536, 4) 0.1896 -> 0.1861, fp32 0.1075 -> 0.1036; fp32
+// (256, 131,072) 0.0579 -> 0.0586 and (64, 131,072, 64) 0.0171 -> 0.0176
+// the other way.
 constexpr bool cluster_chosen(int sms, int m, std::int64_t segments, int draws) {
   return segments > 8 && segments <= kClusterSegments && draws <= 64 &&
          (static_cast<std::int64_t>(m) * segments >= 32LL * sms || draws >= 16);
@@ -1020,10 +1026,15 @@ __global__ void __launch_bounds__(256, 3) cluster_pass(const T* __restrict__ w, 
                                                        int* __restrict__ out) {
   namespace cg = cooperative_groups;
   const cg::cluster_group cluster = cg::this_cluster();
-  __shared__ double heaps[8][2 * kLanes];     // warp w's segment's pair tree over its lanes (butterfly_kept)
-  __shared__ double tops[8];                  // warp w's segment's sum (0 past the row's segments)
+  __shared__ double heaps[8][2 * kLanes];        // warp w's segment's pair tree over its lanes (butterfly_kept)
   __shared__ double tree[2 * kClusterSegments];  // the row's tree (level 0 at [0, p), ..., the root at 2p - 2)
   extern __shared__ __align__(16) unsigned char cluster_smem[];
+  // The cluster's barrier, split (arrive: release; wait: acquire, at the
+  // cluster's scope), three times: every block has started (its shared
+  // memory may be written by the others: waited on once the sums are
+  // made), every segment's sum is written to every block's tree, and (none
+  // needed) after that no block touches another's shared memory.
+  auto started = cluster.barrier_arrive();
   const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
   const int warps = static_cast<int>(blockDim.x) / kLanes;
   const int rank = static_cast<int>(cluster.block_rank()), blocks = static_cast<int>(cluster.num_blocks());
@@ -1043,29 +1054,24 @@ __global__ void __launch_bounds__(256, 3) cluster_pass(const T* __restrict__ w, 
   }
   positive[warp * kLanes + lane] = static_cast<unsigned char>(bits);
   const double v = butterfly_kept(mine, heaps[warp], lane);
-  if (lane == 0) tops[warp] = v;
-  // The cluster's barrier split in two (arrive: release; wait: acquire, at
-  // the cluster's scope): the thread's first draw's uniform is made while
-  // the cluster's other blocks finish their sums.
-  const int first = threadIdx.x;
-  {
-    auto sums_written = cluster.barrier_arrive();
-    const double u = first < draws ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(first)) : 0.0;
-    u_first = u;
-    cluster.barrier_wait(std::move(sums_written));  // (every block's tops written and visible)
-  }
   int p = 1;
   while (p < segments) p <<= 1;
-  for (int i = threadIdx.x; i < p; i += blockDim.x) {
-    tree[i] = i < segments ? cluster.map_shared_rank(tops, i / warps)[i % warps] : 0.0;
+  for (int i = segments + threadIdx.x; i < p; i += blockDim.x) tree[i] = 0.0;  // (the padding, each block its own)
+  // Each segment's sum goes to every block's tree (remote stores, in
+  // flight together), then the thread's first draw's uniform is made while
+  // the cluster's other blocks finish theirs.
+  cluster.barrier_wait(std::move(started));
+  if (lane == 0 && g < segments) {
+    for (int b = 0; b < blocks; ++b) cluster.map_shared_rank(tree, b)[g] = v;
   }
-  // Then a second barrier, split too: arrived once the block has read the
-  // others' tops, waited on before it leaves (so that no block's shared
-  // memory goes while another may read it), and a block leaves once its own
-  // draws are made, not once the cluster's slowest block's are.
-  auto tops_read = cluster.barrier_arrive();
+  auto sums_written = cluster.barrier_arrive();
+  const int first = threadIdx.x;
+  u_first = first < draws ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(first)) : 0.0;
+  cluster.barrier_wait(std::move(sums_written));  // (every segment's sum in this block's tree)
+  // The row's tree by one warp (a __syncwarp a level), then the block.
+  if (warp == 0) build_warp_tree(tree, p, lane);
   __syncthreads();
-  const int levels = build_row_tree(tree, p);
+  const int levels = 31 - __clz(p);  // (log2 p)
   const double root = tree[2 * p - 2];
   const auto vector_of = [&](int seg, int l, int j, T(&x)[Shape<T>::E]) {
     load_vector(r, k, aligned, vector_first<T>(static_cast<std::int64_t>(seg) * Shape<T>::G, l, j), x);
@@ -1080,7 +1086,6 @@ __global__ void __launch_bounds__(256, 3) cluster_pass(const T* __restrict__ w, 
     const int l = descend_heap(heaps[at], t);
     out[row * draws + s] = static_cast<int>(finish_lane<T, true>(vector_of, k, static_cast<int>(chosen), at, l, t, marks, positive));
   }
-  cluster.barrier_wait(std::move(tops_read));
 }
 
 // The resident pass (SumTreePlan::second_pass 3): one kernel, no second
