@@ -321,29 +321,34 @@ TEST(SumTreeSampler, ResidentPassEveryTreeSizeFp32) { resident_every_tree<float>
 TEST(SumTreeSampler, ResidentPassEveryTreeSizeFp64) { resident_every_tree<double>(); }
 
 // Bad weights (not checked on the device: the CLI and properties/ check
-// the host's) must not hang the resident pass, whose warps wait for their
-// row's posted sums: a NaN sum (from a NaN weight, or an fp64 weight of
-// all ones) is posted and taken as any other. The call ends, and the same
-// sampler's next call, on good weights, is the oracle's.
-TEST(SumTreeSampler, ResidentPassEndsOnNaNWeights) {
+// the host's) must not hang or misaddress the one-kernel layouts: the
+// resident pass, whose warps wait for their row's posted sums (a NaN sum,
+// from a NaN weight or an fp64 weight of all ones, is posted and taken as
+// any other), and a row's cluster, whose blocks wait at its barriers and
+// finish the draws that land in their segments (a NaN target still lands
+// in one). The call ends, and the same sampler's next call, on good
+// weights, is the oracle's.
+TEST(SumTreeSampler, OneKernelPassesEndOnNaNWeights) {
   WARPSIM_REQUIRE_GPU();
   using L = gpu::SumTreePlan::Layout;
   const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<double>);
   const std::int64_t k = 3 * g + 7;
-  gpu::SumTreeSampler<double> sampler;
   auto w = weights<double>(properties::WeightFamily::PowerLaw, 2, k, 3);
   auto bad = w;
   const std::uint64_t ones = ~0ull;
   std::memcpy(&bad[static_cast<std::size_t>(g + 5)], &ones, sizeof ones);  // (row 0, segment 1)
   bad[static_cast<std::size_t>(k + 2 * g)] = std::nan("");                 // (row 1, segment 2)
-  for (int draws : {1, 9}) {
-    DeviceArray<double> dbad(bad), dw(w);
-    DeviceArray<int> dz(static_cast<std::size_t>(2 * draws));
-    sampler.draw(dbad.p, 2, k, 5, draws, dz.p, nullptr, {L::Segmented, 1, -1, 3});
-    WARPSIM_CUDA(cudaDeviceSynchronize());  // (returns: no warp waits forever)
-    sampler.draw(dw.p, 2, k, 5, draws, dz.p, nullptr, {L::Segmented, 1, -1, 3});
-    WARPSIM_CUDA(cudaDeviceSynchronize());
-    EXPECT_EQ(dz.download(), expected(w, 2, k, 5, draws)) << "S " << draws;
+  for (const gpu::SumTreePlan& ask : {gpu::SumTreePlan{L::Segmented, 1, -1, 3}, gpu::SumTreePlan{L::Segmented, 1, -1, 4}}) {
+    gpu::SumTreeSampler<double> sampler;
+    for (int draws : {1, 9}) {
+      DeviceArray<double> dbad(bad), dw(w);
+      DeviceArray<int> dz(static_cast<std::size_t>(2 * draws));
+      sampler.draw(dbad.p, 2, k, 5, draws, dz.p, nullptr, ask);
+      WARPSIM_CUDA(cudaDeviceSynchronize());  // (returns: no warp waits forever)
+      sampler.draw(dw.p, 2, k, 5, draws, dz.p, nullptr, ask);
+      WARPSIM_CUDA(cudaDeviceSynchronize());
+      EXPECT_EQ(dz.download(), expected(w, 2, k, 5, draws)) << "S " << draws << " (" << ask.describe() << ")";
+    }
   }
 }
 
