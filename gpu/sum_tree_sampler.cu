@@ -2401,6 +2401,24 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
     attribute.val.clusterDim.x = static_cast<unsigned>(cluster);
     attribute.val.clusterDim.y = 1;
     attribute.val.clusterDim.z = 1;
+    // Once a shape: whether the device holds such a cluster at all (a
+    // launch it cannot hold fails; this says why, and nothing is launched).
+    signed char& fits = cluster_fits_[cuda::std::countr_zero(static_cast<unsigned>(p.warps_per_block))][cluster];
+    if (fits == 0) {
+      cudaLaunchConfig_t config{};
+      config.gridDim = dim3(static_cast<unsigned>(cluster));
+      config.blockDim = dim3(p.warps_per_block * kLanes);
+      config.dynamicSmemBytes = smem;
+      config.attrs = &attribute;
+      config.numAttrs = 1;
+      int clusters = 0;
+      WARPSIM_CUDA(cudaOccupancyMaxActiveClusters(&clusters, cluster_pass<T>, &config));
+      fits = clusters > 0 ? 1 : -1;
+    }
+    if (fits < 0) {
+      throw std::invalid_argument("sum-tree draw: this device holds no cluster of " + std::to_string(cluster) + " blocks of " +
+                                  std::to_string(p.warps_per_block) + " warps (a row's cluster, second_pass 4); ask another second_pass");
+    }
     detail::launch_with(&attribute, cluster_pass<T>, dim3(static_cast<unsigned>(grid)), dim3(p.warps_per_block * kLanes), smem, stream, weights, k,
                         static_cast<int>(segments), seed, draws, out);
     return;

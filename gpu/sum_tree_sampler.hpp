@@ -173,8 +173,9 @@ class SumTreeSampler {
   // ThreadPerRow past thread_per_row_max_k(),
   // WarpPerRow past G, BlockPerRow past 32 G, the resident pass past 512 G
   // or 64 draws or a grid of M x segments warps the device cannot hold at
-  // once, warps_per_block not a power of two up to 8). One call at a time per
-  // sampler (its scratch).
+  // once, a row's cluster past 64 segments or 8 blocks or one the device
+  // cannot hold, warps_per_block not a power of two up to 8). One call at
+  // a time per sampler (its scratch).
   void draw(const T* weights, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream = nullptr,
             const SumTreePlan& ask = {});
 
@@ -184,6 +185,9 @@ class SumTreeSampler {
   DeviceScratch<double> posted_;   // the resident pass's posted segment sums, each with its call's epoch
   std::uint64_t resident_epoch_ = 0;  // the resident calls made (the last one's epoch)
   int resident_blocks_ = 0;        // the resident pass's blocks the device holds at once (0: not asked yet)
+  // Whether the device holds a row's cluster of n blocks of 2^i warps:
+  // [i][n], 0 not asked yet, 1 it does, -1 it does not.
+  signed char cluster_fits_[4][9] = {};
 };
 
 }  // namespace warpsim::gpu
