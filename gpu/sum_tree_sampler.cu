@@ -987,7 +987,8 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
 // wait), and after the sums' no block touches another's shared memory, so
 // each leaves once its own draws are made.
 constexpr int kClusterBlocks = 8;  // the portable cluster size
-constexpr int kClusterSegments = kClusterBlocks * 8;
+constexpr int kClusterWarps = 8;   // a block's most warps (warps_per_block)
+constexpr int kClusterSegments = kClusterBlocks * kClusterWarps;
 
 // plan() takes a row's cluster (unless the resident pass) for rows longer
 // than lanes a row hold of 9-64 segments (2-8 blocks of 8 warps; up to 8
@@ -1022,11 +1023,11 @@ __host__ __device__ constexpr std::size_t cluster_shared_bytes(int warps) {
 }
 
 template <class T>
-__global__ void __launch_bounds__(256, 3) cluster_pass(const T* __restrict__ w, std::int64_t k, int segments, std::uint64_t seed, int draws,
+__global__ void __launch_bounds__(kClusterWarps * kLanes, 3) cluster_pass(const T* __restrict__ w, std::int64_t k, int segments, std::uint64_t seed, int draws,
                                                        int* __restrict__ out) {
   namespace cg = cooperative_groups;
   const cg::cluster_group cluster = cg::this_cluster();
-  __shared__ double heaps[8][2 * kLanes];        // warp w's segment's pair tree over its lanes (butterfly_kept)
+  __shared__ double heaps[kClusterWarps][2 * kLanes];  // warp w's segment's pair tree over its lanes (butterfly_kept)
   __shared__ double tree[2 * kClusterSegments];  // the row's tree (level 0 at [0, p), ..., the root at 2p - 2)
   extern __shared__ __align__(16) unsigned char cluster_smem[];
   // The cluster's barrier, split (arrive: release; wait: acquire, at the
@@ -1054,8 +1055,7 @@ __global__ void __launch_bounds__(256, 3) cluster_pass(const T* __restrict__ w, 
   }
   positive[warp * kLanes + lane] = static_cast<unsigned char>(bits);
   const double v = butterfly_kept(mine, heaps[warp], lane);
-  int p = 1;
-  while (p < segments) p <<= 1;
+  const int p = static_cast<int>(cuda::std::bit_ceil(static_cast<unsigned>(segments)));
   for (int i = segments + threadIdx.x; i < p; i += blockDim.x) tree[i] = 0.0;  // (the padding, each block its own)
   // Each segment's sum goes to every block's tree (remote stores, in
   // flight together), then the thread's first draw's uniform is made while
@@ -1071,7 +1071,7 @@ __global__ void __launch_bounds__(256, 3) cluster_pass(const T* __restrict__ w, 
   // The row's tree by one warp (a __syncwarp a level), then the block.
   if (warp == 0) build_warp_tree(tree, p, lane);
   __syncthreads();
-  const int levels = 31 - __clz(p);  // (log2 p)
+  const int levels = cuda::std::countr_zero(static_cast<unsigned>(p));  // (log2 p)
   const double root = tree[2 * p - 2];
   const auto vector_of = [&](int seg, int l, int j, T(&x)[Shape<T>::E]) {
     load_vector(r, k, aligned, vector_first<T>(static_cast<std::int64_t>(seg) * Shape<T>::G, l, j), x);
@@ -2240,7 +2240,7 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
       throw std::invalid_argument("sum-tree draw: a row's cluster holds rows of at most " + std::to_string(kClusterSegments * Shape<T>::G) +
                                   " weights (K = " + std::to_string(k) + ")");
     }
-    if (ask.warps_per_block == 0) p.warps_per_block = 8;
+    if (ask.warps_per_block == 0) p.warps_per_block = kClusterWarps;
     if ((segments + p.warps_per_block - 1) / p.warps_per_block > kClusterBlocks) {
       throw std::invalid_argument("sum-tree draw: a row's cluster is at most " + std::to_string(kClusterBlocks) + " blocks: " +
                                   std::to_string(segments) + " segments need more than " + std::to_string(p.warps_per_block) +
@@ -2396,31 +2396,17 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
     if (grid > 0x7fffffff) throw std::invalid_argument("sum-tree draw: M x a row's blocks past 2^31 - 1");
     const std::size_t smem = cluster_shared_bytes<T>(p.warps_per_block);
     allow_dynamic_shared(reinterpret_cast<const void*>(cluster_pass<T>), smem);
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = static_cast<unsigned>(cluster);
-    attribute.val.clusterDim.y = 1;
-    attribute.val.clusterDim.z = 1;
+    const dim3 block(p.warps_per_block * kLanes);
     // Once a shape: whether the device holds such a cluster at all (a
     // launch it cannot hold fails; this says why, and nothing is launched).
     signed char& fits = cluster_fits_[cuda::std::countr_zero(static_cast<unsigned>(p.warps_per_block))][cluster];
-    if (fits == 0) {
-      cudaLaunchConfig_t config{};
-      config.gridDim = dim3(static_cast<unsigned>(cluster));
-      config.blockDim = dim3(p.warps_per_block * kLanes);
-      config.dynamicSmemBytes = smem;
-      config.attrs = &attribute;
-      config.numAttrs = 1;
-      int clusters = 0;
-      WARPSIM_CUDA(cudaOccupancyMaxActiveClusters(&clusters, cluster_pass<T>, &config));
-      fits = clusters > 0 ? 1 : -1;
-    }
+    if (fits == 0) fits = detail::cluster_fits(static_cast<unsigned>(cluster), cluster_pass<T>, block, smem) ? 1 : -1;
     if (fits < 0) {
       throw std::invalid_argument("sum-tree draw: this device holds no cluster of " + std::to_string(cluster) + " blocks of " +
                                   std::to_string(p.warps_per_block) + " warps (a row's cluster, second_pass 4); ask another second_pass");
     }
-    detail::launch_with(&attribute, cluster_pass<T>, dim3(static_cast<unsigned>(grid)), dim3(p.warps_per_block * kLanes), smem, stream, weights, k,
-                        static_cast<int>(segments), seed, draws, out);
+    detail::launch_clustered(static_cast<unsigned>(cluster), cluster_pass<T>, dim3(static_cast<unsigned>(grid)), block, smem, stream, weights,
+                             k, static_cast<int>(segments), seed, draws, out);
     return;
   }
   if (p.second_pass == 3) {

@@ -95,4 +95,40 @@ void launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block, std::s
   launch_with(&attribute, kernel, grid, block, shared, stream, std::forward<Args>(args)...);
 }
 
+// The same, as a launch of thread-block clusters of `cluster` blocks along
+// x (cudaLaunchAttributeClusterDimension; sm_90): the grid's x a multiple
+// of it, the blocks of a cluster on one GPC at once, sharing their shared
+// memory (cooperative_groups::this_cluster()).
+inline cudaLaunchAttribute cluster_attribute(unsigned cluster) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = cluster;
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  return attribute;
+}
+
+template <class... Params, class... Args>
+void launch_clustered(unsigned cluster, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared, cudaStream_t stream,
+                      Args&&... args) {
+  cudaLaunchAttribute attribute = cluster_attribute(cluster);
+  launch_with(&attribute, kernel, grid, block, shared, stream, std::forward<Args>(args)...);
+}
+
+// Whether the device holds at least one such cluster of `kernel` at once
+// (cudaOccupancyMaxActiveClusters), checked.
+template <class... Params>
+bool cluster_fits(unsigned cluster, void (*kernel)(Params...), dim3 block, std::size_t shared) {
+  cudaLaunchAttribute attribute = cluster_attribute(cluster);
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(cluster);
+  config.blockDim = block;
+  config.dynamicSmemBytes = shared;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  int clusters = 0;
+  WARPSIM_CUDA(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+  return clusters > 0;
+}
+
 }  // namespace warpsim::gpu::detail
