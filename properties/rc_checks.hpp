@@ -27,15 +27,17 @@ namespace warpsim::properties {
 
 struct CheckOptions {
   int tests = 100;          // generated inputs per precision
-  int max_rows = 70;        // M from 1, over the whole range whatever RapidCheck's size (several warps)
+  int max_rows = 70;        // M from min_rows, over the whole range whatever RapidCheck's size (several warps)
   int max_cols = 150;       // K from min_cols
   int min_cols = 1;         // (rows longer than a segment: the sum tree's long-row layouts)
+  int min_rows = 1;         // (enough rows for a layout plan() gives only to many rows)
   std::uint64_t seed = 1;   // RapidCheck's seed: a fixed one replays the same inputs
   // Shrinking a failure stops after this long (each try is a whole draw;
   // without a budget a large first counterexample can take minutes). The
   // smallest failing input found by then is reported.
   double shrink_seconds = 5;
-  int max_draws = 40;       // S draws a row from 1 (samplers that make them: check_row_draws, check_equal)
+  int max_draws = 40;       // S draws a row from min_draws (samplers that make them: check_row_draws, check_equal)
+  int min_draws = 1;
   bool fp32 = true;         // which precisions to check (a sampler may take one)
   bool fp64 = true;
 };
@@ -167,8 +169,8 @@ Input<T> generate_input(const CheckOptions& o, std::optional<WeightFamily> only)
   RC_TAG(family_name(family));
   // Half the inputs take M over its whole range (several warps), the rest
   // grow with RapidCheck's size.
-  const int rows = *rc::gen::arbitrary<bool>() ? *rc::gen::resize(rc::kNominalSize, rc::gen::inRange(1, o.max_rows + 1))
-                                               : *rc::gen::inRange(1, o.max_rows + 1);
+  const int rows = *rc::gen::arbitrary<bool>() ? *rc::gen::resize(rc::kNominalSize, rc::gen::inRange(o.min_rows, o.max_rows + 1))
+                                               : *rc::gen::inRange(o.min_rows, o.max_rows + 1);
   const int cols = *rc::gen::inRange(o.min_cols, o.max_cols + 1);
   const auto seed = *gen_seed();
   // Shrinking tries every weight of the matrix, each try a whole draw: only
@@ -270,7 +272,7 @@ void run_property(Report& report, const std::string& name, const char* dtype, co
 
 // Bit for bit: `a` and `b` draw the same index on every row of every
 // generated input (of `only` if given); where both make S draws a row, the
-// same S draws too (S from 1 to max_draws).
+// same S draws too (S from min_draws to max_draws).
 inline Report check_equal(const Sampler& a, const Sampler& b, const CheckOptions& o = {}, std::optional<WeightFamily> only = {}) {
   Report report;
   ShrinkBudget budget(o.shrink_seconds);
@@ -278,7 +280,7 @@ inline Report check_equal(const Sampler& a, const Sampler& b, const CheckOptions
   auto property = [&](auto zero) {
     using T = decltype(zero);
     const auto in = generate_input<T>(o, only);
-    const int draws = rows ? *rc::gen::inRange(1, o.max_draws + 1) : 1;
+    const int draws = rows ? *rc::gen::inRange(o.min_draws, o.max_draws + 1) : 1;
     if (rows) RC_TAG(draws == 1 ? "S = 1" : draws <= 8 ? "S 2-8" : "S > 8");
     within_budget(budget, in, [&] {
       require(same_indices(in.m, a.draw(in.m, in.seed), b.draw(in.m, in.seed), a.name, b.name), in);
@@ -304,7 +306,7 @@ inline Report check_sampler(const Sampler& s, const CheckOptions& o = {}, std::o
 }
 
 // S draws a row (Sampler::draw_rows): every property of
-// all_row_draw_properties on generated inputs, S from 1 to max_draws; a
+// all_row_draw_properties on generated inputs, S from min_draws to max_draws; a
 // failure shrinks the matrix and S together.
 inline Report check_row_draws(const Sampler& s, const CheckOptions& o = {}, std::optional<WeightFamily> only = {}) {
   Report report;
@@ -312,7 +314,7 @@ inline Report check_row_draws(const Sampler& s, const CheckOptions& o = {}, std:
   auto property = [&](auto zero, ShrinkBudget& budget) {
     using T = decltype(zero);
     const auto in = generate_input<T>(o, only);
-    const int draws = *rc::gen::inRange(1, o.max_draws + 1);
+    const int draws = *rc::gen::inRange(o.min_draws, o.max_draws + 1);
     within_budget(budget, in, [&] {
       detail::failing_draws = draws;
       for (const Verdict& v : all_row_draw_properties(s, in.m, in.seed, draws)) require(v, in);

@@ -332,3 +332,30 @@ TEST(CheckOptions, GeneratedRowsAreAtLeastMinCols) {
   EXPECT_LE(*longest, 700);
   EXPECT_GT(*longest, *shortest) << "K varies over the range";
 }
+
+// CheckOptions::min_rows and min_draws: every generated matrix has M in
+// [min_rows, max_rows] and every S draws a row S in [min_draws,
+// max_draws], shrunk ones too (the sampler wrapped to record them).
+TEST(CheckOptions, GeneratedRowsAndDrawsAreAtLeastTheirMinimums) {
+  properties::Sampler seen = properties::find_algorithm("sum-tree").oracle;
+  auto rows = std::make_shared<std::pair<int, int>>(1 << 30, 0);
+  auto draws = std::make_shared<std::pair<int, int>>(1 << 30, 0);
+  const auto note = [](std::pair<int, int>& at, int n) { at = {std::min(at.first, n), std::max(at.second, n)}; };
+  seen.f32 = [one = seen, rows, note](const properties::Matrix<float>& m, std::uint64_t seed) {
+    note(*rows, m.rows);
+    return one.f32(m, seed);
+  };
+  seen.rows32 = [one = seen, rows, draws, note](const properties::Matrix<float>& m, std::uint64_t seed, int s) {
+    note(*rows, m.rows);
+    note(*draws, s);
+    return one.rows32(m, seed, s);
+  };
+  const properties::CheckOptions o{.tests = 20, .max_rows = 9, .max_cols = 40, .min_rows = 5, .max_draws = 12, .min_draws = 7, .fp64 = false};
+  EXPECT_TRUE(properties::check_equal(seen, properties::find_algorithm("sum-tree").oracle, o).ok);
+  EXPECT_TRUE(properties::check_row_draws(seen, o).ok);
+  EXPECT_GE(rows->first, 5);
+  EXPECT_LE(rows->second, 9);
+  EXPECT_GE(draws->first, 7);
+  EXPECT_LE(draws->second, 12);
+  EXPECT_GT(draws->second, draws->first) << "S varies over the range";
+}
