@@ -92,6 +92,24 @@ TEST_P(GpuEntry, LongRowsEqualTheOracleAndPassEveryProperty) {
   EXPECT_TRUE(r.ok) << r.text;
 }
 
+// Rows plan() gives a row's cluster (second_pass 4): 5-8 rows of 35-64
+// segments with 16-64 draws (too many warps for the resident pass, few
+// enough draws for the cluster; SumTreePlanRule.ARowsClusterIsAtMost8Blocks
+// checks the box's corners), each precision with its own segment.
+TEST_P(GpuEntry, ClusterRowsEqualTheOracleAndPassEveryProperty) {
+  const auto& a = algorithm();
+  if (!a.sum_tree) GTEST_SKIP() << a.name << ": a row's cluster is the sum tree's";
+  for (const int segment : {4096, 2048}) {  // (fp32, fp64)
+    const bool fp32 = segment == 4096;
+    const properties::CheckOptions o{.tests = 4, .max_rows = 8, .max_cols = 64 * segment, .min_cols = 34 * segment + 1, .min_rows = 5,
+                                     .seed = 20261127, .max_draws = 64, .min_draws = 16, .fp32 = fp32, .fp64 = !fp32};
+    auto r = properties::check_equal(*a.gpu, a.oracle, o);
+    EXPECT_TRUE(r.ok) << r.text;
+    r = properties::check_row_draws(*a.gpu, o);
+    EXPECT_TRUE(r.ok) << r.text;
+  }
+}
+
 // Table samplers: many draws from one large table, from an arbitrary first
 // draw, equal to the oracle entry's (the model) draw for draw.
 TEST_P(GpuEntry, ManyDrawsFromOneTableEqualItsOracle) {

@@ -569,6 +569,17 @@ TEST(SumTreePlanRule, ARowsClusterIsAtMost8Blocks) {
   EXPECT_THROW(S::plan_for(sms, 1, 64 * g + 1, {L::Segmented, 0, -1, 4}), std::invalid_argument);
   EXPECT_THROW(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 4, 1}), std::invalid_argument);
   EXPECT_THROW(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 4, -1, 2}, 8), std::invalid_argument);
+  // The corners of the registry's cluster rows (Registry/GpuEntry.
+  // ClusterRows...): 5-8 rows of 35-64 segments, 16-64 draws, both
+  // precisions.
+  for (const int m : {5, 8}) {
+    for (const std::int64_t k : {34 * g + 1, 64 * g}) {
+      for (const int draws : {16, 64}) {
+        EXPECT_EQ(S::plan_for(sms, m, k, {}, draws).second_pass, 4) << "fp64 M " << m << " K " << k << " S " << draws;
+        EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 2 * k, {}, draws).second_pass, 4) << "fp32 M " << m << " K " << 2 * k;
+      }
+    }
+  }
 }
 
 // The second kernel a warp a row (no device: runs in CI): one draw a row of
