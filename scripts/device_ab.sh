@@ -22,7 +22,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=c
 echo "${1:-}" > "$out/commit.txt"
 shift || true
 timeout 500 $D/gpu_tests > "$out/gpu_tests.log" 2>&1
-echo "gpu_tests: $(grep -E '^\[  (PASSED|FAILED)' "$out/gpu_tests.log" | tr '\n' ' ') skipped $(grep -c '^\[  SKIPPED \]' "$out/gpu_tests.log")"
+echo "gpu_tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?' "$out/gpu_tests.log" | tr '\n' ' ')"
 grep -E '^\[  FAILED|Failure' "$out/gpu_tests.log" | head -10
 for tool in ${TOOLS:-memcheck racecheck synccheck}; do
   filter=${SANITIZE:-'SumTreeSampler.TinyTails*:SumTreeSampler.*UnderSanitizers'}

@@ -42,7 +42,7 @@ fi
 [[ ${GRID_ONLY:-0} == 1 ]] && exit 0
 D=./.device-out
 timeout 500 $D/gpu_tests > "$out/gpu_tests_all.log" 2>&1
-echo "gpu_tests all: $(grep -E '^\[  (PASSED|FAILED)' "$out/gpu_tests_all.log" | tr '\n' ' ') skipped $(grep -c '^\[  SKIPPED \]' "$out/gpu_tests_all.log")"
+echo "gpu_tests all: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?' "$out/gpu_tests_all.log" | tr '\n' ' ')"
 grep -E '^\[  FAILED' "$out/gpu_tests_all.log" | head
 # Many draws of few rows (torch.multinomial's num_samples = S).
 S=""
