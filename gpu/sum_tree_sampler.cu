@@ -67,6 +67,7 @@
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/detail/dependent_launch.cuh"
+#include "gpu/detail/philox_keyed.hpp"
 #include "gpu/sum_tree_sampler.hpp"
 #include "rng/philox_uniform.hpp"
 
@@ -437,8 +438,28 @@ __device__ std::int64_t descend_vectors(const T* row, std::int64_t k, bool align
   return descend_vectors<T, kWide>(fetch, k, segment_base, l, t);
 }
 
-__device__ __forceinline__ double target(std::uint64_t seed, std::uint64_t row, int s, double root) {
-  return __dmul_rn(rng::uniform<double>(seed, row, static_cast<std::uint32_t>(s)), root);
+// A row's uniforms: draw s's is rng::uniform<double>(seed, row, s) bit for
+// bit, from a Philox whose round keys a kernel makes once
+// (detail::PhiloxKeyed), not in every block as Random123 does (18 of a
+// block's ~60 instructions). Where a lane makes many rows' blocks that
+// counts: a lane a row at fp32 K = 4 ran ~150 instructions a row, its
+// issue slots 73% busy on the H200 (rows-trials/h200-lanes-ncu/); there
+// fp32 (2^26, 4) went from 0.412 to 0.387 ms with the keys made once
+// (rows-trials/h200-keyed-philox/).
+class RowUniforms {
+ public:
+  __device__ explicit RowUniforms(std::uint64_t seed) : philox_(seed) {}
+  __device__ __forceinline__ double operator()(std::int64_t row, int s) const {
+    return rng::uniform_of<double>(philox_(static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s)));
+  }
+
+ private:
+  detail::PhiloxKeyed philox_;
+};
+
+// Its target: u * the root, rounded once.
+__device__ __forceinline__ double target(const RowUniforms& uniform, std::int64_t row, int s, double root) {
+  return __dmul_rn(uniform(row, s), root);
 }
 
 // The longest row a block a row keeps in shared memory, in segments (16 KB each).
@@ -485,6 +506,7 @@ __global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int
                                                     double* __restrict__ lane_sums, double* __restrict__ seg_sums, double* __restrict__ marks,
                                                     unsigned char* __restrict__ positive, int* __restrict__ tickets, std::uint64_t seed,
                                                     int draws, int* __restrict__ out) {
+  const RowUniforms uniform(seed);  // rng::uniform<double>(seed, row, s)
   constexpr bool kWalk = kTail == Tail::Walk;
   __shared__ double shared_sums[256 / kLanes][kLanes];
   extern __shared__ double dynamic_smem[];  // Lanes, Walk: each warp's staged lane sums, 32 x 33 doubles
@@ -498,9 +520,7 @@ __global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int
   // Walk: every warp makes its lane's first uniform while its loads are in
   // flight (the last warp's draws then do not wait on Philox; kept out of
   // the kernel that only sums, whose registers it would take).
-  const double u_first = kWalk && lane < draws
-                             ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(lane))
-                             : 0.0;
+  const double u_first = kWalk && lane < draws ? uniform(row, lane) : 0.0;
   double mine = 0;
   if constexpr (kTail == Tail::Marks) {  // (segment id's lane l's marks at marks[(id * (kBatches - 1) + b) * kLanes + l])
     unsigned bits = 0;
@@ -544,9 +564,7 @@ __global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int
   // its staged lane sums to a lane, and along its vectors.
   for (int s0 = 0; s0 < draws; s0 += kLanes) {
     const int s = s0 + lane;
-    const double u = kWalk && s0 == 0 ? u_first
-                     : s < draws      ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s))
-                                      : 0.0;
+    const double u = kWalk && s0 == 0 ? u_first : s < draws ? uniform(row, s) : 0.0;
     double t = __dmul_rn(u, root);  // target(): u * the root, rounded once
     const int chosen = descend_lanes(Plain{shared_sums[warp]}, t);
     const int n = min(kLanes, draws - s0);
@@ -619,6 +637,7 @@ __global__ void __launch_bounds__(kRowThreads, 2) row_pass(const T* __restrict__
                                                         const double* __restrict__ lane_sums, const double* __restrict__ seg_sums,
                                                         const double* __restrict__ marks, const unsigned char* __restrict__ positive,
                                                         std::uint64_t seed, int draws, int chunk, bool walk, int* __restrict__ out) {
+  const RowUniforms uniform(seed);  // rng::uniform<double>(seed, row, s)
   // level 0 (the segments) at [0, p), level 1 after it, ..., the root last;
   // then each warp's staged lane sums, row_staged_rows(walk, chunk) rows of 33
   extern __shared__ double tree[];
@@ -642,9 +661,7 @@ __global__ void __launch_bounds__(kRowThreads, 2) row_pass(const T* __restrict__
   // warp (S = 64) measured slower than two warps' 32 lanes (docs/PERF.md).
   const int round = walk && mine_draws <= kWarps * kWarpWalkDraws ? (mine_draws + kWarps - 1) / kWarps : kLanes;
   const int first = warp * round + lane;  // the thread's first draw of the block's (lanes < round)
-  const double u_first = lane < round && first < mine_draws
-                             ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(d0 + first))
-                             : 0.0;
+  const double u_first = lane < round && first < mine_draws ? uniform(row, d0 + first) : 0.0;
   detail::previous_grid_done();
   for (int i = threadIdx.x; i < p; i += blockDim.x) tree[i] = i < segments ? seg_sums[row * segments + i] : 0.0;
   __syncthreads();
@@ -666,8 +683,7 @@ __global__ void __launch_bounds__(kRowThreads, 2) row_pass(const T* __restrict__
     double t = 0;
     std::int64_t g = 0;
     if (mine) {
-      const double u =
-          s == first ? u_first : rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(d0 + s));
+      const double u = s == first ? u_first : uniform(row, d0 + s);
       t = __dmul_rn(u, root);  // target(): u * the root, rounded once
       g = descend_row_tree(tree, p, levels, t);
     }
@@ -720,6 +736,7 @@ __global__ void __launch_bounds__(kWarpRowWarps* kLanes) warp_row_pass(const T* 
                                                                       int p, const double* __restrict__ lane_sums,
                                                                       const double* __restrict__ seg_sums, std::uint64_t seed, int draws,
                                                                       int* __restrict__ out) {
+  const RowUniforms uniform(seed);  // rng::uniform<double>(seed, row, s)
   extern __shared__ double warp_rows[];  // each warp's: its row's tree (level 0 at [0, p), ..., the root at 2p - 2), then staged sums
   detail::next_grid_may_start();
   const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
@@ -727,7 +744,7 @@ __global__ void __launch_bounds__(kWarpRowWarps* kLanes) warp_row_pass(const T* 
   const bool live = row < m;
   const bool mine = lane < draws;  // (lane d makes draw d)
   // The lane's uniform is made while the segment pass still runs.
-  const double u = live && mine ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(lane)) : 0.0;
+  const double u = live && mine ? uniform(row, lane) : 0.0;
   detail::previous_grid_done();
   if (!live) return;  // (whole warps)
   double* tree = warp_rows + static_cast<std::size_t>(warp) * warp_row_doubles(p);
@@ -872,6 +889,7 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
                                                                  int draws, int chunk, int* __restrict__ out) {
   static_assert(kMaxWarps >= 1 && kMaxWarps <= kLanes, "a block holds at most 32 segments (one a warp)");
   static_assert(!kKeep || kMaxWarps <= 8, "a kept row is at most 8 segments (128 KB)");
+  const RowUniforms uniform(seed);  // rng::uniform<double>(seed, row, s)
   constexpr int E = Shape<T>::E;
   __shared__ double lanes[kMaxWarps][2 * kLanes];  // segment g's pair tree over its lanes' sums (a heap: lanes at 32..63)
   __shared__ double tops[kLanes];              // the segments' sums, zeros past the row's
@@ -908,11 +926,11 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
   // on 16 warps: one draw each, at once), as row_pass spreads them.
   const int round = kWalk && mine_draws <= warps * kWarpWalkDraws ? (mine_draws + warps - 1) / warps : kLanes;
   int s = g * round + lane;  // the lane's first draw of the block's (lanes < round)
-  const auto uniform = [&](int s) { return rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(d0 + s)); };
+  const auto uniform_s = [&](int s) { return uniform(row, d0 + s); };
   if constexpr (kKeep) {
     copy_segment(kept_row + g * kSegmentBytes, r, k, aligned, base, lane);
     __pipeline_commit();
-    if (lane < round && s < mine_draws) u = uniform(s);
+    if (lane < round && s < mine_draws) u = uniform_s(s);
     __pipeline_wait_prior(0);
     mine = kept_lane_sum<T>(kept_row + g * kSegmentBytes, k, base, lane);
   } else {
@@ -923,7 +941,7 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
     } else {
       mine = lane_sum(r, k, aligned, base, lane);
     }
-    if (lane < round && s < mine_draws) u = uniform(s);
+    if (lane < round && s < mine_draws) u = uniform_s(s);
   }
   const double v = butterfly_kept(mine, lanes[g], lane);
   if (segments > 1) {
@@ -953,7 +971,7 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
     double t = 0;
     int chosen = 0, l = 0;
     if (has) {
-      if (s0 != g * round) u = uniform(s);  // (the first made above)
+      if (s0 != g * round) u = uniform_s(s);  // (the first made above)
       t = __dmul_rn(u, root);  // target(): u * the root, rounded once
       chosen = segments > 1 ? descend_lanes(Plain{tops}, t) : 0;
       l = descend_heap(lanes[chosen], t);
@@ -1025,6 +1043,7 @@ __host__ __device__ constexpr std::size_t cluster_shared_bytes(int warps) {
 template <class T>
 __global__ void __launch_bounds__(kClusterWarps * kLanes, 3) cluster_pass(const T* __restrict__ w, std::int64_t k, int segments, std::uint64_t seed, int draws,
                                                        int* __restrict__ out) {
+  const RowUniforms uniform(seed);  // rng::uniform<double>(seed, row, s)
   namespace cg = cooperative_groups;
   const cg::cluster_group cluster = cg::this_cluster();
   __shared__ double heaps[kClusterWarps][2 * kLanes];  // warp w's segment's pair tree over its lanes (butterfly_kept)
@@ -1066,7 +1085,7 @@ __global__ void __launch_bounds__(kClusterWarps * kLanes, 3) cluster_pass(const 
   }
   auto sums_written = cluster.barrier_arrive();
   const int first = threadIdx.x;
-  u_first = first < draws ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(first)) : 0.0;
+  u_first = first < draws ? uniform(row, first) : 0.0;
   cluster.barrier_wait(std::move(sums_written));  // (every segment's sum in this block's tree)
   // The row's tree by one warp (a __syncwarp a level), then the block.
   if (warp == 0) build_warp_tree(tree, p, lane);
@@ -1077,8 +1096,7 @@ __global__ void __launch_bounds__(kClusterWarps * kLanes, 3) cluster_pass(const 
     load_vector(r, k, aligned, vector_first<T>(static_cast<std::int64_t>(seg) * Shape<T>::G, l, j), x);
   };
   for (int s = first; s < draws; s += blockDim.x) {
-    const double u =
-        s == first ? u_first : rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s));
+    const double u = s == first ? u_first : uniform(row, s);
     double t = __dmul_rn(u, root);  // target(): u * the root, rounded once
     const std::int64_t chosen = descend_row_tree(tree, p, levels, t);
     if (chosen / warps != rank) continue;  // (another block's segment: that block finishes it)
@@ -1164,6 +1182,7 @@ __device__ __forceinline__ bool read_posted(const double* slot, std::uint64_t ep
 template <class T>
 __global__ void __launch_bounds__(kLanes) resident_pass(const T* __restrict__ w, std::int64_t k, int segments, int p, double* __restrict__ posted,
                                                         std::uint64_t epoch, std::uint64_t seed, int draws, int* __restrict__ out) {
+  const RowUniforms uniform(seed);  // rng::uniform<double>(seed, row, s)
   constexpr int E = Shape<T>::E;
   extern __shared__ __align__(16) unsigned char resident_smem[];
   unsigned char* const kept = resident_smem;
@@ -1181,8 +1200,8 @@ __global__ void __launch_bounds__(kLanes) resident_pass(const T* __restrict__ w,
   const std::int64_t base = static_cast<std::int64_t>(g) * Shape<T>::G;
   copy_segment(kept, r, k, aligned, base, lane);
   __pipeline_commit();
-  const auto uniform = [&](int s) { return rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(s)); };
-  double u = lane < draws ? uniform(lane) : 0.0;  // (made while the segment lands)
+  const auto uniform_s = [&](int s) { return uniform(row, s); };
+  double u = lane < draws ? uniform_s(lane) : 0.0;  // (made while the segment lands)
   __pipeline_wait_prior(0);
   __syncwarp();  // (the walk reads other lanes' vectors)
   // The lane's sum in lane_sum's order (zeros past K add nothing), r before
@@ -1245,7 +1264,7 @@ __global__ void __launch_bounds__(kLanes) resident_pass(const T* __restrict__ w,
   int* const row_out = out + row * draws;
   for (int s0 = 0; s0 < draws; s0 += kLanes) {
     const int s = s0 + lane;
-    if (s0 > 0) u = s < draws ? uniform(s) : 0.0;
+    if (s0 > 0) u = s < draws ? uniform_s(s) : 0.0;
     double t = __dmul_rn(u, root);  // target(): u * the root, rounded once
     std::int64_t c = 0;
     if (segments > 1 && p <= 2 * kLanes) {
@@ -1296,6 +1315,7 @@ constexpr int kRowsWarps = 4;
 template <class T>
 __global__ void __launch_bounds__(kRowsWarps * kLanes) rows_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed, int draws,
                                                                  int* __restrict__ out) {
+  const RowUniforms uniform(seed);  // rng::uniform<double>(seed, row, s)
   __shared__ double sums[kRowsWarps][kLanes][kLanes + 1];  // warp, its row, lane (+1: rows apart in banks)
   const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
   const std::int64_t row0 = (static_cast<std::int64_t>(blockIdx.x) * kRowsWarps + warp) * kLanes;
@@ -1344,7 +1364,7 @@ __global__ void __launch_bounds__(kRowsWarps * kLanes) rows_pass(const T* __rest
   const T* r = w + row * k;
   const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
   for (int s = 0; s < draws; ++s) {
-    double t = target(seed, static_cast<std::uint64_t>(row), s, root);
+    double t = target(uniform, row, s, root);
     const int l = descend_lanes(Plain{sums[warp][lane]}, t);
     out[row * draws + s] = static_cast<int>(descend_vectors(r, k, aligned, 0, l, t));
   }
@@ -1396,6 +1416,7 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
                                                            int* __restrict__ out) {
   static_assert(kUsed >= 2 && kUsed <= kLanes && (kUsed & (kUsed - 1)) == 0, "rows on a power of two of lanes, 2 to 32");
   static_assert(NV == 1 || (NV == 2 && kUsed == kLanes), "two vectors a lane only where a row takes all 32 lanes");
+  const RowUniforms uniform(seed);  // rng::uniform<double>(seed, row, s)
   extern __shared__ __align__(16) unsigned char staged[];
   constexpr int E = Shape<T>::E;
   const std::size_t stride = thread_row_stride<T>(k);
@@ -1525,7 +1546,7 @@ __global__ void __launch_bounds__(kThreadRows) thread_pass(const T* __restrict__
     root = add(n16[0], n16[1]);
   }
   for (int s = 0; s < draws; ++s) {
-    double t = target(seed, static_cast<std::uint64_t>(row), s, root);
+    double t = target(uniform, row, s, root);
     // descend_lanes's steps below the lanes' top kUsed, each node's sums
     // read from its level (a right node > 0 iff one of its lanes is), down
     // to a pair of lanes.
@@ -1811,11 +1832,12 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
   if (kDraws == LanesDraws::One || (kDraws == LanesDraws::Both && draws == 1)) {
     // Straight-line code over the S rows a lane is in (no branch between
     // them), so their dependent chains interleave.
+    const RowUniforms uniform(seed);
     double own[kOwn];
 #pragma unroll
     for (int c = 0; c < kOwn; ++c) {
       const std::int64_t row = row0 + c * kLanes + lane;
-      own[c] = row < m && c * kLanes + lane < kRows ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), 0) : 0.0;
+      own[c] = row < m && c * kLanes + lane < kRows ? uniform(row, 0) : 0.0;
     }
 #pragma unroll
     for (int s = 0; s < S; ++s) {
@@ -1843,6 +1865,7 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
     // Round c's uniform goes at once to the steps whose places it holds (a
     // scalar a round: an array of rounds indexed by step the compiler
     // would put in local memory).
+    const RowUniforms uniform(seed);
     double u[S];
 #pragma unroll
     for (int c = 0; c < S; ++c) {
@@ -1850,7 +1873,7 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
         const int f = c * kLanes + lane;
         const int s = f >> log_step, d = f & ((1 << log_d) - 1);
         const std::int64_t row = row0 + static_cast<std::int64_t>(s) * R + ((f >> log_d) & (R - 1));
-        const double made = s < S && d < draws && row < m ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(d)) : 0.0;
+        const double made = s < S && d < draws && row < m ? uniform(row, d) : 0.0;
 #pragma unroll
         for (int t = 0; t < S; ++t) {
           const int first = t << log_step;  // step t's first place
@@ -1868,6 +1891,7 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
       if (has) out[row * draws + i] = col;
     }
   } else {
+    const RowUniforms uniform(seed);
 #pragma unroll
     for (int s = 0; s < S; ++s) {
       const std::int64_t row = row0 + s * R + lane / G;
@@ -1875,7 +1899,7 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
       build_lane_tree<T, G, NV>(x[s], i, tr);
       for (int d0 = 0; d0 < draws; d0 += G) {  // the row's G lanes make G draws at a time, lane i draw d0 + i
         const bool has = row < m && d0 + i < draws;
-        const double u = has ? rng::uniform<double>(seed, static_cast<std::uint64_t>(row), static_cast<std::uint32_t>(d0 + i)) : 0.0;
+        const double u = has ? uniform(row, d0 + i) : 0.0;
         const int col = draw_across_lanes<T, G, NV>(x[s], tr, u, has);
         if (has) out[row * draws + d0 + i] = col;
       }

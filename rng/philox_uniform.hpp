@@ -44,21 +44,26 @@ WARPSIM_HOST_DEVICE inline Bits128 philox_bits128(std::uint64_t seed, std::uint6
   return {(static_cast<std::uint64_t>(x.v[0]) << 32) | x.v[1], (static_cast<std::uint64_t>(x.v[2]) << 32) | x.v[3]};
 }
 
-// word3: the counter's fourth word, 0 but for rng/binomial.hpp's own uniforms.
+// A block's uniform (the float and double rules above), for callers that
+// make the block themselves (gpu/detail/philox_keyed.hpp: the same bits).
 template <class T>
-WARPSIM_HOST_DEVICE inline T uniform(std::uint64_t seed, std::uint64_t stream, std::uint32_t draw = 0, std::uint32_t word3 = 0);
+WARPSIM_HOST_DEVICE inline T uniform_of(const r123::Philox4x32::ctr_type& x);
 
 template <>
-WARPSIM_HOST_DEVICE inline float uniform<float>(std::uint64_t seed, std::uint64_t stream, std::uint32_t draw, std::uint32_t word3) {
-  const auto x = philox_bits(seed, stream, draw, word3);
+WARPSIM_HOST_DEVICE inline float uniform_of<float>(const r123::Philox4x32::ctr_type& x) {
   return static_cast<float>(x.v[0] >> 8) * 0x1p-24f;
 }
 
 template <>
-WARPSIM_HOST_DEVICE inline double uniform<double>(std::uint64_t seed, std::uint64_t stream, std::uint32_t draw, std::uint32_t word3) {
-  const auto x = philox_bits(seed, stream, draw, word3);
+WARPSIM_HOST_DEVICE inline double uniform_of<double>(const r123::Philox4x32::ctr_type& x) {
   const std::uint64_t bits = ((static_cast<std::uint64_t>(x.v[0]) << 32) | x.v[1]) >> 11;
   return static_cast<double>(bits) * 0x1p-53;
+}
+
+// word3: the counter's fourth word, 0 but for rng/binomial.hpp's own uniforms.
+template <class T>
+WARPSIM_HOST_DEVICE inline T uniform(std::uint64_t seed, std::uint64_t stream, std::uint32_t draw = 0, std::uint32_t word3 = 0) {
+  return uniform_of<T>(philox_bits(seed, stream, draw, word3));
 }
 
 }  // namespace warpsim::rng
