@@ -59,6 +59,7 @@
 
 #include <cuda/atomic>
 #include <cuda/std/bit>
+#include <cuda/std/type_traits>
 
 #include <algorithm>
 #include <cstdint>
@@ -1799,7 +1800,7 @@ __device__ __forceinline__ int draw_across_lanes(const T (&x)[NV][Shape<T>::E], 
 // rounds' loop does not take its registers.
 enum class LanesDraws { One, Both, Round, Many };
 
-template <class T, int G, int NV, LanesDraws kDraws>
+template <class T, int G, int NV, LanesDraws kDraws, bool kAligned>
 __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed,
                                                                    int draws, int* __restrict__ out) {
   static_assert(G >= 1 && G <= kLanes && (G & (G - 1)) == 0, "a row on a power of two of lanes, up to 32");
@@ -1814,30 +1815,44 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
   const std::int64_t row0 = (static_cast<std::int64_t>(blockIdx.x) * kLanesWarps + warp) * kRows;
   if (row0 >= m) return;  // (whole warps)
   T x[S][NV][E];
+  // The warp's rows read, each row's start on 16 bytes where the matrix
+  // and K put every row there (kAligned), and with no test a row where
+  // the warp's rows are all in the matrix (kWhole: every warp but the
+  // last). Where rows are not all aligned the kernel is the tested code
+  // alone (fp64 K = 255 measured 10% slower with both copies in it).
+  const auto load_rows = [&](auto whole) {
+    constexpr bool kWhole = decltype(whole)::value;
 #pragma unroll
-  for (int s = 0; s < S; ++s) {
-    const std::int64_t row = row0 + s * R + lane / G;
-    const T* r = w + row * k;
-    const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
+    for (int s = 0; s < S; ++s) {
+      const std::int64_t row = row0 + s * R + lane / G;
+      const T* r = w + row * k;
+      const bool aligned = kAligned || reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
 #pragma unroll
-    for (int j = 0; j < NV; ++j) {
-      if (row < m) {
-        load_vector(r, k, aligned, vector_first<T>(0, i, j), x[s][j]);
-      } else {
+      for (int j = 0; j < NV; ++j) {
+        if (kWhole || row < m) {
+          load_vector(r, k, aligned, vector_first<T>(0, i, j), x[s][j]);
+        } else {
 #pragma unroll
-        for (int c = 0; c < E; ++c) x[s][j][c] = T(0);
+          for (int c = 0; c < E; ++c) x[s][j][c] = T(0);
+        }
       }
     }
+  };
+  if (kAligned && row0 + kRows <= m) {
+    load_rows(cuda::std::true_type{});
+  } else {
+    load_rows(cuda::std::false_type{});
   }
   if (kDraws == LanesDraws::One || (kDraws == LanesDraws::Both && draws == 1)) {
     // Straight-line code over the S rows a lane is in (no branch between
     // them), so their dependent chains interleave.
-    const RowUniforms uniform(seed);
+    const RowUniforms uniform(seed);  // (made here, not live across the loads)
     double own[kOwn];
 #pragma unroll
     for (int c = 0; c < kOwn; ++c) {
       const std::int64_t row = row0 + c * kLanes + lane;
-      own[c] = row < m && c * kLanes + lane < kRows ? uniform(row, 0) : 0.0;
+      const double made = uniform(row, 0);  // (past m too: no branch around the Philox)
+      own[c] = row < m && c * kLanes + lane < kRows ? made : 0.0;
     }
 #pragma unroll
     for (int s = 0; s < S; ++s) {
@@ -1899,7 +1914,8 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
       build_lane_tree<T, G, NV>(x[s], i, tr);
       for (int d0 = 0; d0 < draws; d0 += G) {  // the row's G lanes make G draws at a time, lane i draw d0 + i
         const bool has = row < m && d0 + i < draws;
-        const double u = has ? uniform(row, d0 + i) : 0.0;
+        const double any = uniform(row, d0 + i);  // (no branch around the Philox)
+        const double u = has ? any : 0.0;
         const int col = draw_across_lanes<T, G, NV>(x[s], tr, u, has);
         if (has) out[row * draws + d0 + i] = col;
       }
@@ -1983,14 +1999,21 @@ constexpr bool s_draws_on_thread(int sms, int m, std::int64_t vectors, int draws
 template <class T, int G, int NV>
 void launch_lanes_pass(const T* w, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream) {
   constexpr std::int64_t rows_a_block = static_cast<std::int64_t>(kLanes / G) * (kBatch / NV) * kLanesWarps;
-  auto kernel = draws <= G ? lanes_pass<T, G, NV, LanesDraws::Round> : lanes_pass<T, G, NV, LanesDraws::Many>;
-  if (draws == 1) {
-    if constexpr (lanes_one_apart<T>(G, NV)) {
-      kernel = lanes_pass<T, G, NV, LanesDraws::One>;
-    } else {
-      kernel = lanes_pass<T, G, NV, LanesDraws::Both>;
+  const auto pick = [&](auto aligned) {
+    constexpr bool kAligned = decltype(aligned)::value;
+    auto kernel = draws <= G ? lanes_pass<T, G, NV, LanesDraws::Round, kAligned> : lanes_pass<T, G, NV, LanesDraws::Many, kAligned>;
+    if (draws == 1) {
+      if constexpr (lanes_one_apart<T>(G, NV)) {
+        kernel = lanes_pass<T, G, NV, LanesDraws::One, kAligned>;
+      } else {
+        kernel = lanes_pass<T, G, NV, LanesDraws::Both, kAligned>;
+      }
     }
-  }
+    return kernel;
+  };
+  // Every row starts on 16 bytes: the matrix does and K weights are 16 bytes' multiple.
+  const bool aligned = reinterpret_cast<std::uintptr_t>(w) % 16 == 0 && (k * static_cast<std::int64_t>(sizeof(T))) % 16 == 0;
+  const auto kernel = aligned ? pick(cuda::std::true_type{}) : pick(cuda::std::false_type{});
   detail::launch(kernel, dim3(static_cast<unsigned>((m + rows_a_block - 1) / rows_a_block)), dim3(kLanesWarps * kLanes), 0,
                  stream, false, w, m, k, seed, draws, out);
 }
