@@ -11,7 +11,9 @@
 // and the draw goes down from the root: left if t < left or the right sum
 // is 0, else right with t - left. Every addition, subtraction and product is
 // written as __dadd_rn, __dsub_rn, __dmul_rn: rounded once, never contracted
-// into a fused multiply-add (the oracle rounds each too).
+// into a fused multiply-add (the oracle rounds each too). Draw s of row r
+// takes u = rng::uniform<double>(seed, r, s), made by RowUniforms (the same
+// bits, its Philox's round keys made once a kernel), and t = u x the root.
 //
 // The kernels (the layouts of SumTreePlan):
 //   lanes_pass    a row on G lanes (G = 1 .. 32 by K), a warp's rows read as
