@@ -1848,7 +1848,7 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
   if (kDraws == LanesDraws::One || (kDraws == LanesDraws::Both && draws == 1)) {
     // Straight-line code over the S rows a lane is in (no branch between
     // them), so their dependent chains interleave.
-    const RowUniforms uniform(seed);  // (made here, not live across the loads)
+    const RowUniforms uniform(seed);
     double own[kOwn];
 #pragma unroll
     for (int c = 0; c < kOwn; ++c) {
