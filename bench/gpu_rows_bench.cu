@@ -20,6 +20,7 @@
 
 #include "bench/cuda_timing.cuh"
 #include "gpu/cuda_check.hpp"
+#include "gpu/detail/dependent_launch.cuh"
 #include "gpu/matrix_sampler.hpp"
 #include "gpu/sum_tree_sampler.hpp"
 
@@ -182,9 +183,19 @@ int main(int argc, char** argv) {
           WARPSIM_CUDA(cudaGetLastError());
         },
         51, 5);
+    // The same empty kernel by the two other launches the sum tree makes
+    // (beside the targets' plain launch, which they do not change): a
+    // cooperative grid of 32 blocks of 4 warps (the resident pass at fp32
+    // K = 131,072) and a cluster of 8 blocks of 8 warps (a row's cluster).
+    const double cooperative_ms = bench::median_ms(
+        [] { gpu::detail::launch_cooperative(empty_kernel, dim3(32), dim3(128), 0, nullptr); }, 51, 5);
+    const double cluster_ms = bench::median_ms(
+        [] { gpu::detail::launch_clustered(8, empty_kernel, dim3(8), dim3(256), 0, nullptr); }, 51, 5);
     cudaDeviceProp prop{};
     WARPSIM_CUDA(cudaGetDeviceProperties(&prop, 0));
-    std::printf("{\"device\": \"%s\", \"copy_bandwidth_GBps\": %.0f, \"empty_launch_ms\": %.4f}\n", prop.name, bandwidth, empty_ms);
+    std::printf("{\"device\": \"%s\", \"copy_bandwidth_GBps\": %.0f, \"empty_launch_ms\": %.4f, \"cooperative_launch_ms\": %.4f, "
+                "\"cluster_launch_ms\": %.4f}\n",
+                prop.name, bandwidth, empty_ms, cooperative_ms, cluster_ms);
     // The issue's grid, S draws a row at three of its points, M x K = 2^28
     // at short rows, and series for the picture (M = 1, 64, 1,024 against K).
     std::vector<Point> grid = {{1, 131072, 1},   {64, 131072, 1},   {256, 131072, 1}, {1024, 131072, 1}, {4096, 32768, 1},
