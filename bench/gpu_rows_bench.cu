@@ -89,12 +89,12 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
     std::vector<gpu::SumTreePlan> layouts = {{L::BlockPerRow, 0, 1, -1, 0}, {L::BlockPerRow, 0, 1, -1, 1}, {L::BlockPerRow, 0, 0, -1, 0},
                                         {L::BlockPerRow, 0, 0, -1, 1}, {L::Segmented, 0, -1, 0},      {L::Segmented, 0, -1, 0, 0}, {L::Segmented, 0, -1, 1, 0},
                                         {L::Segmented, 0, -1, 1, 1},   {L::Segmented, 0, -1, 1, 1, 1}, {L::Segmented, 0, -1, 2},
-                                        {L::Segmented, 1, -1, 3},      {L::Segmented, 0, -1, 4},
+                                        {L::Segmented, 0, -1, 3},      {L::Segmented, 1, -1, 3},      {L::Segmented, 0, -1, 4},
                                         {L::LanesPerRow},
                                         {L::ThreadPerRow},             {L::WarpPerRow}};
     // Many draws a row: the second kernel a lane a draw, a round of 256
     // draws a block (each of its 8 warps one round of 32).
-    if (p.draws >= 512) layouts.insert(layouts.begin() + 12, {L::Segmented, 0, -1, 1, 0, (p.draws + 255) / 256});  // (before the short rows' layouts)
+    if (p.draws >= 512) layouts.insert(layouts.begin() + 13, {L::Segmented, 0, -1, 1, 0, (p.draws + 255) / 256});  // (before the short rows' layouts)
     for (const auto& forced : layouts) {
       const auto layout = forced.layout;
       if (!forced_only.takes(layout)) continue;

@@ -49,12 +49,12 @@
 //                 segments' sums read across the cluster's shared memory,
 //                 and each block finishes the draws that land in its own
 //                 segments, from its lanes' marks in shared memory
-//   resident_pass one kernel for few rows: a warp a segment (a block of one
-//                 warp), the whole grid resident at once (a cooperative
-//                 launch); each warp posts its segment's sum, reads its
-//                 row's once all are posted, builds the row's tree, and
-//                 finishes the draws that land in its own segment, kept in
-//                 shared memory
+//   resident_pass one kernel for few rows: a block a segment (1 or 4 warps
+//                 sharing its copy, its vectors' sums and its draws), the
+//                 whole grid resident at once (a cooperative launch); each
+//                 block posts its segment's sum, reads its row's once all
+//                 are posted, builds the row's tree, and finishes the draws
+//                 that land in its own segment, kept in shared memory
 #include <cooperative_groups.h>
 #include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
@@ -795,12 +795,13 @@ __device__ __forceinline__ void kept_vector(const unsigned char* segment, int l,
 
 // Lane `lane`'s 32 vectors of the segment at `base` into `segment` (shared),
 // every copy in flight at once (cp.async; zeros past K); the caller commits
-// and waits.
-template <class T>
-__device__ __forceinline__ void copy_segment(unsigned char* segment, const T* r, std::int64_t k, bool aligned, std::int64_t base, int lane) {
+// and waits. (kCount of them from first_vector: a warp's share.)
+template <class T, int kCount = kVectorsPerLane>
+__device__ __forceinline__ void copy_segment(unsigned char* segment, const T* r, std::int64_t k, bool aligned, std::int64_t base, int lane,
+                                             int first_vector = 0) {
   constexpr int E = Shape<T>::E;
 #pragma unroll 4
-  for (int j = 0; j < kVectorsPerLane; ++j) {
+  for (int j = first_vector; j < first_vector + kCount; ++j) {
     const std::int64_t first = vector_first<T>(base, lane, j);
     unsigned char* d = segment + (static_cast<std::size_t>(j) * kLanes + lane) * 16;
     if (aligned && first + E <= k) {
@@ -1110,21 +1111,23 @@ __global__ void __launch_bounds__(kClusterWarps * kLanes, 3) cluster_pass(const 
 }
 
 // The resident pass (SumTreePlan::second_pass 3): one kernel, no second
-// launch, no last warp. A warp a segment (a block of one warp, so a row's
-// segments go to as many multiprocessors), its segment copied to shared
-// memory at once (cp.async) while its uniforms are made; its lanes' running
-// sums kept there (r before each vector: the walk's r, which the lane's sum
-// reaches in the same additions). Each warp posts its segment's sum, then
+// launch, no last warp. A block a segment of W = 1 or 4 warps (4 where
+// each block has a multiprocessor of its own): each warp copies its share
+// of every lane's vectors to shared memory at once (cp.async) while it
+// makes its first uniforms, and sums those vectors; the first warp keeps its
+// lanes' running sums there (r before each vector: the walk's r, which the
+// lane's sum reaches in the same additions), posts the segment's sum,
 // reads every segment's sum of its row until all are posted -- the grid is
-// resident (a cooperative launch), so no warp waits on one that has not
+// resident (a cooperative launch), so no block waits on one that has not
 // started -- and builds the row's tree (the same levels as row_pass's; up
-// to 64 segments by the warp's butterfly), and
-// every warp descends all the row's draws to their segment; a draw that
-// lands in the warp's own segment is finished there from shared memory: its
-// lane by the butterfly's sums (kept as a heap), its vector by one ballot
-// over the kept running sums (the walk's last vector > 0 with t >= r before
-// it: r only grows, so those vectors are a prefix's), its weight in the
-// kept vector. Where the draw is made changes nothing in it.
+// to 64 segments by the warp's butterfly). Then each warp descends its
+// rounds of the row's draws (warp w draws 32 w to 32 w + 31, then 32 W
+// on) to their segment; a draw that lands in the block's own segment is
+// finished there from shared memory: its lane by the butterfly's sums
+// (kept as a heap), its vector by bisection over the kept running sums
+// (the walk's last vector > 0 with t >= r before it: r only grows, so
+// those vectors are a prefix's), its weight in the kept vector. Where the
+// draw is made changes nothing in it.
 //
 // A posted sum is 16 bytes, the sum and the call's epoch (the sampler's
 // count of resident calls), written and read each as one 16-byte access
@@ -1136,7 +1139,8 @@ __global__ void __launch_bounds__(kClusterWarps * kLanes, 3) cluster_pass(const 
 // held every warp about 0.7 us, rows-trials/h100-resident-phases/) and a
 // NaN sum is posted as any other.
 constexpr int kResidentSegments = 512;  // rows of up to this many segments (the tree: 8 KB)
-constexpr int kResidentDraws = 64;      // up to this many draws a row (each warp makes all their uniforms)
+constexpr int kResidentDraws = 64;      // up to this many draws a row (each block descends them all)
+constexpr int kResidentWarps = 4;       // a block's warps where it has a multiprocessor alone: one a scheduler (else 1)
 // plan() takes it for rows longer than lanes a row hold where its grid is
 // at most 4 warps a multiprocessor (kFewWarps: latency, not bandwidth),
 // rows of at most 64 segments and at most 4 draws a segment: H100, every
@@ -1153,6 +1157,18 @@ constexpr int kResidentDraws = 64;      // up to this many draws a row (each war
 // against 12.4, where fp32 (1, 32,768, 4) went 11.6 -> 11.4 and (64, 4,096,
 // 4) 11.4 -> 10.2 (rows-h100-resident/extra_block.jsonl).
 constexpr int kResidentAutoSegments = 64;
+// Its warps a block, unless asked: 4 (one a scheduler) where every block
+// has a multiprocessor of its own, else 1. The block's warps share its
+// segment's copy and its vectors' sums (each a quarter of every lane's
+// vectors) and its draws, a round of 32 each. H100, kernel durations by
+// ncu (rows-trials/h100-resident-warps/): fp32 (1, 131,072) 6.1 -> 5.0 us,
+// S = 64 7.4 -> 5.3, (4, 131,072) 6.5 -> 5.8; fp64 (1, 131,072) 5.8 ->
+// 5.3, S = 64 7.0 -> 5.5; but two warps a block over 256 blocks 6.6 ->
+// 6.8 (fp32 (8, 131,072)) and 6.2 -> 6.6 (fp64 (4, 131,072)). (The one-
+// warp kernel ran 1 us slower at 512 blocks with the warp's index read
+// from threadIdx and its first vector a variable; with them constants it
+// is the kernel before, to the ncu median: W == 1 folds them below.)
+constexpr int resident_warps(int sms, std::int64_t blocks) { return blocks <= sms ? kResidentWarps : 1; }
 constexpr bool resident_chosen(int sms, int m, std::int64_t segments, int draws) {
   const std::int64_t warps = static_cast<std::int64_t>(m) * segments;
   return segments <= kResidentAutoSegments && draws <= kResidentDraws && draws <= 4 * segments &&
@@ -1182,11 +1198,14 @@ __device__ __forceinline__ bool read_posted(const double* slot, std::uint64_t ep
   return e == epoch;
 }
 
-template <class T>
-__global__ void __launch_bounds__(kLanes) resident_pass(const T* __restrict__ w, std::int64_t k, int segments, int p, double* __restrict__ posted,
-                                                        std::uint64_t epoch, std::uint64_t seed, int draws, int* __restrict__ out) {
+template <class T, int W>
+__global__ void __launch_bounds__(W * kLanes) resident_pass(const T* __restrict__ w, std::int64_t k, int segments, int p, double* __restrict__ posted,
+                                                            std::uint64_t epoch, std::uint64_t seed, int draws, int* __restrict__ out) {
+  static_assert(W == 1 || W == kResidentWarps, "the resident pass: a warp a block, or one a scheduler");
+  static_assert(kVectorsPerLane % W == 0, "each warp copies and sums an equal share of every lane's vectors");
   const RowUniforms uniform(seed);  // rng::uniform<double>(seed, row, s)
   constexpr int E = Shape<T>::E;
+  constexpr int J = kVectorsPerLane / W;  // each lane's vectors a warp copies and sums
   extern __shared__ __align__(16) unsigned char resident_smem[];
   unsigned char* const kept = resident_smem;
   double(*const before)[kLanes + 1] = reinterpret_cast<double(*)[kLanes + 1]>(resident_smem + kSegmentBytes);
@@ -1194,80 +1213,106 @@ __global__ void __launch_bounds__(kLanes) resident_pass(const T* __restrict__ w,
   double* const row_heap = heap + 2 * kLanes;         // up to 64 segments: the row's tree above its leaves (or level 1), a heap
   double* const tree = row_heap + 2 * kLanes;         // the row's: level 0 at [0, p), ..., the root at 2p - 2 (past 64: all of it)
   __shared__ unsigned positive[kLanes];               // lane l's vectors whose sum is > 0 (bit j)
+  __shared__ double row_root;                          // (where W > 1)
+  __shared__ int row_levels;
   detail::join_dependent_chain();
-  const int lane = static_cast<int>(threadIdx.x);
+  const int lane = static_cast<int>(threadIdx.x % kLanes), warp = W == 1 ? 0 : static_cast<int>(threadIdx.x / kLanes);
   const std::int64_t row = blockIdx.x / segments;
   const int g = static_cast<int>(blockIdx.x % segments);
   const T* r = w + row * k;
   const bool aligned = reinterpret_cast<std::uintptr_t>(r) % 16 == 0;
   const std::int64_t base = static_cast<std::int64_t>(g) * Shape<T>::G;
-  copy_segment(kept, r, k, aligned, base, lane);
+  copy_segment<T, J>(kept, r, k, aligned, base, lane, warp * J);
   __pipeline_commit();
   const auto uniform_s = [&](int s) { return uniform(row, s); };
-  double u = lane < draws ? uniform_s(lane) : 0.0;  // (made while the segment lands)
+  double u = warp * kLanes + lane < draws ? uniform_s(warp * kLanes + lane) : 0.0;  // (the warp's first draws, made while the segment lands)
   __pipeline_wait_prior(0);
-  __syncwarp();  // (the walk reads other lanes' vectors)
-  // The lane's sum in lane_sum's order (zeros past K add nothing), r before
-  // each vector kept: the 32 vectors' sums first, independent of one
-  // another, then the chain of 32 additions alone (stamps inside the
-  // kernel, rows-trials/h100-resident-phases/: 1.3 us for fp32 (1,
-  // 131,072) with each vector's read, conversions and sum in the chain).
+  // The vectors' sums, independent of one another: each warp those of its
+  // J vectors of every lane (a thread reads the vectors it copied), left
+  // in `before` for the first warp's chain where the block has several.
   double q[kVectorsPerLane];
 #pragma unroll
-  for (int j = 0; j < kVectorsPerLane; ++j) {
+  for (int jj = 0; jj < J; ++jj) {
     T x[E];
-    kept_vector<T>(kept, lane, j, x);
-    q[j] = vector_sum<T>(x);
+    kept_vector<T>(kept, lane, warp * J + jj, x);
+    q[jj] = vector_sum<T>(x);
+    if constexpr (W > 1) before[warp * J + jj][lane] = q[jj];
   }
-  double acc = 0;
-  unsigned bits = 0;
-#pragma unroll
-  for (int j = 0; j < kVectorsPerLane; ++j) {
-    before[j][lane] = acc;
-    if (q[j] > 0) bits |= 1u << j;
-    acc = add(acc, q[j]);
-  }
-  positive[lane] = bits;
-  const double v = butterfly_kept(acc, heap, lane);
-  double root = v;
+  if constexpr (W > 1) __syncthreads();
+  double root = 0;  // (the row's, where W > 1 the first warp's)
   int levels = 0;
-  if (segments > 1) {
-    double* const row_posted = posted + 2 * (row * segments);  // (a slot: 2 doubles)
-    if (lane == 0) post_sum(row_posted + 2 * g, v, epoch);
-    bool all = false;
-    while (!all) {
-      bool here = true;
-      for (int i = lane; i < segments; i += kLanes) {
-        double sum;
-        if (read_posted(row_posted + 2 * i, epoch, sum)) {
-          tree[i] = sum;
-        } else {
-          here = false;
-        }
-      }
-      all = __all_sync(~0u, here);
+  if (W == 1 || warp == 0) {
+    // The lane's sum in lane_sum's order (zeros past K add nothing), r
+    // before each vector kept (in place of the vector's sum): the chain of
+    // 32 additions alone (stamps inside the kernel, rows-trials/h100-
+    // resident-phases/: 1.3 us for fp32 (1, 131,072) with each vector's
+    // read, conversions and sum in the chain; the sums spread over four
+    // warps, one a scheduler, took fp32's kernel from 6.1 to 5.0 us).
+    if constexpr (W > 1) {
+#pragma unroll
+      for (int j = 0; j < kVectorsPerLane; ++j) q[j] = before[j][lane];
     }
-    for (int i = segments + lane; i < p; i += kLanes) tree[i] = 0.0;
-    __syncwarp();
-    if (p <= 2 * kLanes) {
-      // Up to 64 segments: the row's tree by the warp's butterfly, not
-      // level by level in shared memory (0.7 us for 32 segments: rows-
-      // trials/h100-resident-phases/): lane i holds leaf i, or node i of
-      // level 1 (leaves 2i and 2i + 1) for 33-64, and the butterfly's
-      // steps are the levels above (the padded tree of 32 has the same
-      // root and left sums: x + 0 is x), kept as a heap.
-      const double leaf = p > kLanes ? add(tree[2 * lane], tree[2 * lane + 1]) : lane < p ? tree[lane] : 0.0;
-      root = butterfly_kept(leaf, row_heap, lane);
-    } else {
-      levels = build_warp_tree(tree, p, lane);
-      root = tree[2 * p - 2];
+    double acc = 0;
+    unsigned bits = 0;
+#pragma unroll
+    for (int j = 0; j < kVectorsPerLane; ++j) {
+      before[j][lane] = acc;
+      if (q[j] > 0) bits |= 1u << j;
+      acc = add(acc, q[j]);
+    }
+    positive[lane] = bits;
+    const double v = butterfly_kept(acc, heap, lane);
+    root = v;
+    if (segments > 1) {
+      double* const row_posted = posted + 2 * (row * segments);  // (a slot: 2 doubles)
+      if (lane == 0) post_sum(row_posted + 2 * g, v, epoch);
+      bool all = false;
+      while (!all) {
+        bool here = true;
+        for (int i = lane; i < segments; i += kLanes) {
+          double sum;
+          if (read_posted(row_posted + 2 * i, epoch, sum)) {
+            tree[i] = sum;
+          } else {
+            here = false;
+          }
+        }
+        all = __all_sync(~0u, here);
+      }
+      for (int i = segments + lane; i < p; i += kLanes) tree[i] = 0.0;
+      __syncwarp();
+      if (p <= 2 * kLanes) {
+        // Up to 64 segments: the row's tree by the warp's butterfly, not
+        // level by level in shared memory (0.7 us for 32 segments: rows-
+        // trials/h100-resident-phases/): lane i holds leaf i, or node i of
+        // level 1 (leaves 2i and 2i + 1) for 33-64, and the butterfly's
+        // steps are the levels above (the padded tree of 32 has the same
+        // root and left sums: x + 0 is x), kept as a heap.
+        const double leaf = p > kLanes ? add(tree[2 * lane], tree[2 * lane + 1]) : lane < p ? tree[lane] : 0.0;
+        root = butterfly_kept(leaf, row_heap, lane);
+      } else {
+        levels = build_warp_tree(tree, p, lane);
+        root = tree[2 * p - 2];
+      }
+    }
+    if constexpr (W > 1) {
+      if (lane == 0) {
+        row_root = root;
+        row_levels = levels;
+      }
     }
   }
-  __syncwarp();  // (before, positive, heap)
+  if constexpr (W > 1) {
+    __syncthreads();  // (before, positive, the heaps, the tree, the root)
+    root = row_root;
+    levels = row_levels;
+  } else {
+    __syncwarp();  // (before, positive, the heaps)
+  }
   int* const row_out = out + row * draws;
-  for (int s0 = 0; s0 < draws; s0 += kLanes) {
+  for (int s0 = warp * kLanes; s0 < draws; s0 += W * kLanes) {
     const int s = s0 + lane;
-    if (s0 > 0) u = s < draws ? uniform_s(s) : 0.0;
+    if (s0 != warp * kLanes) u = s < draws ? uniform_s(s) : 0.0;
     double t = __dmul_rn(u, root);  // target(): u * the root, rounded once
     std::int64_t c = 0;
     if (segments > 1 && p <= 2 * kLanes) {
@@ -2313,7 +2358,11 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
       throw std::invalid_argument("sum-tree draw: the resident pass makes a row's draws in its own warps (row_blocks " +
                                   std::to_string(p.row_blocks) + " asked)");
     }
-    p.warps_per_block = 1;
+    if (ask.warps_per_block != 0 && ask.warps_per_block != 1 && ask.warps_per_block != kResidentWarps) {
+      throw std::invalid_argument("sum-tree draw: the resident pass runs a segment on 1 or 4 warps (warps_per_block " +
+                                  std::to_string(ask.warps_per_block) + " asked)");
+    }
+    p.warps_per_block = ask.warps_per_block > 0 ? ask.warps_per_block : resident_warps(sms, static_cast<std::int64_t>(m) * segments);
     p.warp_walk = -1;
     p.row_blocks = 0;
     return p;
@@ -2460,24 +2509,27 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   }
   if (p.second_pass == 3) {
     const int pow2 = static_cast<int>(cuda::std::bit_ceil(static_cast<std::uint64_t>(segments)));
+    const int wpb = p.warps_per_block;
+    const auto kernel = wpb == kResidentWarps ? resident_pass<T, kResidentWarps> : resident_pass<T, 1>;
     const std::size_t smem = resident_shared_bytes(kResidentSegments);  // (one size: the occupancy asked once)
-    allow_dynamic_shared(reinterpret_cast<const void*>(resident_pass<T>), smem);
-    if (resident_blocks_ == 0) {
+    allow_dynamic_shared(reinterpret_cast<const void*>(kernel), smem);
+    int& holds = resident_blocks_[wpb == kResidentWarps ? 1 : 0];
+    if (holds == 0) {
       int per_sm = 0;
-      WARPSIM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, resident_pass<T>, kLanes, smem));
-      resident_blocks_ = per_sm * multiprocessors();
+      WARPSIM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, wpb * kLanes, smem));
+      holds = per_sm * multiprocessors();
     }
-    if (warps > resident_blocks_) {
+    if (warps > holds) {
       throw std::invalid_argument("sum-tree draw: the resident pass needs its " + std::to_string(warps) +
-                                  " warps (M x segments) resident at once; this device holds " +
-                                  std::to_string(resident_blocks_));
+                                  " blocks (M x segments) resident at once; this device holds " + std::to_string(holds) + " of " +
+                                  std::to_string(wpb) + " warps");
     }
     // Its posted sums: a slot (2 doubles: the sum, the epoch) a segment,
     // epoch 0 in new memory; each call posts with the next epoch.
     const std::size_t had = posted_.size();
     double* const posted = segments > 1 ? posted_.ensure(2 * static_cast<std::size_t>(warps)) : nullptr;
     if (posted_.size() != had) WARPSIM_CUDA(cudaMemsetAsync(posted, 0, posted_.size() * sizeof(double), stream));
-    detail::launch_cooperative(resident_pass<T>, dim3(static_cast<unsigned>(warps)), dim3(kLanes), smem, stream, weights, k,
+    detail::launch_cooperative(kernel, dim3(static_cast<unsigned>(warps)), dim3(wpb * kLanes), smem, stream, weights, k,
                                static_cast<int>(segments), pow2, posted, ++resident_epoch_, seed, draws, out);
     return;
   }

@@ -58,14 +58,14 @@ namespace warpsim::gpu {
 //                 blocks, the segments' sums exchanged in distributed
 //                 shared memory, each block finishing the draws that land
 //                 in its segments from its lanes' marks: many rows); or,
-//                 resident (one kernel, a warp a block, the grid held at
-//                 once), each segment's warp waits for its row's sums and
-//                 finishes the draws that land in its segment, kept in
-//                 shared memory (few rows: latency)
+//                 resident (one kernel, a block of 1 or 4 warps a segment, the
+//                 grid held at once), each segment's block waits for its
+//                 row's sums and finishes the draws that land in its
+//                 segment, kept in shared memory (few rows: latency)
 struct SumTreePlan {
   enum class Layout { Auto, LanesPerRow, ThreadPerRow, WarpPerRow, BlockPerRow, Segmented };
   Layout layout = Layout::Auto;
-  int warps_per_block = 0;  // Segmented: 1, 2, 4 or 8 (0: plan() chooses)
+  int warps_per_block = 0;  // Segmented: 1, 2, 4 or 8; resident (second_pass 3) 1 or 4 (0: plan() chooses)
   // BlockPerRow: 1 copies each row to shared memory first (all its loads
   // in flight at once; the draws read it there), rows of up to 8 segments;
   // 0 reads it from global memory, twice (its draws reading one batch of
@@ -76,10 +76,12 @@ struct SumTreePlan {
   // second kernel a warp a row (rows of up to 256 segments, up to 4 draws a
   // row, walked); 0 by the row's last warp to finish (rows of up to 32
   // segments; only where asked); 3 in the one kernel, resident (a
-  // cooperative launch, a warp a block: each segment's warp reads its row's
-  // sums once all are posted and finishes the draws that land in its
-  // segment, kept in shared memory; rows of up to 512 segments, up to 64
-  // draws, a grid the device holds at once); 4 in the one kernel, a row's
+  // cooperative launch, a block a segment, of 4 warps where each block
+  // has a multiprocessor of its own, else 1, unless asked: each
+  // segment's block reads its row's sums once all are posted and finishes
+  // the draws that land in its segment, kept in shared memory; rows of up
+  // to 512 segments, up to 64 draws, a grid the device holds at once); 4
+  // in the one kernel, a row's
   // blocks a thread-block cluster (warps_per_block 8 unless asked, at most
   // 8 blocks a row: rows of up to 64 segments; its draws a lane a draw,
   // each finished by the block that holds its segment); -1: plan()
@@ -172,8 +174,8 @@ class SumTreeSampler {
   // lanes_per_row_max_k(),
   // ThreadPerRow past thread_per_row_max_k(),
   // WarpPerRow past G, BlockPerRow past 32 G, the resident pass past 512 G
-  // or 64 draws or a grid of M x segments warps the device cannot hold at
-  // once, a row's cluster past 64 segments or 8 blocks or one the device
+  // or 64 draws or other than 1 or 4 warps a block or a grid of M x segments blocks the
+  // device cannot hold at once, a row's cluster past 64 segments or 8 blocks or one the device
   // cannot hold, warps_per_block not a power of two up to 8). One call at
   // a time per sampler (its scratch).
   void draw(const T* weights, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream = nullptr,
@@ -184,7 +186,7 @@ class SumTreeSampler {
   DeviceScratch<int> tickets_;     // a row's count of summed segments, 0 between calls
   DeviceScratch<double> posted_;   // the resident pass's posted segment sums, each with its call's epoch
   std::uint64_t resident_epoch_ = 0;  // the resident calls made (the last one's epoch)
-  int resident_blocks_ = 0;        // the resident pass's blocks the device holds at once (0: not asked yet)
+  int resident_blocks_[2] = {};    // the resident pass's blocks of 1 and 4 warps the device holds at once (0: not asked yet)
   // Whether the device holds a row's cluster of n blocks of 2^i warps:
   // [i][n], 0 not asked yet, 1 it does, -1 it does not.
   signed char cluster_fits_[4][9] = {};

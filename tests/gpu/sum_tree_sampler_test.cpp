@@ -88,8 +88,10 @@ void every_shape() {
       for (int walk : {0, 1}) {  // a second kernel draws, whatever K (a lane a draw, or warps walk few draws)
         EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 2, -1, 1, walk}), 0);
       }
-      if (s.k <= 512 * g && s.draws <= 64) {  // resident: each segment's warp finishes the draws that land in it
-        for (int offset : {0, 1}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 1, -1, 3}, offset), 0);
+      if (s.k <= 512 * g && s.draws <= 64) {  // resident: each segment's block finishes the draws that land in it (1 and 4 warps)
+        for (int wpb : {1, 4}) {
+          for (int offset : {0, 1}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, wpb, -1, 3}, offset), 0) << "resident, " << wpb << " warps";
+        }
       }
       if (s.k <= 64 * g) {  // a row's cluster: 8 warps a block (1-8 blocks a row), and 1 where the row is at most 8 segments
         for (int offset : {0, 1}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 0, -1, 4}, offset), 0);
@@ -261,8 +263,12 @@ TEST(SumTreeSampler, SecondKernelUnderSanitizers) {
   for (int draws : {1, 2, 3, 4}) {  // a warp a row (two rows: the block's other warps have none)
     for (int offset : {0, 1}) EXPECT_EQ(compare(w, 2, k, 9, draws, {L::Segmented, 1, -1, 2}, offset), 0) << "S " << draws << " a warp a row";
   }
-  for (int draws : {1, 31, 33, 64}) {  // resident (its sums posted and read back through global memory)
-    for (int offset : {0, 1}) EXPECT_EQ(compare(w, 2, k, 9, draws, {L::Segmented, 1, -1, 3}, offset), 0) << "S " << draws << " resident";
+  for (int draws : {1, 31, 33, 64}) {  // resident (its sums posted and read back through global memory), blocks of 1 and 4 warps
+    for (int wpb : {1, 4}) {
+      for (int offset : {0, 1}) {
+        EXPECT_EQ(compare(w, 2, k, 9, draws, {L::Segmented, wpb, -1, 3}, offset), 0) << "S " << draws << " resident, " << wpb << " warps";
+      }
+    }
   }
   for (int draws : {1, 33, 300}) {  // a row's cluster of 4 blocks of one warp, of 2 blocks of 2, of one block of 8 (4 warps idle)
     for (int wpb : {1, 2, 8}) {
@@ -281,7 +287,7 @@ TEST(SumTreeSampler, RepeatedCallsAreEachTheOracles) {
   using L = gpu::SumTreePlan::Layout;
   const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
   for (const gpu::SumTreePlan& ask : {gpu::SumTreePlan{}, gpu::SumTreePlan{L::Segmented, 1, -1, 0}, gpu::SumTreePlan{L::Segmented, 1, -1, 3},
-                                      gpu::SumTreePlan{L::Segmented, 0, -1, 4}}) {
+                                      gpu::SumTreePlan{L::Segmented, 4, -1, 3}, gpu::SumTreePlan{L::Segmented, 0, -1, 4}}) {
     gpu::SumTreeSampler<float> sampler;
     for (const auto& [m, k] : {std::pair{3, 3 * g + 5}, {3, 3 * g + 5}, {9, 3 * g + 5}, {2, 3 * g + 5}, {1, 20 * g}, {5, 2 * g + 1}, {2, 7 * g}}) {
       const auto w = weights<float>(properties::WeightFamily::PowerLaw, m, k, static_cast<std::uint64_t>(m));
@@ -311,7 +317,11 @@ void resident_every_tree() {
     const std::int64_t k = segments * g - (segments % 3 == 0 ? 5 : 0);  // (some rows end mid-segment)
     const auto w = weights<T>(properties::WeightFamily::PowerLaw, m, k, seed);
     for (int draws : {1, 5}) {
-      for (int offset : {0, 1}) EXPECT_EQ(compare(w, m, k, seed, draws, {L::Segmented, 1, -1, 3}, offset), 0) << "segments " << segments;
+      for (int wpb : {1, 4}) {
+        for (int offset : {0, 1}) {
+          EXPECT_EQ(compare(w, m, k, seed, draws, {L::Segmented, wpb, -1, 3}, offset), 0) << "segments " << segments << ", " << wpb << " warps a block";
+        }
+      }
     }
     ++seed;
   }
@@ -338,7 +348,8 @@ TEST(SumTreeSampler, OneKernelPassesEndOnNaNWeights) {
   const std::uint64_t ones = ~0ull;
   std::memcpy(&bad[static_cast<std::size_t>(g + 5)], &ones, sizeof ones);  // (row 0, segment 1)
   bad[static_cast<std::size_t>(k + 2 * g)] = std::nan("");                 // (row 1, segment 2)
-  for (const gpu::SumTreePlan& ask : {gpu::SumTreePlan{L::Segmented, 1, -1, 3}, gpu::SumTreePlan{L::Segmented, 1, -1, 4}}) {
+  for (const gpu::SumTreePlan& ask : {gpu::SumTreePlan{L::Segmented, 1, -1, 3}, gpu::SumTreePlan{L::Segmented, 4, -1, 3},
+                                      gpu::SumTreePlan{L::Segmented, 1, -1, 4}}) {
     gpu::SumTreeSampler<double> sampler;
     for (int draws : {1, 9}) {
       DeviceArray<double> dbad(bad), dw(w);
@@ -409,14 +420,15 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
   const std::string seg1_9 = "segmented, 1 warps a block, then 9 blocks a row, warps walk draws";  // (more than 64 draws)
   const std::string warp1 = "segmented, 1 warps a block, then a warp a row, warps walk draws";  // (M x segments <= 4 a multiprocessor)
   const std::string warp8 = "segmented, 8 warps a block, then a warp a row, warps walk draws";  // (more rows than 3 a multiprocessor)
-  const std::string resident = "segmented, 1 warps a block, resident: each draws what lands in its segment";  // (few rows, few draws)
+  const std::string resident = "segmented, 4 warps a block, resident: each draws what lands in its segment";  // (few rows, few draws)
+  const std::string resident1 = "segmented, 1 warps a block, resident: each draws what lands in its segment";  // (more blocks than multiprocessors)
   const std::string cluster = "segmented, 8 warps a block, a row's blocks a cluster";  // (9-64 segments, many rows or 16-64 draws)
   const Point fp32[] = {{1, 131072, 1, resident.c_str()},      {64, 131072, 1, seg4.c_str()},
                         {256, 131072, 1, cluster.c_str()},     {1024, 131072, 1, cluster.c_str()},
                         {4096, 32768, 1, "block-per-row"},     {32, 1048576, 1, seg8.c_str()},
                         {1, 16777216, 1, seg8.c_str()},        {1, 4096, 1, resident.c_str()},
                         {64, 4096, 1, resident.c_str()},       {1, 32768, 1, resident.c_str()},
-                        {64, 32768, 1, resident.c_str()},      {1, 1048576, 1, warp1.c_str()},
+                        {64, 32768, 1, resident1.c_str()},     {1, 1048576, 1, warp1.c_str()},
                         {600, 4096, 1, block.c_str()},         {67, 32768, 1, block.c_str()},
                         {64, 1048576, 1, seg8.c_str()},        {1024, 4096, 1, "block-per-row"},
                         {1024, 32768, 1, "block-per-row"},     {1024, 1048576, 1, warp8.c_str()},
@@ -521,25 +533,36 @@ TEST(SumTreePlanRule, TheLastWarpDrawsOnlyWhereAsked) {
   EXPECT_THROW(S::plan_for(sms, 1, 32 * g + 1, {L::Segmented, 0, -1, 0}), std::invalid_argument);
 }
 
-// The resident pass, asked: a warp a block, no walk or blocks a row to
-// choose; its limits (512 segments, 64 draws) refused past them.
-TEST(SumTreePlanRule, TheResidentPassTakesAWarpABlock) {
+// The resident pass, asked: a block a segment of 4 warps where each block
+// has a multiprocessor of its own, else 1 (unless asked), no walk or
+// blocks a row to choose; its limits (512 segments, 64 draws, 1 or 4 warps
+// a block) refused past them.
+TEST(SumTreePlanRule, TheResidentPassTakesUpTo4WarpsABlock) {
   using S = gpu::SumTreeSampler<float>;
   using L = gpu::SumTreePlan::Layout;
   const int sms = 132;
   const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
-  const auto asked = S::plan_for(sms, 1, 32 * g, {L::Segmented, 8, -1, 3}, 64);
+  const auto asked = S::plan_for(sms, 1, 32 * g, {L::Segmented, 0, -1, 3}, 64);
   EXPECT_EQ(asked.layout, L::Segmented);
   EXPECT_EQ(asked.second_pass, 3);
-  EXPECT_EQ(asked.warps_per_block, 1);
+  EXPECT_EQ(asked.warps_per_block, 4);  // (32 blocks)
   EXPECT_EQ(asked.row_blocks, 0);
-  EXPECT_EQ(asked.describe(), "segmented, 1 warps a block, resident: each draws what lands in its segment");
+  EXPECT_EQ(asked.describe(), "segmented, 4 warps a block, resident: each draws what lands in its segment");
+  EXPECT_EQ(S::plan_for(sms, 4, 32 * g, {L::Segmented, 0, -1, 3}).warps_per_block, 4);   // (128 blocks)
+  EXPECT_EQ(S::plan_for(sms, 5, 32 * g, {L::Segmented, 0, -1, 3}).warps_per_block, 1);   // (160)
+  EXPECT_EQ(S::plan_for(sms, 16, 32 * g, {L::Segmented, 0, -1, 3}).warps_per_block, 1);  // (512)
+  EXPECT_EQ(S::plan_for(sms, 64, 32 * g, {L::Segmented, 0, -1, 3}).warps_per_block, 1);  // (2,048: as many as the device holds)
+  EXPECT_EQ(S::plan_for(sms, 1, 32 * g, {L::Segmented, 1, -1, 3}).warps_per_block, 1);   // (asked)
+  EXPECT_EQ(S::plan_for(sms, 16, 32 * g, {L::Segmented, 4, -1, 3}).warps_per_block, 4);
+  EXPECT_THROW(S::plan_for(sms, 1, 32 * g, {L::Segmented, 2, -1, 3}), std::invalid_argument);
+  EXPECT_THROW(S::plan_for(sms, 1, 32 * g, {L::Segmented, 8, -1, 3}), std::invalid_argument);
   EXPECT_EQ(S::plan_for(sms, 1, 512 * g, {L::Segmented, 0, -1, 3}).second_pass, 3);
   EXPECT_THROW(S::plan_for(sms, 1, 512 * g + 1, {L::Segmented, 0, -1, 3}), std::invalid_argument);
   EXPECT_THROW(S::plan_for(sms, 1, g, {L::Segmented, 0, -1, 3}, 65), std::invalid_argument);
   // Chosen: up to 64 segments, 4 draws a segment, and a grid of at most 4
   // warps a multiprocessor with one draw, one with S draws.
-  EXPECT_EQ(S::plan_for(sms, 16, 32 * g).second_pass, 3);       // (512 warps)
+  EXPECT_EQ(S::plan_for(sms, 16, 32 * g).second_pass, 3);       // (512 blocks of a warp)
+  EXPECT_EQ(S::plan_for(sms, 16, 32 * g).warps_per_block, 1);
   EXPECT_EQ(S::plan_for(sms, 64, 8 * g, {}, 4).layout, L::BlockPerRow);  // (512 warps, S = 4)
   EXPECT_EQ(S::plan_for(sms, 16, 8 * g, {}, 4).second_pass, 3);  // (128)
   EXPECT_EQ(S::plan_for(sms, 1, 8 * g, {}, 32).second_pass, 3);
