@@ -1143,20 +1143,25 @@ constexpr int kResidentDraws = 64;      // up to this many draws a row (each blo
 constexpr int kResidentWarps = 4;       // a block's warps where it has a multiprocessor alone: one a scheduler (else 1)
 // plan() takes it for rows longer than lanes a row hold where its grid is
 // at most 4 warps a multiprocessor (kFewWarps: latency, not bandwidth),
-// rows of at most 64 segments and at most 4 draws a segment: H100, every
-// layout forced side by side (rows-trials/h100-resident/), fp32 (1,
-// 131,072) 11.7 and 12.2 us against 13.1 and 13.8 a warp a row after the
-// segment pass; (1, 4,096) 10.5 and 9.1 against 11.1 and 10.3 a block a
-// row; fp64 (1, 131,072, S = 64) 12.5 and 11.7 against 15.2 and 15.9 over
-// 8 blocks; but (1, 1,048,576), 256 segments, 15.1 and 13.8 against 13.4
-// and 12.6 (every warp reads all its row's sums, again and again while it
-// waits), and fp64's 512 segments 18.1 against 14.8. With S > 1 draws only
-// where the grid is at most a warp a multiprocessor (one warp then makes
-// several draws in turn): a block a row was faster at fp32 (64, 32,768, S
-// = 4), 512 warps, 11.9 us against 13.0, and (100, 16,384, 8) 11.1
-// against 12.4, where fp32 (1, 32,768, 4) went 11.6 -> 11.4 and (64, 4,096,
-// 4) 11.4 -> 10.2 (rows-h100-resident/extra_block.jsonl).
-constexpr int kResidentAutoSegments = 64;
+// and at most 4 draws a segment: H100, every layout forced side by side
+// (rows-trials/h100-resident/), fp32 (1, 131,072) 11.7 and 12.2 us
+// against 13.1 and 13.8 a warp a row after the segment pass; (1, 4,096)
+// 10.5 and 9.1 against 11.1 and 10.3 a block a row; fp64 (1, 131,072, S =
+// 64) 12.5 and 11.7 against 15.2 and 15.9 over 8 blocks. Rows of 65-512
+// segments went a warp a row after the segment pass until the resident
+// pass's later changes (the epoch-tagged posts, the butterfly's tree): at
+// (1, 1,048,576), 256 segments, 15.1 and 13.8 us against 13.4 and 12.6
+// then, but in each of the four table runs since, forced beside the plan's
+// (rows-h100-cluster/, rows-h100-keyed-philox/, -2/, rows-h100-resident-
+// warps/), 11.4, 30.3, 12.8, 14.3 against 13.2, 45.1, 15.4, 17.0 (fp64, 512
+// segments: 13.1, 12.9, 22.2, 15.2 against 13.5, 13.5, 32.2, 15.3 a block
+// a row); ncu (their ncu_small_m.csv): 7.8-8.0 us against 5.2 + 5.9-6.2
+// for the two kernels. With S > 1 draws only where the grid is at most a
+// warp a multiprocessor (one warp then makes several draws in turn): a
+// block a row was faster at fp32 (64, 32,768, S = 4), 512 warps, 11.9 us
+// against 13.0, and (100, 16,384, 8) 11.1 against 12.4, where fp32 (1,
+// 32,768, 4) went 11.6 -> 11.4 and (64, 4,096, 4) 11.4 -> 10.2
+// (rows-h100-resident/extra_block.jsonl).
 // Its warps a block, unless asked: 4 (one a scheduler) where every block
 // has a multiprocessor of its own, else 1. The block's warps share its
 // segment's copy and its vectors' sums (each a quarter of every lane's
@@ -1171,7 +1176,7 @@ constexpr int kResidentAutoSegments = 64;
 constexpr int resident_warps(int sms, std::int64_t blocks) { return blocks <= sms ? kResidentWarps : 1; }
 constexpr bool resident_chosen(int sms, int m, std::int64_t segments, int draws) {
   const std::int64_t warps = static_cast<std::int64_t>(m) * segments;
-  return segments <= kResidentAutoSegments && draws <= kResidentDraws && draws <= 4 * segments &&
+  return segments <= kResidentSegments && draws <= kResidentDraws && draws <= 4 * segments &&
          warps <= static_cast<std::int64_t>(draws == 1 ? kFewWarps : 1) * sms;
 }
 

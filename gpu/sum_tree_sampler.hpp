@@ -85,14 +85,14 @@ struct SumTreePlan {
   // blocks a thread-block cluster (warps_per_block 8 unless asked, at most
   // 8 blocks a row: rows of up to 64 segments; its draws a lane a draw,
   // each finished by the block that holds its segment); -1: plan()
-  // chooses (3 for rows longer than lanes a row hold of up to 64
+  // chooses (3 for rows longer than lanes a row hold of up to 512
   // segments, at most 4 draws a segment and 64 a row, where M x segments
   // is at most 4 warps a multiprocessor, or one with S > 1; else 4 for
   // rows of 9-64 segments with at most 64 draws where M x segments is at
   // least 32 warps a multiprocessor or a row has 16 draws or more; 2 for
   // one draw a row of up to 256 segments where M x segments is at most 4
-  // warps a multiprocessor or M is more than 3 rows a multiprocessor, else
-  // 1).
+  // warps a multiprocessor (asked other knobs than the resident pass has)
+  // or M is more than 3 rows a multiprocessor, else 1).
   int second_pass = -1;
   // BlockPerRow, and Segmented (its second kernel, or a row's last warp):
   // 1 walks a warp's round of up to 4 draws with the whole warp (lane j
@@ -147,8 +147,8 @@ class SumTreeSampler {
   // than its warps' lanes, or where M is at least the multiprocessors and a
   // row has more than 4 draws or M is at least 8 rows a multiprocessor
   // (not kept: a draw reads one batch of its lane's vectors again, from
-  // the lane's marks) -- but few rows with few draws go resident
-  // (second_pass 3) before a block a row, and rows of 9-64 segments with
+  // the lane's marks) -- but few rows of up to 512 segments with few
+  // draws go resident (second_pass 3) first, and rows of 9-64 segments with
   // at most 64 draws go a row's cluster (second_pass 4) where M x segments
   // is at least 32 warps a multiprocessor or a row has 16 draws or more;
   // else segmented, with the

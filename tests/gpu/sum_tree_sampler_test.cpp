@@ -428,7 +428,7 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
                         {4096, 32768, 1, "block-per-row"},     {32, 1048576, 1, seg8.c_str()},
                         {1, 16777216, 1, seg8.c_str()},        {1, 4096, 1, resident.c_str()},
                         {64, 4096, 1, resident.c_str()},       {1, 32768, 1, resident.c_str()},
-                        {64, 32768, 1, resident1.c_str()},     {1, 1048576, 1, warp1.c_str()},
+                        {64, 32768, 1, resident1.c_str()},     {1, 1048576, 1, resident1.c_str()},
                         {600, 4096, 1, block.c_str()},         {67, 32768, 1, block.c_str()},
                         {64, 1048576, 1, seg8.c_str()},        {1024, 4096, 1, "block-per-row"},
                         {1024, 32768, 1, "block-per-row"},     {1024, 1048576, 1, warp8.c_str()},
@@ -445,7 +445,7 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
   }
   const Point fp64[] = {{1, 131072, 1, resident.c_str()},   {256, 131072, 1, cluster.c_str()},
                         {4096, 32768, 1, cluster.c_str()}, {1, 4096, 1, resident.c_str()},
-                        {1, 262144, 1, warp1.c_str()},      {1, 131072, 64, resident.c_str()},
+                        {1, 262144, 1, resident.c_str()},   {1, 131072, 64, resident.c_str()},
                         {8388608, 32, 1, "thread-per-row"}, {2097152, 128, 1, "thread-per-row"},
                         {262144, 1024, 1, "block-per-row"}, {1, 32768, 1, resident.c_str()},
                         {1024, 32768, 1, cluster.c_str()}, {256, 131072, 64, cluster.c_str()},
@@ -497,11 +497,11 @@ TEST(SumTreePlanRule, WarpsWalkDrawsOnlyForFewRowsAndDraws) {
     for (const int draws : {1, 2, 4, 5}) EXPECT_EQ(S::plan_for(sms, m, 4 * g, {}, draws).warp_walk, 0) << "M " << m << " S " << draws;
   }
   EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {L::BlockPerRow, 0, -1, -1, 1}, 3).warp_walk, 1);  // (asked)
-  EXPECT_EQ(S::plan_for(sms, 1, 65 * g).layout, L::Segmented);
-  EXPECT_EQ(S::plan_for(sms, 1, 65 * g).warp_walk, 1);
+  EXPECT_EQ(S::plan_for(sms, 9, 65 * g).layout, L::Segmented);
+  EXPECT_EQ(S::plan_for(sms, 9, 65 * g).warp_walk, 1);  // (585 warps: not resident)
   EXPECT_EQ(S::plan_for(sms, 100 * sms, 65 * g).warp_walk, 1);  // (the second kernel: whatever M and S)
   EXPECT_EQ(S::plan_for(sms, 100 * sms, 64 * g).warp_walk, 0);  // (a row's cluster: a lane a draw)
-  EXPECT_EQ(S::plan_for(sms, 1, 65 * g, {}, 64).warp_walk, 1);
+  EXPECT_EQ(S::plan_for(sms, 9, 65 * g, {}, 64).warp_walk, 1);
   EXPECT_EQ(S::plan_for(sms, 1, 64 * g).warp_walk, -1);  // (resident: no walk)
   EXPECT_EQ(S::plan_for(sms, 1, 64 * g, {L::Segmented, 0, -1, 1, 0}).warp_walk, 0);
   EXPECT_EQ(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 0}).warp_walk, 1);  // the last warp walks up to 4 draws
@@ -568,7 +568,12 @@ TEST(SumTreePlanRule, TheResidentPassTakesUpTo4WarpsABlock) {
   EXPECT_EQ(S::plan_for(sms, 1, 8 * g, {}, 32).second_pass, 3);
   EXPECT_EQ(S::plan_for(sms, 1, 8 * g, {}, 33).layout, L::BlockPerRow);  // (past 4 draws a segment)
   EXPECT_EQ(S::plan_for(sms, 1, 64 * g, {}, 64).second_pass, 3);
-  EXPECT_NE(S::plan_for(sms, 1, 65 * g).second_pass, 3);
+  EXPECT_EQ(S::plan_for(sms, 1, 65 * g).second_pass, 3);   // (up to 512 segments)
+  EXPECT_EQ(S::plan_for(sms, 1, 512 * g).second_pass, 3);
+  EXPECT_EQ(S::plan_for(sms, 1, 512 * g).warps_per_block, 1);  // (512 blocks)
+  EXPECT_NE(S::plan_for(sms, 1, 512 * g + 1).second_pass, 3);
+  EXPECT_EQ(S::plan_for(sms, 2, 257 * g).second_pass, 3);    // (514 warps)
+  EXPECT_NE(S::plan_for(sms, 3, 257 * g).second_pass, 3);    // (771)
   EXPECT_EQ(S::plan_for(sms, 1, 1024).layout, L::LanesPerRow);  // (rows lanes a row hold: theirs)
   EXPECT_NE(S::plan_for(sms, 1, 4 * g, {L::Segmented, 2}).second_pass, 3);  // (another knob asked)
 }
@@ -607,21 +612,24 @@ TEST(SumTreePlanRule, ARowsClusterIsAtMost8Blocks) {
 
 // The second kernel a warp a row (no device: runs in CI): one draw a row of
 // up to 256 segments where M x segments is at most 4 warps a
-// multiprocessor or the rows are more than three a multiprocessor; a block
-// a row between, with S > 1 or longer rows; as asked.
+// multiprocessor (where the resident pass is not chosen: another knob
+// asked) or the rows are more than three a multiprocessor; a block a row
+// between, with S > 1 or longer rows; as asked.
 TEST(SumTreePlanRule, AWarpARowDrawsOneDrawOfFewOrManyRows) {
   using S = gpu::SumTreeSampler<float>;
   using L = gpu::SumTreePlan::Layout;
   const int sms = 132;
   const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
-  EXPECT_EQ(S::plan_for(sms, 1, 65 * g).second_pass, 2);  // (up to 64 segments go resident: below)
-  EXPECT_EQ(S::plan_for(sms, 8, 65 * g).second_pass, 2);  // (520 warps)
+  const gpu::SumTreePlan two{L::Segmented, 2};  // (a knob the resident pass has not: not resident)
+  EXPECT_EQ(S::plan_for(sms, 1, 65 * g).second_pass, 3);  // (few warps: resident, up to 512 segments)
+  EXPECT_EQ(S::plan_for(sms, 1, 65 * g, two).second_pass, 2);
+  EXPECT_EQ(S::plan_for(sms, 8, 65 * g, two).second_pass, 2);  // (520 warps)
   EXPECT_EQ(S::plan_for(sms, 9, 65 * g).second_pass, 1);  // (585)
   EXPECT_EQ(S::plan_for(sms, 1, 32 * g).second_pass, 3);
   EXPECT_EQ(S::plan_for(sms, 16, 32 * g).second_pass, 3);  // (512 warps)
   EXPECT_EQ(S::plan_for(sms, 17, 32 * g).second_pass, 1);  // (544)
-  EXPECT_EQ(S::plan_for(sms, 1, 256 * g).second_pass, 2);
-  EXPECT_EQ(S::plan_for(sms, 2, 256 * g + 1).second_pass, 1);
+  EXPECT_EQ(S::plan_for(sms, 1, 256 * g, two).second_pass, 2);
+  EXPECT_EQ(S::plan_for(sms, 2, 256 * g + 1, two).second_pass, 1);
   EXPECT_EQ(S::plan_for(sms, 3 * sms + 1, 65 * g).second_pass, 2);  // (rows of 9-64 segments here go a row's cluster)
   EXPECT_EQ(S::plan_for(sms, 3 * sms, 65 * g).second_pass, 1);
   EXPECT_EQ(S::plan_for(sms, 1024, 256 * g).second_pass, 2);
@@ -629,14 +637,15 @@ TEST(SumTreePlanRule, AWarpARowDrawsOneDrawOfFewOrManyRows) {
   EXPECT_EQ(S::plan_for(sms, 17, 32 * g, {}, 2).second_pass, 1);
   EXPECT_EQ(S::plan_for(sms, 1024, 65 * g, {}, 2).second_pass, 1);
   EXPECT_EQ(S::plan_for(sms, 1024, 40 * g, {L::Segmented, 0, -1, 1}).second_pass, 1);
-  EXPECT_EQ(S::plan_for(sms, 1, 65 * g).describe(), "segmented, 1 warps a block, then a warp a row, warps walk draws");
+  EXPECT_EQ(S::plan_for(sms, 1, 65 * g, two).describe(), "segmented, 2 warps a block, then a warp a row, warps walk draws");
   const auto asked = S::plan_for(sms, 2, 40 * g, {L::Segmented, 0, -1, 2}, 4);
   EXPECT_EQ(asked.second_pass, 2);
   EXPECT_EQ(asked.warp_walk, 1);
   EXPECT_EQ(asked.row_blocks, 0);
   EXPECT_EQ(asked.describe(), "segmented, 1 warps a block, then a warp a row, warps walk draws");
   const std::int64_t g64 = static_cast<std::int64_t>(tree::kSegment<double>);  // (2,048)
-  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1, 65 * g64).second_pass, 2);
+  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1, 65 * g64, two).second_pass, 2);
+  EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1, 65 * g64).second_pass, 3);
   EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1, 64 * g64).second_pass, 3);
   EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1024, 256 * g64).second_pass, 2);
   EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1024, 256 * g64 + 1).second_pass, 1);
@@ -757,8 +766,10 @@ TEST(SumTreePlanRule, SecondKernelSharesARowsDrawsOverBlocks) {
   using S = gpu::SumTreeSampler<float>;
   using L = gpu::SumTreePlan::Layout;
   const int sms = 132;
-  const std::int64_t k = 65 * static_cast<std::int64_t>(tree::kSegment<float>);  // (up to 64 segments, few draws go resident)
-  EXPECT_EQ(S::plan_for(sms, 1, k).row_blocks, 0);  // (one draw: a warp a row)
+  // (133 segments: one row's are more than the multiprocessors, so S > 1
+  // draws do not go resident)
+  const std::int64_t k = 133 * static_cast<std::int64_t>(tree::kSegment<float>);
+  EXPECT_EQ(S::plan_for(sms, 1, k).row_blocks, 0);  // (one draw: resident)
   EXPECT_EQ(S::plan_for(sms, 1, k, {L::Segmented, 0, -1, 1}).row_blocks, 1);
   EXPECT_EQ(S::plan_for(sms, 1, k, {}, 8).row_blocks, 1);
   EXPECT_EQ(S::plan_for(sms, 1, k, {}, 16).row_blocks, 2);
