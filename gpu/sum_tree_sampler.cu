@@ -1156,12 +1156,18 @@ constexpr int kResidentWarps = 4;       // a block's warps where it has a multip
 // warps/), 11.4, 30.3, 12.8, 14.3 against 13.2, 45.1, 15.4, 17.0 (fp64, 512
 // segments: 13.1, 12.9, 22.2, 15.2 against 13.5, 13.5, 32.2, 15.3 a block
 // a row); ncu (their ncu_small_m.csv): 7.8-8.0 us against 5.2 + 5.9-6.2
-// for the two kernels. With S > 1 draws only where the grid is at most a
-// warp a multiprocessor (one warp then makes several draws in turn): a
-// block a row was faster at fp32 (64, 32,768, S = 4), 512 warps, 11.9 us
-// against 13.0, and (100, 16,384, 8) 11.1 against 12.4, where fp32 (1,
-// 32,768, 4) went 11.6 -> 11.4 and (64, 4,096, 4) 11.4 -> 10.2
-// (rows-h100-resident/extra_block.jsonl).
+// for the two kernels. With S > 1 draws of several rows only where the
+// grid is at most a block a multiprocessor (each block then descends all
+// its row's draws): a block a row was faster at fp32 (64, 32,768, S = 4),
+// 512 warps, 11.9 us against 13.0, and (100, 16,384, 8) 11.1 against
+// 12.4, where fp32 (1, 32,768, 4) went 11.6 -> 11.4 and (64, 4,096, 4)
+// 11.4 -> 10.2 (rows-h100-resident/extra_block.jsonl). One row's S draws
+// go resident as its one draw does: forced beside the plan's
+// (rows-trials/h100-resident-one-row/, two rounds), fp32 (1, 1,048,576,
+// S = 2) 12.2-12.7 us against 14.8-15.3 after the segment pass, S = 8
+// 12.0-12.9 against 14.9-15.4, S = 64 12.9-15.2 against 14.3-15.7; (1,
+// 2,097,152) 14.0-15.6 against 14.8-16.4; fp64 (1, 524,288, S = 2-64)
+// 11.2-13.2 against 14.4-15.5.
 // Its warps a block, unless asked: 4 (one a scheduler) where every block
 // has a multiprocessor of its own, else 1. The block's warps share its
 // segment's copy and its vectors' sums (each a quarter of every lane's
@@ -1177,7 +1183,7 @@ constexpr int resident_warps(int sms, std::int64_t blocks) { return blocks <= sm
 constexpr bool resident_chosen(int sms, int m, std::int64_t segments, int draws) {
   const std::int64_t warps = static_cast<std::int64_t>(m) * segments;
   return segments <= kResidentSegments && draws <= kResidentDraws && draws <= 4 * segments &&
-         warps <= static_cast<std::int64_t>(draws == 1 ? kFewWarps : 1) * sms;
+         warps <= static_cast<std::int64_t>(draws == 1 || m == 1 ? kFewWarps : 1) * sms;
 }
 
 // Its dynamic shared memory: the segment, each lane's running sums (r before

@@ -87,7 +87,8 @@ struct SumTreePlan {
   // each finished by the block that holds its segment); -1: plan()
   // chooses (3 for rows longer than lanes a row hold of up to 512
   // segments, at most 4 draws a segment and 64 a row, where M x segments
-  // is at most 4 warps a multiprocessor, or one with S > 1; else 4 for
+  // is at most 4 warps a multiprocessor, or one with S > 1 draws of
+  // several rows; else 4 for
   // rows of 9-64 segments with at most 64 draws where M x segments is at
   // least 32 warps a multiprocessor or a row has 16 draws or more; 2 for
   // one draw a row of up to 256 segments where M x segments is at most 4

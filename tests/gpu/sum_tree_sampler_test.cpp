@@ -559,13 +559,18 @@ TEST(SumTreePlanRule, TheResidentPassTakesUpTo4WarpsABlock) {
   EXPECT_EQ(S::plan_for(sms, 1, 512 * g, {L::Segmented, 0, -1, 3}).second_pass, 3);
   EXPECT_THROW(S::plan_for(sms, 1, 512 * g + 1, {L::Segmented, 0, -1, 3}), std::invalid_argument);
   EXPECT_THROW(S::plan_for(sms, 1, g, {L::Segmented, 0, -1, 3}, 65), std::invalid_argument);
-  // Chosen: up to 64 segments, 4 draws a segment, and a grid of at most 4
-  // warps a multiprocessor with one draw, one with S draws.
+  // Chosen: up to 512 segments, 4 draws a segment, and a grid of at most 4
+  // warps a multiprocessor with one draw or one row, one with S draws of
+  // several rows.
   EXPECT_EQ(S::plan_for(sms, 16, 32 * g).second_pass, 3);       // (512 blocks of a warp)
   EXPECT_EQ(S::plan_for(sms, 16, 32 * g).warps_per_block, 1);
   EXPECT_EQ(S::plan_for(sms, 64, 8 * g, {}, 4).layout, L::BlockPerRow);  // (512 warps, S = 4)
   EXPECT_EQ(S::plan_for(sms, 16, 8 * g, {}, 4).second_pass, 3);  // (128)
   EXPECT_EQ(S::plan_for(sms, 1, 8 * g, {}, 32).second_pass, 3);
+  EXPECT_EQ(S::plan_for(sms, 1, 256 * g, {}, 8).second_pass, 3);  // (one row: 256 blocks)
+  EXPECT_EQ(S::plan_for(sms, 1, 512 * g, {}, 64).second_pass, 3);
+  EXPECT_NE(S::plan_for(sms, 2, 128 * g, {}, 8).second_pass, 3);  // (two rows, 256 blocks)
+  EXPECT_EQ(S::plan_for(sms, 2, 66 * g, {}, 8).second_pass, 3);   // (132)
   EXPECT_EQ(S::plan_for(sms, 1, 8 * g, {}, 33).layout, L::BlockPerRow);  // (past 4 draws a segment)
   EXPECT_EQ(S::plan_for(sms, 1, 64 * g, {}, 64).second_pass, 3);
   EXPECT_EQ(S::plan_for(sms, 1, 65 * g).second_pass, 3);   // (up to 512 segments)
@@ -766,10 +771,9 @@ TEST(SumTreePlanRule, SecondKernelSharesARowsDrawsOverBlocks) {
   using S = gpu::SumTreeSampler<float>;
   using L = gpu::SumTreePlan::Layout;
   const int sms = 132;
-  // (133 segments: one row's are more than the multiprocessors, so S > 1
-  // draws do not go resident)
-  const std::int64_t k = 133 * static_cast<std::int64_t>(tree::kSegment<float>);
-  EXPECT_EQ(S::plan_for(sms, 1, k).row_blocks, 0);  // (one draw: resident)
+  // (513 segments: past the resident pass's 512, so no draws go resident)
+  const std::int64_t k = 513 * static_cast<std::int64_t>(tree::kSegment<float>);
+  EXPECT_EQ(S::plan_for(sms, 1, k).row_blocks, 1);  // (one draw: a block a row, past a warp a row's 256 segments)
   EXPECT_EQ(S::plan_for(sms, 1, k, {L::Segmented, 0, -1, 1}).row_blocks, 1);
   EXPECT_EQ(S::plan_for(sms, 1, k, {}, 8).row_blocks, 1);
   EXPECT_EQ(S::plan_for(sms, 1, k, {}, 16).row_blocks, 2);
