@@ -58,10 +58,11 @@ namespace warpsim::gpu {
 //                 blocks, the segments' sums exchanged in distributed
 //                 shared memory, each block finishing the draws that land
 //                 in its segments from its lanes' marks: many rows); or,
-//                 resident (one kernel, a block of 1 or 4 warps a segment, the
-//                 grid held at once), each segment's block waits for its
-//                 row's sums and finishes the draws that land in its
-//                 segment, kept in shared memory (few rows: latency)
+//                 resident (one kernel, a block of 1 or 4 warps a
+//                 segment, the grid held at once), each segment's block
+//                 waits for its row's sums and finishes the draws that
+//                 land in its segment, kept in shared memory (few rows:
+//                 latency)
 struct SumTreePlan {
   enum class Layout { Auto, LanesPerRow, ThreadPerRow, WarpPerRow, BlockPerRow, Segmented };
   Layout layout = Layout::Auto;
@@ -75,25 +76,23 @@ struct SumTreePlan {
   // Segmented: 1 draws in a second kernel, a block a row (any row); 2 in a
   // second kernel a warp a row (rows of up to 256 segments, up to 4 draws a
   // row, walked); 0 by the row's last warp to finish (rows of up to 32
-  // segments; only where asked); 3 in the one kernel, resident (a
-  // cooperative launch, a block a segment, of 4 warps where each block
-  // has a multiprocessor of its own, else 1, unless asked: each
-  // segment's block reads its row's sums once all are posted and finishes
-  // the draws that land in its segment, kept in shared memory; rows of up
-  // to 512 segments, up to 64 draws, a grid the device holds at once); 4
-  // in the one kernel, a row's
-  // blocks a thread-block cluster (warps_per_block 8 unless asked, at most
-  // 8 blocks a row: rows of up to 64 segments; its draws a lane a draw,
-  // each finished by the block that holds its segment); -1: plan()
-  // chooses (3 for rows longer than lanes a row hold of up to 512
-  // segments, at most 4 draws a segment and 64 a row, where M x segments
-  // is at most 4 warps a multiprocessor, or one with S > 1 draws of
-  // several rows; else 4 for
-  // rows of 9-64 segments with at most 64 draws where M x segments is at
-  // least 32 warps a multiprocessor or a row has 16 draws or more; 2 for
-  // one draw a row of up to 256 segments where M x segments is at most 4
-  // warps a multiprocessor (asked other knobs than the resident pass has)
-  // or M is more than 3 rows a multiprocessor, else 1).
+  // segments; only where asked); 3 in the one kernel, resident (a cooperative
+  // launch, a block a segment, of 4 warps where each block has a
+  // multiprocessor of its own, else 1, unless asked: each segment's block
+  // reads its row's sums once all are posted and finishes the draws that land
+  // in its segment, kept in shared memory; rows of up to 512 segments, up to
+  // 64 draws, a grid the device holds at once); 4 in the one kernel, a row's
+  // blocks a thread-block cluster (warps_per_block 8 unless asked, at most 8
+  // blocks a row: rows of up to 64 segments; its draws a lane a draw, each
+  // finished by the block that holds its segment); -1: plan() chooses (3 for
+  // rows longer than lanes a row hold of up to 512 segments, at most 4 draws a
+  // segment and 64 a row, where M x segments is at most 4 warps a
+  // multiprocessor, or one with S > 1 draws of several rows; else 4 for rows
+  // of 9-64 segments with at most 64 draws where M x segments is at least 32
+  // warps a multiprocessor or a row has 16 draws or more; 2 for one draw a row
+  // of up to 256 segments where M x segments is at most 4 warps a
+  // multiprocessor (asked other knobs than the resident pass has) or M is more
+  // than 3 rows a multiprocessor, else 1).
   int second_pass = -1;
   // BlockPerRow, and Segmented (its second kernel, or a row's last warp):
   // 1 walks a warp's round of up to 4 draws with the whole warp (lane j
@@ -168,17 +167,16 @@ class SumTreeSampler {
   static SumTreePlan plan_for(int sms, int m, std::int64_t k, const SumTreePlan& ask = {}, int draws = 1);
 
   // weights: device, M x K row-major, every weight finite and >= 0 (not
-  // checked here: properties/ and the CLI check the host's); out: device,
-  // M * draws ints. Asynchronous on `stream`. Throws std::invalid_argument on
+  // checked here: properties/ and the CLI check the host's); out: device, M *
+  // draws ints. Asynchronous on `stream`. Throws std::invalid_argument on
   // M < 1, K < 1, K > max_k(), draws < 1, or M * draws past 2^31 - 1, or a
   // plan that cannot hold K or a knob out of range (LanesPerRow past
-  // lanes_per_row_max_k(),
-  // ThreadPerRow past thread_per_row_max_k(),
-  // WarpPerRow past G, BlockPerRow past 32 G, the resident pass past 512 G
-  // or 64 draws or other than 1 or 4 warps a block or a grid of M x segments blocks the
-  // device cannot hold at once, a row's cluster past 64 segments or 8 blocks or one the device
-  // cannot hold, warps_per_block not a power of two up to 8). One call at
-  // a time per sampler (its scratch).
+  // lanes_per_row_max_k(), ThreadPerRow past thread_per_row_max_k(),
+  // WarpPerRow past G, BlockPerRow past 32 G, the resident pass past 512 G or
+  // 64 draws or other than 1 or 4 warps a block or a grid of M x segments
+  // blocks the device cannot hold at once, a row's cluster past 64 segments or
+  // 8 blocks or one the device cannot hold, warps_per_block not a power of two
+  // up to 8). One call at a time per sampler (its scratch).
   void draw(const T* weights, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream = nullptr,
             const SumTreePlan& ask = {});
 
