@@ -114,6 +114,10 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
       if (layout == L::Segmented && forced.second_pass == 3 &&
           (p.k > 512 * g || p.draws > 64 || static_cast<std::int64_t>(p.m) * ((p.k + g - 1) / g) > 4LL * sms))
         continue;
+      // (its one-warp blocks asked: only where its own choice is not one warp already)
+      if (layout == L::Segmented && forced.second_pass == 3 && forced.warps_per_block == 1 &&
+          gpu::SumTreeSampler<T>::plan(p.m, p.k, {L::Segmented, 0, -1, 3}, p.draws).warps_per_block == 1)
+        continue;
       if (layout == L::Segmented && forced.second_pass == 4 && p.k > 64 * g) continue;  // (a row's cluster: up to 64 segments)
       if (forced.row_blocks == 1 && p.draws == 1) continue;  // (the plan's already)
       if (!long_rows && p.k > g) break;
