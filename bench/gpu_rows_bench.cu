@@ -53,7 +53,8 @@ struct Forced {
 };
 
 template <class T>
-void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs, double empty_ms, bool seed_kernels, const Forced& forced_only) {
+void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs, double empty_ms, bool seed_kernels, const Forced& forced_only,
+         const std::vector<int>& row_blocks) {
   std::size_t most = 0;
   for (const auto& p : grid) most = std::max(most, static_cast<std::size_t>(p.m) * static_cast<std::size_t>(p.k));
   bench::DeviceBuffer<T> w(most);
@@ -130,6 +131,19 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
                   f / floor_ms);
       std::fflush(stdout);
     }
+    // --row-blocks: a block a row (rows not kept, a lane a draw) with each
+    // of these blocks a row, where it holds the row and has that many draws.
+    for (const int rb : row_blocks) {
+      if (p.draws < 2 || rb > p.draws || p.k > 32 * g) continue;
+      const gpu::SumTreePlan forced{L::BlockPerRow, 0, 0, -1, 0, rb};
+      const double f = bench::median_ms([&] { sampler.draw(w.p, p.m, p.k, seed++, p.draws, out.p, nullptr, forced); }, 15, 3);
+      WARPSIM_CUDA(cudaDeviceSynchronize());
+      std::printf("{\"dtype\": \"%s\", \"what\": \"sum-tree row-blocks\", \"M\": %d, \"K\": %lld, \"S\": %d, \"row_blocks\": %d, "
+                  "\"plan\": \"%s\", \"ms\": %.4f, \"x_floor\": %.2f}\n",
+                  dtype, p.m, static_cast<long long>(p.k), p.draws, rb, gpu::SumTreeSampler<T>::plan(p.m, p.k, forced, p.draws).describe().c_str(), f,
+                  f / floor_ms);
+      std::fflush(stdout);
+    }
     if (seed_kernels && p.draws == 1 && p.k <= 1024) {
       const double b = bench::median_ms(
           [&] { seed000.draw(w.p, p.m, static_cast<int>(p.k), seed++, gpu::MatrixAlgorithm::ButterflyAddSub, out.p); }, 15, 3);
@@ -155,6 +169,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> forced_names;
   app.add_option("--forced", forced_names, "only these forced layouts beside the plan's (block, segmented, lanes, thread, warp; none: the plan's alone)")
       ->check(CLI::IsMember({"block", "segmented", "lanes", "thread", "warp", "none"}))
+      ->delimiter(',');
+  std::vector<int> row_blocks;
+  app.add_option("--row-blocks", row_blocks, "also a block a row with each of these blocks a row (S draws only; e.g. 1,2,4,99)")
+      ->check(CLI::PositiveNumber)
       ->delimiter(',');
   try {
     app.parse(argc, argv);
@@ -214,8 +232,8 @@ int main(int argc, char** argv) {
         if (!have) grid.push_back({m, k, 1});
       }
     if (!picked.empty()) grid = picked;
-    if (!only_fp64) run<float>("fp32", grid, bandwidth, empty_ms, true, forced_only);
-    if (!only_fp32) run<double>("fp64", grid, bandwidth, empty_ms, true, forced_only);
+    if (!only_fp64) run<float>("fp32", grid, bandwidth, empty_ms, true, forced_only, row_blocks);
+    if (!only_fp32) run<double>("fp64", grid, bandwidth, empty_ms, true, forced_only, row_blocks);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_gpu_rows: %s\n", e.what());
     return 2;
