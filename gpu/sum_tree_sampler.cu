@@ -465,6 +465,19 @@ __device__ __forceinline__ double target(const RowUniforms& uniform, std::int64_
   return __dmul_rn(uniform(row, s), root);
 }
 
+// A block a row spreads a few rows' many draws over blocks a row until
+// the grid holds this many warps a multiprocessor (SumTreeSampler::plan):
+// two thirds of the 24 that its 8-warp kernels' 80 registers let a
+// multiprocessor hold. Each block sums its row again, and a grid that
+// fills the GPU, or more, left blocks waiting for a second wave: H100, a
+// sweep of blocks a row at 22 points of 8-512 rows (docs/PERF.md), 16
+// within 0-9% of the fastest at the 18 where it was among those timed
+// (the fastest at 12), 32 (the rule before) 9-30% slower than the fastest
+// at 18 (fp32 (32, 4,096, S = 8,192) 131 blocks a row 25.2 us against
+// 21.4 at 66; (64, 4,096, 4,096) 26.2 against 20.8 at 33; fp64 (64,
+// 4,096, 4,096) 25.3 against 19.5 at 16).
+constexpr std::int64_t kBlockRowFillWarps = 16;
+
 // The longest row a block a row keeps in shared memory, in segments (16 KB each).
 constexpr int kKeptSegments = 8;
 // The longest row plan() gives a block a row when M leaves multiprocessors
@@ -2290,13 +2303,22 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     p.warps_per_block = 0;
     // Its blocks a row: a row's draws past a round of its warps' lanes are
     // spread over more blocks, each summing the row and making its share,
-    // until the grid holds 32 warps a multiprocessor (at least a round of
-    // draws a block): one row's draws no longer wait on one block's warps.
-    // fp32 (1, 64, S = 65,536): 1.65 ms a block a row (docs/PERF.md).
+    // until the grid holds kBlockRowFillWarps warps a multiprocessor (at
+    // least a round of draws a block): one row's draws no longer wait on
+    // one block's warps. fp32 (1, 64, S = 65,536): 1.65 ms a block a row
+    // (docs/PERF.md). Rows longer than a vector a lane, whose draws each
+    // walk a batch of their lane's vectors, go over at least two blocks
+    // where they have two rounds of draws or more, however many rows
+    // (H100: fp32 (4,096, 4,096, S = 256) 120.0 us on one block a row,
+    // 60.4 on two; fp64 135.2 against 82.7; fp32 (4,096, 1,024, 512) 72.4
+    // against 65.7, fp64 70.1 against 62.3; fp64 (8,192, 1,024, 512) 119.2
+    // against 113.1, but fp32 120.6 against 122.4).
     if (p.row_blocks == 0) {
       const std::int64_t most = (draws + kLanes * segments - 1) / (kLanes * segments);
-      const std::int64_t fill = 32LL * sms / (static_cast<std::int64_t>(m) * segments);
-      p.row_blocks = static_cast<int>(std::clamp<std::int64_t>(fill, 1, most));
+      const std::int64_t fill = kBlockRowFillWarps * sms / (static_cast<std::int64_t>(m) * segments);
+      std::int64_t blocks = std::clamp<std::int64_t>(fill, 1, most);
+      if (k > kLanes * Shape<T>::E && most >= 2) blocks = std::max<std::int64_t>(blocks, 2);
+      p.row_blocks = static_cast<int>(blocks);
     }
     p.row_blocks = row_chunk(draws, row_chunk(draws, p.row_blocks));  // (no block without draws)
     // Rows are not kept in shared memory unless asked: with its lane's

@@ -109,8 +109,9 @@ struct SumTreePlan {
   // BlockPerRow, and Segmented with a second kernel: the blocks a row's
   // draws go over, each summing the row (or building its tree) and making
   // its share (1 to S); 0: plan() chooses (a block a row: one for every
-  // round of draws of its warps' lanes, up to a grid of 32 warps a
-  // multiprocessor; the second kernel, walked and M below the
+  // round of draws of its warps' lanes, up to a grid of 16 warps a
+  // multiprocessor, and at least two where rows longer than a vector a
+  // lane have two rounds or more; the second kernel, walked and M below the
   // multiprocessors: one for every 32 draws, up to one for every 8 while M
   // x blocks is at most the multiprocessors, or, past two such blocks a
   // multiprocessor, a lane a draw and one for every 256; else 1). The

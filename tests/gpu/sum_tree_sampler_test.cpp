@@ -806,7 +806,8 @@ TEST(SumTreePlanRule, SecondKernelSharesARowsDrawsOverBlocks) {
 
 // A block a row's blocks a row (no device: runs in CI): one for every
 // round of draws of the block's warps' lanes (32 a segment), up to a grid
-// of 32 warps a multiprocessor, at least one; as asked, less any block
+// of 16 warps a multiprocessor, at least one (two where rows longer than
+// a vector a lane have two rounds or more); as asked, less any block
 // that would have no draws; refused past S. Rows kept in shared memory
 // only where asked. Rows of 17-32 segments a block a row where a row has
 // more draws than its warps' lanes.
@@ -817,9 +818,13 @@ TEST(SumTreePlanRule, ABlockARowSpreadsManyDrawsOverBlocks) {
   const auto plan = [&](int m, std::int64_t k, int draws, gpu::SumTreePlan ask = {}) { return S::plan_for(sms, m, k, ask, draws); };
   EXPECT_EQ(plan(1, 64, 65536).row_blocks, 2048);       // (S / 32: a round of 32 draws a block)
   EXPECT_EQ(plan(1, 64, 1000).row_blocks, 32);          // (32 draws each, the last 8)
-  EXPECT_EQ(plan(256, 64, 4096).row_blocks, 16);        // (32 x 132 warps over 256 rows)
+  EXPECT_EQ(plan(256, 64, 4096).row_blocks, 8);         // (16 x 132 warps over 256 rows)
+  EXPECT_EQ(plan(32, 4096, 8192).row_blocks, 66);
+  EXPECT_EQ(plan(4096, 1024, 512).row_blocks, 2);       // (past a vector a lane, 16 rounds: two blocks)
+  EXPECT_EQ(plan(4096, 64, 1024).row_blocks, 1);        // (a vector a lane: the grid is full already)
+  EXPECT_EQ(plan(8192, 4096, 32).row_blocks, 1);        // (one round)
   EXPECT_EQ(plan(1, 8 * 4096, 65536).row_blocks, 256);  // (8 segments: 8 warps, 256 draws a round)
-  EXPECT_EQ(plan(4224, 64, 1000).row_blocks, 1);        // (a warp a multiprocessor's 32 already)
+  EXPECT_EQ(plan(4224, 64, 1000).row_blocks, 1);        // (32 warps a multiprocessor already)
   EXPECT_EQ(plan(1024, 8 * 4096, 16).row_blocks, 1);
   EXPECT_EQ(plan(600, 4096, 1).row_blocks, 1);
   EXPECT_EQ(plan(1, 64, 65536).describe(), "block-per-row, 2048 blocks a row");  // (not kept: each block would copy the row)
