@@ -1871,14 +1871,18 @@ __device__ __forceinline__ int draw_across_lanes(const T (&x)[NV][Shape<T>::E], 
 // rounds' loop does not take its registers.
 enum class LanesDraws { One, Both, Round, Many };
 
-template <class T, int G, int NV, LanesDraws kDraws, bool kAligned>
+// kSteps: the steps (R rows each) a warp takes; a batch of vectors a lane
+// (kBatch / NV) but where Many's rows are too few to fill the GPU that way
+// (lanes_steps).
+template <class T, int G, int NV, LanesDraws kDraws, bool kAligned, int kSteps = kBatch / NV>
 __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed,
                                                                    int draws, int* __restrict__ out) {
   static_assert(G >= 1 && G <= kLanes && (G & (G - 1)) == 0, "a row on a power of two of lanes, up to 32");
   static_assert(NV == 1 || (G == kLanes && kBatch % NV == 0), "vectors a lane > 1 only where a row takes the warp");
+  static_assert(kSteps >= 1 && kSteps <= kBatch / NV, "at most a batch of vectors a lane in flight");
   constexpr int E = Shape<T>::E;
   constexpr int R = kLanes / G;                        // rows a step
-  constexpr int S = kBatch / NV;                       // steps a warp
+  constexpr int S = kSteps;                            // steps a warp
   constexpr int kRows = R * S;                         // rows a warp
   constexpr int kOwn = (kRows + kLanes - 1) / kLanes;  // one draw a row: the uniforms a lane makes
   const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
@@ -2015,6 +2019,18 @@ constexpr int kLanesRoundsMany = 32;
 constexpr int kLanesShuffles = 32;
 constexpr int kLanesFullWarps = 4;
 
+// Whether lanes a row's S draws in rounds of G (LanesDraws::Many) take one
+// step of R rows a warp, not a batch of vectors a lane's (kBatch / NV
+// steps): where the batch's grid would hold fewer than 32 warps a
+// multiprocessor, whose draws, each warp's rows one after another, are
+// latency-bound (H100, ncu: fp32 (4,096, 256, S = 1,024) on 256 blocks of
+// 4 warps, 0.32 waves, 12% of the warps a multiprocessor achieved, an
+// instruction issued every 2.4 cycles a scheduler; docs/PERF.md).
+constexpr bool lanes_one_step(int sms, std::int64_t m, int g, int nv) {
+  const std::int64_t rows_a_warp = static_cast<std::int64_t>(kLanes / g) * (kBatch / nv);
+  return (m + rows_a_warp - 1) / rows_a_warp < 32LL * sms;
+}
+
 // The lanes a row lanes_pass_for gives rows of `vectors` vectors.
 constexpr std::int64_t lanes_of(std::int64_t vectors) {
   std::int64_t g = 1;
@@ -2068,11 +2084,13 @@ constexpr bool s_draws_on_thread(int sms, int m, std::int64_t vectors, int draws
 }
 
 template <class T, int G, int NV>
-void launch_lanes_pass(const T* w, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream) {
-  constexpr std::int64_t rows_a_block = static_cast<std::int64_t>(kLanes / G) * (kBatch / NV) * kLanesWarps;
+void launch_lanes_pass(const T* w, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream, int sms) {
+  const bool one_step = draws > G && lanes_one_step(sms, m, G, NV);
+  const std::int64_t rows_a_block = static_cast<std::int64_t>(kLanes / G) * (one_step ? 1 : kBatch / NV) * kLanesWarps;
   const auto pick = [&](auto aligned) {
     constexpr bool kAligned = decltype(aligned)::value;
     auto kernel = draws <= G ? lanes_pass<T, G, NV, LanesDraws::Round, kAligned> : lanes_pass<T, G, NV, LanesDraws::Many, kAligned>;
+    if (one_step) kernel = lanes_pass<T, G, NV, LanesDraws::Many, kAligned, 1>;
     if (draws == 1) {
       if constexpr (lanes_one_apart<T>(G, NV)) {
         kernel = lanes_pass<T, G, NV, LanesDraws::One, kAligned>;
@@ -2091,17 +2109,17 @@ void launch_lanes_pass(const T* w, int m, std::int64_t k, std::uint64_t seed, in
 
 // The lanes a row and vectors a lane for rows of K weights (K <= 256 E).
 template <class T>
-void lanes_pass_for(const T* w, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream) {
+void lanes_pass_for(const T* w, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream, int sms) {
   const std::int64_t vectors = (k + Shape<T>::E - 1) / Shape<T>::E;
-  if (vectors <= 1) return launch_lanes_pass<T, 1, 1>(w, m, k, seed, draws, out, stream);
-  if (vectors <= 2) return launch_lanes_pass<T, 2, 1>(w, m, k, seed, draws, out, stream);
-  if (vectors <= 4) return launch_lanes_pass<T, 4, 1>(w, m, k, seed, draws, out, stream);
-  if (vectors <= 8) return launch_lanes_pass<T, 8, 1>(w, m, k, seed, draws, out, stream);
-  if (vectors <= 16) return launch_lanes_pass<T, 16, 1>(w, m, k, seed, draws, out, stream);
-  if (vectors <= 32) return launch_lanes_pass<T, 32, 1>(w, m, k, seed, draws, out, stream);
-  if (vectors <= 64) return launch_lanes_pass<T, 32, 2>(w, m, k, seed, draws, out, stream);
-  if (vectors <= 128) return launch_lanes_pass<T, 32, 4>(w, m, k, seed, draws, out, stream);
-  return launch_lanes_pass<T, 32, 8>(w, m, k, seed, draws, out, stream);
+  if (vectors <= 1) return launch_lanes_pass<T, 1, 1>(w, m, k, seed, draws, out, stream, sms);
+  if (vectors <= 2) return launch_lanes_pass<T, 2, 1>(w, m, k, seed, draws, out, stream, sms);
+  if (vectors <= 4) return launch_lanes_pass<T, 4, 1>(w, m, k, seed, draws, out, stream, sms);
+  if (vectors <= 8) return launch_lanes_pass<T, 8, 1>(w, m, k, seed, draws, out, stream, sms);
+  if (vectors <= 16) return launch_lanes_pass<T, 16, 1>(w, m, k, seed, draws, out, stream, sms);
+  if (vectors <= 32) return launch_lanes_pass<T, 32, 1>(w, m, k, seed, draws, out, stream, sms);
+  if (vectors <= 64) return launch_lanes_pass<T, 32, 2>(w, m, k, seed, draws, out, stream, sms);
+  if (vectors <= 128) return launch_lanes_pass<T, 32, 4>(w, m, k, seed, draws, out, stream, sms);
+  return launch_lanes_pass<T, 32, 8>(w, m, k, seed, draws, out, stream, sms);
 }
 
 
@@ -2485,7 +2503,7 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   const SumTreePlan p = plan(m, k, ask, draws);  // (throws on draws < 1)
   if (static_cast<std::int64_t>(m) * draws > 0x7fffffff) throw std::invalid_argument("sum-tree draw: M x draws past 2^31 - 1");
   using L = SumTreePlan::Layout;
-  if (p.layout == L::LanesPerRow) return lanes_pass_for(weights, m, k, seed, draws, out, stream);
+  if (p.layout == L::LanesPerRow) return lanes_pass_for(weights, m, k, seed, draws, out, stream, multiprocessors());
   if (p.layout == L::ThreadPerRow) {
     const std::size_t smem = thread_pass_smem<T>(k);
     const std::int64_t vectors = (k + Shape<T>::E - 1) / Shape<T>::E;

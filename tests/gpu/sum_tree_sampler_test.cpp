@@ -199,6 +199,37 @@ TEST(SumTreeSampler, ThreadPerRowEveryKernelFp64) { every_thread_kernel<double>(
 TEST(SumTreeSampler, LanesPerRowEveryKernelFp32) { every_lanes_kernel<float>(); }
 TEST(SumTreeSampler, LanesPerRowEveryKernelFp64) { every_lanes_kernel<double>(); }
 
+// Lanes a row's S draws in rounds take one step of rows a warp where a
+// batch of steps would leave the grid under 32 warps a multiprocessor
+// (every_lanes_kernel's 37 rows); here rows enough for the batch's steps
+// (a warp's rows x 32 x the multiprocessors, and 7 more): a row on 16
+// lanes (16 rows a warp), and on 32 lanes with 2 and 4 vectors a lane (4
+// and 2 rows a warp), aligned and not.
+template <class T>
+void lanes_many_draws_of_many_rows() {
+  WARPSIM_REQUIRE_GPU();
+  using L = gpu::SumTreePlan::Layout;
+  constexpr std::int64_t e = 16 / sizeof(T);
+  int device = 0, sms = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  struct Case {
+    std::int64_t k;
+    int rows_a_warp;
+    int draws;
+  };
+  std::uint64_t seed = 901;
+  for (const Case c : {Case{16 * e - 1, 16, 17}, Case{64 * e, 4, 33}, Case{128 * e - 3, 2, 33}}) {
+    const int m = c.rows_a_warp * 32 * sms + 7;
+    const auto w = weights<T>(properties::WeightFamily::PowerLaw, m, c.k, seed);
+    for (int offset : {0, 1}) EXPECT_EQ(compare(w, m, c.k, seed, c.draws, {L::LanesPerRow}, offset), 0) << "K " << c.k << " M " << m;
+    ++seed;
+  }
+}
+
+TEST(SumTreeSampler, LanesPerRowManyDrawsOfManyRowsFp32) { lanes_many_draws_of_many_rows<float>(); }
+TEST(SumTreeSampler, LanesPerRowManyDrawsOfManyRowsFp64) { lanes_many_draws_of_many_rows<double>(); }
+
 // A block a row, its row kept in shared memory and not, at a few shapes
 // small enough for racecheck and synccheck (scripts/device_rows.sh runs
 // them on this test): one segment, several with a partial last one and
