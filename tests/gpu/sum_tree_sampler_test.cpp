@@ -692,7 +692,8 @@ TEST(SumTreePlanRule, AWarpARowDrawsOneDrawOfFewOrManyRows) {
 // S draws a row (no device: runs in CI): lanes a row for rows of up to 256
 // vectors (fp32 K <= 1,024, fp64 K <= 512) whose G lanes make them in at
 // most 8 rounds (S <= 8 G), whatever M, or 32 rounds where the rows fill
-// the GPU with lanes holding several vectors each; more draws, or longer
+// the GPU with lanes holding several vectors each, or 64 rounds of rows on
+// 16 or 32 lanes where M is 1,024 or more; more draws, or longer
 // rows, a block a row; a warp 32 rows only when asked (few draws of the
 // rows a thread holds: the next test).
 TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256VectorsAnd8Rounds) {
@@ -721,19 +722,26 @@ TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256VectorsAnd8Rounds) {
   // Up to 32 rounds where a lane holds 2 or more vectors, a draw shuffles
   // at most 32 values (fp32 NV <= 4, fp64 NV <= 8) and the rows fill 4
   // warps a multiprocessor (fp32 K = 256: 4 rows a warp, 528 warps from
-  // M = 2,109).
+  // M = 2,109); up to 64 rounds of rows on 16 or 32 lanes from M = 1,024.
   using F = gpu::SumTreeSampler<float>;
   using D = gpu::SumTreeSampler<double>;
   EXPECT_EQ(F::plan_for(sms, 4096, 256, {}, 1024).layout, L::LanesPerRow);
-  EXPECT_EQ(F::plan_for(sms, 4096, 256, {}, 1025).layout, L::BlockPerRow);  // (33 rounds)
+  EXPECT_EQ(F::plan_for(sms, 4096, 256, {}, 2048).layout, L::LanesPerRow);  // (64 rounds)
+  EXPECT_EQ(F::plan_for(sms, 4096, 256, {}, 2049).layout, L::BlockPerRow);  // (65)
   EXPECT_EQ(F::plan_for(sms, 2112, 256, {}, 1024).layout, L::LanesPerRow);
-  EXPECT_EQ(F::plan_for(sms, 2108, 256, {}, 1024).layout, L::BlockPerRow);
+  EXPECT_EQ(F::plan_for(sms, 1024, 256, {}, 1024).layout, L::LanesPerRow);
+  EXPECT_EQ(F::plan_for(sms, 1023, 256, {}, 1024).layout, L::BlockPerRow);
+  EXPECT_EQ(F::plan_for(sms, 600, 256, {}, 512).layout, L::BlockPerRow);
   EXPECT_EQ(F::plan_for(sms, 4096, 512, {}, 512).layout, L::LanesPerRow);    // (4 vectors a lane: 24 shuffles)
   EXPECT_EQ(F::plan_for(sms, 4096, 1024, {}, 512).layout, L::BlockPerRow);   // (8: 48)
-  EXPECT_EQ(F::plan_for(sms, 1 << 16, 128, {}, 512).layout, L::BlockPerRow); // (a vector a lane)
+  EXPECT_EQ(F::plan_for(sms, 1 << 16, 128, {}, 512).layout, L::LanesPerRow); // (a vector a lane, 32 lanes)
+  EXPECT_EQ(F::plan_for(sms, 4096, 64, {}, 1024).layout, L::LanesPerRow);    // (16 lanes, 64 rounds)
+  EXPECT_EQ(F::plan_for(sms, 4096, 64, {}, 1025).layout, L::BlockPerRow);    // (65 rounds)
+  EXPECT_EQ(F::plan_for(sms, 1 << 16, 32, {}, 512).layout, L::BlockPerRow);  // (8 lanes)
   EXPECT_EQ(D::plan_for(sms, 4096, 256, {}, 1024).layout, L::LanesPerRow);
   EXPECT_EQ(D::plan_for(sms, 4096, 512, {}, 512).layout, L::LanesPerRow);    // (8 vectors a lane: 32 shuffles)
-  EXPECT_EQ(D::plan_for(sms, 1024, 256, {}, 1024).layout, L::BlockPerRow);   // (512 warps)
+  EXPECT_EQ(D::plan_for(sms, 1024, 256, {}, 1024).layout, L::LanesPerRow);   // (M = 1,024)
+  EXPECT_EQ(D::plan_for(sms, 1000, 256, {}, 1024).layout, L::BlockPerRow);   // (500 warps)
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 128).layout, L::ThreadPerRow);  // (one draw, 32 vectors)
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 64).layout, L::ThreadPerRow);  // (16 vectors)
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 32).layout, L::ThreadPerRow);  // (8)
@@ -852,10 +860,10 @@ TEST(SumTreePlanRule, ABlockARowSpreadsManyDrawsOverBlocks) {
   EXPECT_EQ(plan(256, 64, 4096).row_blocks, 8);         // (16 x 132 warps over 256 rows)
   EXPECT_EQ(plan(32, 4096, 8192).row_blocks, 66);
   EXPECT_EQ(plan(4096, 1024, 512).row_blocks, 2);       // (past a vector a lane, 16 rounds: two blocks)
-  EXPECT_EQ(plan(4096, 64, 1024).row_blocks, 1);        // (a vector a lane: the grid is full already)
+  EXPECT_EQ(plan(4096, 64, 1024, {L::BlockPerRow}).row_blocks, 1);  // (a vector a lane: the grid is full already)
   EXPECT_EQ(plan(8192, 4096, 32).row_blocks, 1);        // (one round)
   EXPECT_EQ(plan(1, 8 * 4096, 65536).row_blocks, 256);  // (8 segments: 8 warps, 256 draws a round)
-  EXPECT_EQ(plan(4224, 64, 1000).row_blocks, 1);        // (32 warps a multiprocessor already)
+  EXPECT_EQ(plan(4224, 64, 1000, {L::BlockPerRow}).row_blocks, 1);  // (32 warps a multiprocessor already)
   EXPECT_EQ(plan(1024, 8 * 4096, 16).row_blocks, 1);
   EXPECT_EQ(plan(600, 4096, 1).row_blocks, 1);
   EXPECT_EQ(plan(1, 64, 65536).describe(), "block-per-row, 2048 blocks a row");  // (not kept: each block would copy the row)
