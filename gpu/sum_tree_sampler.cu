@@ -2015,19 +2015,20 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
 // against 0.057; fp32 (4,096, 1,024, 512), 48 shuffles, 0.14 against
 // 0.074). Since few rows' draws take one step of rows a warp
 // (lanes_one_step), also up to kLanesRoundsRows rounds of rows on 16 or 32
-// lanes, a vector a lane or more, where M is at least kLanesManyRows
-// (H100, docs/PERF.md, forced beside a block a row: fp32 (4,096, 64, S =
-// 1,024), 64 rounds, 46.9 us against 57.6; (4,096, 128, 1,024) 46.7
-// against 59.2; (16,384, 64, 256) 43.2 against 57.2; (1,024, 256, 1,024)
-// 22.8 against 26.3; fp64 (4,096, 64, 1,024) 42.3 against 55.8; (2,048,
-// 64, 1,024) 25.9 against 31.5; but fp32 (2,048, 64, 1,024) 32.9 against
-// 32.2 and (1,024, 64, 256) 12.4 against 12.2).
+// lanes, a vector a lane or more, where that step gives at least
+// kLanesStepWarps warps a multiprocessor (H100, docs/PERF.md, forced
+// beside a block a row: fp32 (4,096, 64, S = 1,024), 64 rounds, 2,048
+// warps, 46.9 us against 57.6; (4,096, 128, 1,024) 46.7 against 59.2;
+// (16,384, 64, 256) 43.2 against 57.2; fp64 (4,096, 64, 1,024) 42.3
+// against 55.8; (2,048, 64, 1,024) 25.9 against 31.5; but at 512-1,024
+// warps, fp32 (1,024, 64, 1,024) 30.9 against 20.1, (1,024, 128, 2,048)
+// 37.0 against 32.9, (2,048, 64, 1,024) 34.3 against 32.9).
 constexpr int kLanesRounds = 8;
 constexpr int kLanesRoundsMany = 32;
 constexpr int kLanesShuffles = 32;
 constexpr int kLanesFullWarps = 4;
 constexpr int kLanesRoundsRows = 64;
-constexpr int kLanesManyRows = 1024;
+constexpr int kLanesStepWarps = 12;
 
 // Whether lanes a row's S draws in rounds of G (LanesDraws::Many) take one
 // step of R rows a warp, not a batch of vectors a lane's (kBatch / NV
@@ -2072,7 +2073,8 @@ constexpr bool s_draws_on_lanes(int sms, int m, std::int64_t vectors, int draws)
   if (draws <= kLanes && warps >= sms) return true;
   const bool shuffles = nv * (Shape<T>::E + 2) <= kLanesShuffles;
   if (rounds <= kLanesRoundsMany && nv >= 2 && shuffles && warps >= static_cast<std::int64_t>(kLanesFullWarps) * sms) return true;
-  return rounds <= kLanesRoundsRows && g >= kLanes / 2 && shuffles && m >= kLanesManyRows;
+  const std::int64_t step_warps = (m + kLanes / g - 1) / (kLanes / g);  // (one step of kLanes / g rows a warp)
+  return rounds <= kLanesRoundsRows && g >= kLanes / 2 && shuffles && step_warps >= static_cast<std::int64_t>(kLanesStepWarps) * sms;
 }
 
 // Whether S > 1 draws of M rows of K weights (`vectors` vectors) go a

@@ -722,15 +722,19 @@ TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256VectorsAnd8Rounds) {
   // Up to 32 rounds where a lane holds 2 or more vectors, a draw shuffles
   // at most 32 values (fp32 NV <= 4, fp64 NV <= 8) and the rows fill 4
   // warps a multiprocessor (fp32 K = 256: 4 rows a warp, 528 warps from
-  // M = 2,109); up to 64 rounds of rows on 16 or 32 lanes from M = 1,024.
+  // M = 2,109); up to 64 rounds of rows on 16 or 32 lanes where a warp's
+  // one step of rows gives 12 warps a multiprocessor (fp32 K = 64: 2 rows
+  // a warp, 1,584 warps from M = 3,167).
   using F = gpu::SumTreeSampler<float>;
   using D = gpu::SumTreeSampler<double>;
   EXPECT_EQ(F::plan_for(sms, 4096, 256, {}, 1024).layout, L::LanesPerRow);
   EXPECT_EQ(F::plan_for(sms, 4096, 256, {}, 2048).layout, L::LanesPerRow);  // (64 rounds)
   EXPECT_EQ(F::plan_for(sms, 4096, 256, {}, 2049).layout, L::BlockPerRow);  // (65)
   EXPECT_EQ(F::plan_for(sms, 2112, 256, {}, 1024).layout, L::LanesPerRow);
-  EXPECT_EQ(F::plan_for(sms, 1024, 256, {}, 1024).layout, L::LanesPerRow);
-  EXPECT_EQ(F::plan_for(sms, 1023, 256, {}, 1024).layout, L::BlockPerRow);
+  EXPECT_EQ(F::plan_for(sms, 1584, 256, {}, 1024).layout, L::LanesPerRow);
+  EXPECT_EQ(F::plan_for(sms, 1583, 256, {}, 1024).layout, L::BlockPerRow);
+  EXPECT_EQ(F::plan_for(sms, 3167, 64, {}, 1024).layout, L::LanesPerRow);
+  EXPECT_EQ(F::plan_for(sms, 3166, 64, {}, 1024).layout, L::BlockPerRow);
   EXPECT_EQ(F::plan_for(sms, 600, 256, {}, 512).layout, L::BlockPerRow);
   EXPECT_EQ(F::plan_for(sms, 4096, 512, {}, 512).layout, L::LanesPerRow);    // (4 vectors a lane: 24 shuffles)
   EXPECT_EQ(F::plan_for(sms, 4096, 1024, {}, 512).layout, L::BlockPerRow);   // (8: 48)
@@ -740,8 +744,7 @@ TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256VectorsAnd8Rounds) {
   EXPECT_EQ(F::plan_for(sms, 1 << 16, 32, {}, 512).layout, L::BlockPerRow);  // (8 lanes)
   EXPECT_EQ(D::plan_for(sms, 4096, 256, {}, 1024).layout, L::LanesPerRow);
   EXPECT_EQ(D::plan_for(sms, 4096, 512, {}, 512).layout, L::LanesPerRow);    // (8 vectors a lane: 32 shuffles)
-  EXPECT_EQ(D::plan_for(sms, 1024, 256, {}, 1024).layout, L::LanesPerRow);   // (M = 1,024)
-  EXPECT_EQ(D::plan_for(sms, 1000, 256, {}, 1024).layout, L::BlockPerRow);   // (500 warps)
+  EXPECT_EQ(D::plan_for(sms, 1024, 256, {}, 1024).layout, L::BlockPerRow);   // (512 warps, 1,024 at one step)
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 128).layout, L::ThreadPerRow);  // (one draw, 32 vectors)
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 64).layout, L::ThreadPerRow);  // (16 vectors)
   EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1 << 20, 32).layout, L::ThreadPerRow);  // (8)
