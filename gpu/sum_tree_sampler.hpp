@@ -140,9 +140,11 @@ class SumTreeSampler {
   // of up to 256 vectors whose lanes make them in at most 8 rounds, or 32
   // where a lane holds 2 or more vectors, a draw shuffles at most 32
   // values across lanes (fp32 up to 4 vectors a lane, fp64 8) and the
-  // rows give every multiprocessor 4 warps, or up to 32 draws of rows of
-  // 1-2 vectors whose warps are at least the multiprocessors (a warp 32
-  // rows only when asked); more draws than that go a block a row, spread
+  // rows give every multiprocessor 4 warps, or 64 of rows on 16 or 32
+  // lanes where a warp's one step of rows gives every multiprocessor 12
+  // warps, or up to 32 draws of rows of 1-2 vectors whose warps are at
+  // least the multiprocessors (a warp 32 rows only when asked); more
+  // draws than that go a block a row, spread
   // over blocks (row_blocks). Longer rows: a block a row for
   // rows of up to 16 segments, or up to 32 where a row has more draws
   // than its warps' lanes, or where M is at least the multiprocessors and a
