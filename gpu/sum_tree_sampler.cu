@@ -1873,7 +1873,7 @@ enum class LanesDraws { One, Both, Round, Many };
 
 // kSteps: the steps (R rows each) a warp takes; a batch of vectors a lane
 // (kBatch / NV) but where Many's rows are too few to fill the GPU that way
-// (lanes_steps).
+// (lanes_one_step).
 template <class T, int G, int NV, LanesDraws kDraws, bool kAligned, int kSteps = kBatch / NV>
 __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed,
                                                                    int draws, int* __restrict__ out) {
@@ -2037,10 +2037,14 @@ constexpr int kLanesStepWarps = 12;
 // latency-bound (H100, ncu: fp32 (4,096, 256, S = 1,024) on 256 blocks of
 // 4 warps, 0.32 waves, 12% of the warps a multiprocessor achieved, an
 // instruction issued every 2.4 cycles a scheduler; docs/PERF.md).
-constexpr bool lanes_one_step(int sms, std::int64_t m, int g, int nv) {
-  const std::int64_t rows_a_warp = static_cast<std::int64_t>(kLanes / g) * (kBatch / nv);
-  return (m + rows_a_warp - 1) / rows_a_warp < 32LL * sms;
+// The warps lanes a row takes for M rows on g lanes, `steps` steps of
+// kLanes / g rows a warp (a batch of NV-vector lanes: kBatch / NV steps).
+constexpr std::int64_t lanes_warps(std::int64_t m, std::int64_t g, std::int64_t steps) {
+  const std::int64_t rows_a_warp = (kLanes / g) * steps;
+  return (m + rows_a_warp - 1) / rows_a_warp;
 }
+
+constexpr bool lanes_one_step(int sms, std::int64_t m, int g, int nv) { return lanes_warps(m, g, kBatch / nv) < 32LL * sms; }
 
 // The lanes a row lanes_pass_for gives rows of `vectors` vectors.
 constexpr std::int64_t lanes_of(std::int64_t vectors) {
@@ -2063,8 +2067,7 @@ constexpr bool s_draws_on_lanes(int sms, int m, std::int64_t vectors, int draws)
   const std::int64_t g = lanes_of(vectors), nv = lane_vectors_of(vectors);
   const std::int64_t rounds = (draws + g - 1) / g;
   if (rounds <= kLanesRounds) return true;
-  const std::int64_t rows_a_warp = (kLanes / g) * (kBatch / nv);
-  const std::int64_t warps = (m + rows_a_warp - 1) / rows_a_warp;
+  const std::int64_t warps = lanes_warps(m, g, kBatch / nv);
   // Rows of 1-2 vectors with up to 32 draws (16-32 rounds) and a warp for
   // every multiprocessor: a block a row would be a block a round of draws,
   // and the grid's blocks the time (H100, rows-trials/h100-short-s/: fp32
@@ -2073,8 +2076,7 @@ constexpr bool s_draws_on_lanes(int sms, int m, std::int64_t vectors, int draws)
   if (draws <= kLanes && warps >= sms) return true;
   const bool shuffles = nv * (Shape<T>::E + 2) <= kLanesShuffles;
   if (rounds <= kLanesRoundsMany && nv >= 2 && shuffles && warps >= static_cast<std::int64_t>(kLanesFullWarps) * sms) return true;
-  const std::int64_t step_warps = (m + kLanes / g - 1) / (kLanes / g);  // (one step of kLanes / g rows a warp)
-  return rounds <= kLanesRoundsRows && g >= kLanes / 2 && shuffles && step_warps >= static_cast<std::int64_t>(kLanesStepWarps) * sms;
+  return rounds <= kLanesRoundsRows && g >= kLanes / 2 && shuffles && lanes_warps(m, g, 1) >= static_cast<std::int64_t>(kLanesStepWarps) * sms;
 }
 
 // Whether S > 1 draws of M rows of K weights (`vectors` vectors) go a

@@ -693,7 +693,8 @@ TEST(SumTreePlanRule, AWarpARowDrawsOneDrawOfFewOrManyRows) {
 // vectors (fp32 K <= 1,024, fp64 K <= 512) whose G lanes make them in at
 // most 8 rounds (S <= 8 G), whatever M, or 32 rounds where the rows fill
 // the GPU with lanes holding several vectors each, or 64 rounds of rows on
-// 16 or 32 lanes where M is 1,024 or more; more draws, or longer
+// 16 or 32 lanes where one step of rows a warp gives 12 warps a
+// multiprocessor; more draws, or longer
 // rows, a block a row; a warp 32 rows only when asked (few draws of the
 // rows a thread holds: the next test).
 TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256VectorsAnd8Rounds) {
