@@ -1872,8 +1872,8 @@ __device__ __forceinline__ int draw_across_lanes(const T (&x)[NV][Shape<T>::E], 
 enum class LanesDraws { One, Both, Round, Many };
 
 // kSteps: the steps (R rows each) a warp takes; a batch of vectors a lane
-// (kBatch / NV) but where Many's rows are too few to fill the GPU that way
-// (lanes_one_step).
+// (kBatch / NV) but where S > 1 draws' rows are too few to fill the GPU
+// that way (lanes_one_step; they take the Many kernel).
 template <class T, int G, int NV, LanesDraws kDraws, bool kAligned, int kSteps = kBatch / NV>
 __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_pass(const T* __restrict__ w, int m, std::int64_t k, std::uint64_t seed,
                                                                    int draws, int* __restrict__ out) {
@@ -2030,9 +2030,9 @@ constexpr int kLanesFullWarps = 4;
 constexpr int kLanesRoundsRows = 64;
 constexpr int kLanesStepWarps = 12;
 
-// Whether lanes a row's S draws in rounds of G (LanesDraws::Many) take one
-// step of R rows a warp, not a batch of vectors a lane's (kBatch / NV
-// steps): where the batch's grid would hold fewer than 32 warps a
+// Whether lanes a row's S > 1 draws (the LanesDraws::Many kernel, S <= G
+// too) take one step of R rows a warp, not a batch of vectors a lane's
+// (kBatch / NV steps): where the batch's grid would hold fewer than 32 warps a
 // multiprocessor, whose draws, each warp's rows one after another, are
 // latency-bound (H100, ncu: fp32 (4,096, 256, S = 1,024) on 256 blocks of
 // 4 warps, 0.32 waves, 12% of the warps a multiprocessor achieved, an
@@ -2101,7 +2101,10 @@ constexpr bool s_draws_on_thread(int sms, int m, std::int64_t vectors, int draws
 
 template <class T, int G, int NV>
 void launch_lanes_pass(const T* w, int m, std::int64_t k, std::uint64_t seed, int draws, int* out, cudaStream_t stream, int sms) {
-  const bool one_step = draws > G && lanes_one_step(sms, m, G, NV);
+  // (S <= G draws too, on the Many kernel's one round: the Round kernel's
+  // batch of steps took fp32 (1,024, 128, S = 32) 12.3 us against 6.5, (100,
+  // 64, 16) 11.5 against 6.9; H100, rows-trials/h100-lanes-rounds/)
+  const bool one_step = draws > 1 && lanes_one_step(sms, m, G, NV);
   const std::int64_t rows_a_block = static_cast<std::int64_t>(kLanes / G) * (one_step ? 1 : kBatch / NV) * kLanesWarps;
   const auto pick = [&](auto aligned) {
     constexpr bool kAligned = decltype(aligned)::value;

@@ -199,12 +199,13 @@ TEST(SumTreeSampler, ThreadPerRowEveryKernelFp64) { every_thread_kernel<double>(
 TEST(SumTreeSampler, LanesPerRowEveryKernelFp32) { every_lanes_kernel<float>(); }
 TEST(SumTreeSampler, LanesPerRowEveryKernelFp64) { every_lanes_kernel<double>(); }
 
-// Lanes a row's S draws in rounds take one step of rows a warp where a
-// batch of steps would leave the grid under 32 warps a multiprocessor
+// Lanes a row's S > 1 draws take one step of rows a warp where a batch of
+// steps would leave the grid under 32 warps a multiprocessor
 // (every_lanes_kernel's 37 rows); here rows enough for the batch's steps
 // (a warp's rows x 32 x the multiprocessors, and 7 more): a row on 16
-// lanes (16 rows a warp), and on 32 lanes with 2 and 4 vectors a lane (4
-// and 2 rows a warp), aligned and not.
+// lanes (16 rows a warp), and on 32 lanes with 1, 2 and 4 vectors a lane
+// (8, 4 and 2 rows a warp), aligned and not, with draws in rounds (the
+// Many kernel) and in one round (Round, its uniforms packed).
 template <class T>
 void lanes_many_draws_of_many_rows() {
   WARPSIM_REQUIRE_GPU();
@@ -219,7 +220,8 @@ void lanes_many_draws_of_many_rows() {
     int draws;
   };
   std::uint64_t seed = 901;
-  for (const Case c : {Case{16 * e - 1, 16, 17}, Case{64 * e, 4, 33}, Case{128 * e - 3, 2, 33}}) {
+  for (const Case c : {Case{16 * e - 1, 16, 17}, Case{64 * e, 4, 33}, Case{128 * e - 3, 2, 33}, Case{16 * e - 1, 16, 5}, Case{32 * e - 2, 8, 20},
+                       Case{64 * e, 4, 32}, Case{128 * e - 3, 2, 9}}) {
     const int m = c.rows_a_warp * 32 * sms + 7;
     const auto w = weights<T>(properties::WeightFamily::PowerLaw, m, c.k, seed);
     for (int offset : {0, 1}) EXPECT_EQ(compare(w, m, c.k, seed, c.draws, {L::LanesPerRow}, offset), 0) << "K " << c.k << " M " << m;
