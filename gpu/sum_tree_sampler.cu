@@ -1999,9 +1999,17 @@ __global__ void __launch_bounds__(kLanesWarps * kLanes, lanes_blocks(NV)) lanes_
 }
 
 // S draws a row go lanes a row while a row's lanes make them in at most
-// kLanesRounds rounds of G; more wait on one row's lanes, and a block a row
-// spreads them over its warps and blocks (fp32 (4,096, 256, S = 256), 8
-// rounds: 0.027 ms lanes a row, 0.043 a block a row; (256, 64, 4,096), 256
+// kLanesRounds rounds of G (one round where a draw's shuffles across
+// lanes, below, are more than kLanesShuffles: fp32 rows of 8 vectors a
+// lane, 48 shuffles a draw; H100, rows-trials/h100-lanes-rounds/, forced
+// beside a block a row: fp32 (2,048, 1,024, S = 64), 2 rounds, 16.7 us
+// against 13.1, (4,096, 1,024, 256) 86.1 against 38.7, (256, 1,024, 64)
+// 9.9 against 9.2; but one round, (2,048, 1,024, 32), 8.3 against 10.4,
+// (16,384, 1,024, 32) 30.7 against 34.6; fp64's 8 vectors a lane, 32
+// shuffles, stay: (4,096, 512, 256) 24.5 against 33.3); more wait on one
+// row's lanes, and a block a row spreads them over its warps and blocks
+// (fp32 (4,096, 256, S = 256), 8 rounds: 0.027 ms lanes a row, 0.043 a
+// block a row; (256, 64, 4,096), 256
 // rounds: 0.844 against 0.113; docs/PERF.md). Up to kLanesRoundsMany
 // rounds where a lane holds 2 or more of its row's vectors, a draw's
 // shuffles across lanes (its chosen lane's NV vectors and their sums,
@@ -2066,7 +2074,8 @@ constexpr bool s_draws_on_lanes(int sms, int m, std::int64_t vectors, int draws)
   if (vectors > kLanes * kBatch) return false;
   const std::int64_t g = lanes_of(vectors), nv = lane_vectors_of(vectors);
   const std::int64_t rounds = (draws + g - 1) / g;
-  if (rounds <= kLanesRounds) return true;
+  const bool shuffles = nv * (Shape<T>::E + 2) <= kLanesShuffles;
+  if (rounds <= (shuffles ? kLanesRounds : 1)) return true;
   const std::int64_t warps = lanes_warps(m, g, kBatch / nv);
   // Rows of 1-2 vectors with up to 32 draws (16-32 rounds) and a warp for
   // every multiprocessor: a block a row would be a block a round of draws,
@@ -2074,7 +2083,6 @@ constexpr bool s_draws_on_lanes(int sms, int m, std::int64_t vectors, int draws)
   // (33,554,432, 8, S = 32) 13.8 ms lanes a row against 40.4 a block a row;
   // (65,536, 8, 32) 0.045 against 0.086).
   if (draws <= kLanes && warps >= sms) return true;
-  const bool shuffles = nv * (Shape<T>::E + 2) <= kLanesShuffles;
   if (rounds <= kLanesRoundsMany && nv >= 2 && shuffles && warps >= static_cast<std::int64_t>(kLanesFullWarps) * sms) return true;
   return rounds <= kLanesRoundsRows && g >= kLanes / 2 && shuffles && lanes_warps(m, g, 1) >= static_cast<std::int64_t>(kLanesStepWarps) * sms;
 }

@@ -706,7 +706,8 @@ TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256VectorsAnd8Rounds) {
     for (const int draws : {2, 8, 64}) {
       EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 4, {}, draws).layout, draws <= 8 ? L::LanesPerRow : L::BlockPerRow);
       EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 64, {}, draws).layout, draws <= 8 ? L::ThreadPerRow : L::LanesPerRow);
-      EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 1024, {}, draws).layout, L::LanesPerRow);
+      // (8 vectors a lane, 48 shuffles a draw: one round of 32 draws)
+      EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 1024, {}, draws).layout, draws <= 32 ? L::LanesPerRow : L::BlockPerRow);
       // (past lanes a row: one row with up to 4 draws a segment goes resident)
       const L past = m == 1 && draws <= 4 ? L::Segmented : L::BlockPerRow;
       EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 1025, {}, draws).layout, past);
@@ -715,11 +716,18 @@ TEST(SumTreePlanRule, SDrawsGoLanesARowUpTo256VectorsAnd8Rounds) {
       EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, m, 513, {}, draws).layout, past);
     }
   }
-  // The rounds: a row of 1, 8 and 32 lanes (fp32 K = 4, 32, 1,024), 8 G
-  // draws and one more.
-  for (const auto& [k, lanes] : {std::pair<std::int64_t, int>{4, 1}, {32, 8}, {1024, 32}}) {
+  // The rounds: a row of 1, 8 and 32 lanes (fp32 K = 4, 32, 512), 8 G
+  // draws and one more; one round where a draw shuffles more than 32
+  // values (fp32 K = 1,024: 8 vectors a lane, 48).
+  for (const auto& [k, lanes] : {std::pair<std::int64_t, int>{4, 1}, {32, 8}, {512, 32}}) {
     EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1000, k, {}, 8 * lanes).layout, L::LanesPerRow) << k;
     EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, 1000, k, {}, 8 * lanes + 1).layout, L::BlockPerRow) << k;
+  }
+  for (const int m : {256, 1000, 16384}) {
+    EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 1024, {}, 32).layout, L::LanesPerRow) << m;
+    EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 1024, {}, 33).layout, L::BlockPerRow) << m;
+    EXPECT_EQ(gpu::SumTreeSampler<float>::plan_for(sms, m, 769, {}, 64).layout, L::BlockPerRow) << m;
+    EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, m, 512, {}, 256).layout, L::LanesPerRow) << m;  // (fp64: 32 shuffles)
   }
   EXPECT_EQ(gpu::SumTreeSampler<double>::plan_for(sms, 1000, 2, {}, 9).layout, L::BlockPerRow);
   // Up to 32 rounds where a lane holds 2 or more vectors, a draw shuffles
