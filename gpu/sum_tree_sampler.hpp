@@ -137,7 +137,8 @@ class SumTreeSampler {
   // fp32). S draws: a thread a row for up to 4 draws of rows of 2-63
   // vectors (fp64 2-64), or 8 of 16-32 vectors (rows of 33-64 only where
   // M is at least 1,024 rows a multiprocessor); else lanes a row for rows
-  // of up to 256 vectors whose lanes make them in at most 8 rounds, or 32
+  // of up to 256 vectors whose lanes make them in at most 8 rounds (one
+  // where a draw shuffles more than 32 values: fp32 8 vectors a lane), or 32
   // where a lane holds 2 or more vectors, a draw shuffles at most 32
   // values across lanes (fp32 up to 4 vectors a lane, fp64 8) and the
   // rows give every multiprocessor 4 warps, or 64 of rows on 16 or 32
