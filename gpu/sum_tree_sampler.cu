@@ -151,6 +151,15 @@ __host__ __device__ constexpr bool past_a_batch(std::int64_t k) {
   return k > static_cast<std::int64_t>(kBatch) * kLanes * Shape<T>::E;
 }
 
+// The marks a lane keeps a segment for a block a row's draws a lane a
+// draw: one a batch but the last past a batch (lane_sum_marked), one a
+// vector but the first for a row of 2 to 8 vectors a lane
+// (lane_sum_vector_marked), none for a vector a lane.
+template <class T>
+__host__ __device__ constexpr int marks_a_lane(std::int64_t k) {
+  return past_a_batch<T>(k) ? kBatches - 1 : k > static_cast<std::int64_t>(kLanes) * Shape<T>::E ? kBatch - 1 : 0;
+}
+
 // lane_sum, and its marks: the running sum r after each batch but the last
 // (marks[b * kLanes], b < kBatches - 1: the same value the sum's own
 // additions reach there) and which batches hold a vector whose sum is > 0
@@ -178,6 +187,30 @@ __device__ double lane_sum_marked(const T* row, std::int64_t k, bool aligned, st
     if (b < kBatches - 1) marks[b * kLanes] = r;
   }
   for (; b < kBatches - 1; ++b) marks[b * kLanes] = r;  // (batches past K)
+  positive = bits;
+  return r;
+}
+
+// lane_sum over a row of one batch a lane or less (K <= kBatch x 32 E, one
+// segment), and its marks a vector: r before each vector j > 0
+// (marks[(j - 1) * kLanes]: the same value the sum's own additions reach
+// there) and which vectors' sums are > 0 (bit j of the returned mask). A
+// draw then reads its chosen vector alone (descend_vector_marked), not the
+// lane's batch.
+template <class T>
+__device__ double lane_sum_vector_marked(const T* row, std::int64_t k, bool aligned, int lane, double* marks, unsigned& positive) {
+  double r = 0;
+  unsigned bits = 0;
+  T x[kBatch][Shape<T>::E];
+#pragma unroll
+  for (int j = 0; j < kBatch; ++j) load_vector(row, k, aligned, vector_first<T>(0, lane, j), x[j]);
+#pragma unroll
+  for (int j = 0; j < kBatch; ++j) {
+    const double q = vector_sum<T>(x[j]);
+    if (q > 0) bits |= 1u << j;
+    if (j > 0) marks[(j - 1) * kLanes] = r;
+    r = add(r, q);
+  }
   positive = bits;
   return r;
 }
@@ -369,6 +402,32 @@ __device__ std::int64_t descend_marked(const Fetch& fetch, std::int64_t segment_
   for (int c = 0; c < kBatch; ++c) fetch(first + c, x[c]);
   walk.template batch<kBatch>(x, first, t);
   return walk.column(segment_base, l, t);
+}
+
+// descend_vectors's walk from a lane's marks a vector
+// (lane_sum_vector_marked): r only grows, so the vector it chooses, the
+// last whose sum is > 0 and t >= r before it, is found from the marks
+// alone, and only that vector is read (none where the lane holds no vector
+// > 0: then, as in the walk, nothing is kept and vector 0 is the choice).
+// The same comparisons and result as the walk over up to 8 vectors.
+// mark(j): r before vector j + 1; positive: the vectors > 0.
+template <class T, class Fetch, class Mark>
+__device__ std::int64_t descend_vector_marked(const Fetch& fetch, int l, double t, const Mark& mark, unsigned positive) {
+  int chosen = 0;
+  double below = 0;
+  bool any = false;
+#pragma unroll
+  for (int j = 0; j < kBatch; ++j) {
+    const double start = j == 0 ? 0.0 : mark(j - 1);
+    if (((positive >> j) & 1u) && t >= start) {
+      chosen = j;
+      below = start;
+      any = true;
+    }
+  }
+  T x[Shape<T>::E] = {};
+  if (any) fetch(chosen, x);
+  return vector_first<T>(0, l, chosen) + in_vector<T>(x, __dsub_rn(t, below));
 }
 
 // The same walk made by the whole warp for one draw whose lane's vectors
@@ -857,9 +916,13 @@ constexpr std::size_t kSegmentBytes = static_cast<std::size_t>(kLanes) * kVector
 // is how many are read at once, the same draw), or with kMarks, where the
 // segment holds more than a batch a lane, one batch from the lane's marks
 // in shared memory (segment `at`'s there: marks[(at * (kBatches - 1) + b)
-// * kLanes + l], positive[at * kLanes + l]). Written once for a block a row
-// and a row's cluster.
-template <class T, bool kMarks, class VectorOf>
+// * kLanes + l], positive[at * kLanes + l]), and where the whole row is one
+// batch a lane or less, the chosen vector alone from the lane's marks a
+// vector (marks[(j - 1) * kLanes + l], positive[l]; kVectorMarks: a block
+// a row's, its row one segment). Written once for a block a row and a
+// row's cluster (which keeps no marks a vector: its rows are past a batch
+// but where a layout is asked).
+template <class T, bool kMarks, bool kVectorMarks, class VectorOf>
 __device__ std::int64_t finish_lane(const VectorOf& vector_of, std::int64_t k, int seg, int at, int l, double t, const double* marks,
                                     const unsigned char* positive) {
   constexpr int E = Shape<T>::E;
@@ -875,6 +938,11 @@ __device__ std::int64_t finish_lane(const VectorOf& vector_of, std::int64_t k, i
     if (past_a_batch<T>(rest)) {  // (then the row's marks were kept)
       return descend_marked<T>(fetch, base, l, t, [&](int b) { return marks[(at * (kBatches - 1) + b) * kLanes + l]; },
                                positive[at * kLanes + l]);
+    }
+  }
+  if constexpr (kVectorMarks) {
+    if (!past_a_batch<T>(k)) {  // (one segment, its marks a vector kept)
+      return descend_vector_marked<T>(fetch, l, t, [&](int j) { return marks[j * kLanes + l]; }, positive[l]);
     }
   }
   return rest <= 2 * kLanes * E   ? descend_vectors<T, 2>(fetch, k, base, l, t)
@@ -916,11 +984,16 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
   // turn: segment g's lane l's at marks[(g * (kBatches - 1) + b) * kLanes +
   // l], its batches holding a vector > 0 at positive[g * kLanes + l]. (Not
   // in the walk's kernel: its registers; sized by block_shared_bytes.)
+  // A row of one batch a lane or less (one segment) and more than a vector
+  // a lane: each lane's marks a vector (lane_sum_vector_marked), so that a
+  // draw reads its chosen vector alone, lane l's at marks[(j - 1) * kLanes
+  // + l], its vectors > 0 at positive[l].
   extern __shared__ __align__(16) unsigned char kept_row[];
   constexpr bool kMarks = !kKeep && !kWalk;
   const bool marked = kMarks && past_a_batch<T>(k);
+  const bool vector_marked = kMarks && !past_a_batch<T>(k) && k > kLanes * E;
   double* const marks = reinterpret_cast<double*>(kept_row);
-  unsigned char* const positive = reinterpret_cast<unsigned char*>(marks + static_cast<std::size_t>(segments) * (kBatches - 1) * kLanes);
+  unsigned char* const positive = reinterpret_cast<unsigned char*>(marks + static_cast<std::size_t>(segments) * marks_a_lane<T>(k) * kLanes);
   detail::join_dependent_chain();
   const int lane = threadIdx.x % kLanes, g = threadIdx.x / kLanes;
   const int warps = static_cast<int>(blockDim.x) / kLanes;
@@ -955,6 +1028,10 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
       unsigned bits = 0;
       mine = lane_sum_marked(r, k, aligned, base, lane, marks + g * (kBatches - 1) * kLanes + lane, bits);
       positive[g * kLanes + lane] = static_cast<unsigned char>(bits);
+    } else if (vector_marked) {
+      unsigned bits = 0;
+      mine = lane_sum_vector_marked(r, k, aligned, lane, marks + lane, bits);
+      positive[lane] = static_cast<unsigned char>(bits);
     } else {
       mine = lane_sum(r, k, aligned, base, lane);
     }
@@ -999,7 +1076,7 @@ __global__ void __launch_bounds__(kMaxWarps * kLanes, kMaxWarps == 8 ? 3 : 1) bl
       const std::int64_t col = walk_together<T>(fetch, n, chosen, l, t, lane);
       if (has) row_out[s] = static_cast<int>(col);
     } else if (has) {
-      row_out[s] = static_cast<int>(finish_lane<T, kMarks>(vector_of, k, chosen, chosen, l, t, marks, positive));
+      row_out[s] = static_cast<int>(finish_lane<T, kMarks, kMarks>(vector_of, k, chosen, chosen, l, t, marks, positive));
     }
   }
 }
@@ -1119,7 +1196,7 @@ __global__ void __launch_bounds__(kClusterWarps * kLanes, 3) cluster_pass(const 
     if (chosen / warps != rank) continue;  // (another block's segment: that block finishes it)
     const int at = static_cast<int>(chosen % warps);
     const int l = descend_heap(heaps[at], t);
-    out[row * draws + s] = static_cast<int>(finish_lane<T, true>(vector_of, k, static_cast<int>(chosen), at, l, t, marks, positive));
+    out[row * draws + s] = static_cast<int>(finish_lane<T, true, false>(vector_of, k, static_cast<int>(chosen), at, l, t, marks, positive));
   }
 }
 
@@ -2163,14 +2240,14 @@ constexpr bool block_split_compiled(bool keep, bool walk) {
 }
 
 // block_pass's dynamic shared memory: a kept row, or the lanes' marks
-// where its draws go a lane a draw over rows of more than a batch a lane
-// (none at one batch: a 1-segment row's 32-thread blocks keep their
-// occupancy).
+// where its draws go a lane a draw over rows of more than a vector a lane
+// (marks_a_lane; a row of one batch a lane is one segment: 1,824 bytes
+// more a 32-thread block, whose occupancy its registers bound).
 template <class T>
 std::size_t block_shared_bytes(const SumTreePlan& p, std::int64_t k, std::int64_t segments) {
   if (p.keep_rows == 1) return static_cast<std::size_t>(segments) * Shape<T>::G * sizeof(T);
-  if (p.warp_walk == 1 || !past_a_batch<T>(k)) return 0;
-  return static_cast<std::size_t>(segments) * ((kBatches - 1) * kLanes * sizeof(double) + kLanes);
+  if (p.warp_walk == 1 || marks_a_lane<T>(k) == 0) return 0;
+  return static_cast<std::size_t>(segments) * (static_cast<std::size_t>(marks_a_lane<T>(k)) * kLanes * sizeof(double) + kLanes);
 }
 
 // The block a row kernel for a plan: rows kept or not, at most 8 segments

@@ -260,6 +260,39 @@ TEST(SumTreeSampler, BlockPerRowUnderSanitizers) {
   }
 }
 
+// A block a row's draws a lane a draw over rows of 2 to 8 vectors a lane
+// (one segment), each drawn from its lane's marks a vector: the chosen
+// vector alone read. Rows that end mid-vector and on a lane's last vector,
+// misaligned, zeros anywhere (lanes with no vector > 0 among the rest),
+// one positive weight, near ties of the running sums; a row's draws on
+// one block and over three.
+template <class T>
+void block_marks_a_vector() {
+  WARPSIM_REQUIRE_GPU();
+  using L = gpu::SumTreePlan::Layout;
+  constexpr std::int64_t e = 16 / sizeof(T);
+  std::uint64_t seed = 1201;
+  for (const std::int64_t k : {32 * e + 1, 64 * e, 160 * e - 3, 256 * e - 1, 256 * e}) {
+    for (const auto family : {properties::WeightFamily::Zeros, properties::WeightFamily::PowerLaw, properties::WeightFamily::OneNonZero,
+                              properties::WeightFamily::NearTies}) {
+      const int m = 5;
+      const auto w = weights<T>(family, m, k, seed);
+      for (const int draws : {1, 40, 300}) {
+        for (const int blocks : {0, 3}) {
+          if (blocks > draws) continue;
+          for (int offset : {0, 1}) {
+            EXPECT_EQ(compare(w, m, k, seed, draws, {L::BlockPerRow, 0, 0, -1, 0, blocks}, offset), 0) << "K " << k << " S " << draws;
+          }
+        }
+      }
+      ++seed;
+    }
+  }
+}
+
+TEST(SumTreeSampler, BlockPerRowMarksAVectorFp32) { block_marks_a_vector<float>(); }
+TEST(SumTreeSampler, BlockPerRowMarksAVectorFp64) { block_marks_a_vector<double>(); }
+
 // Tails far below 2^-24 of the row: one weight of 1 and the rest 2^-40,
 // many of them; the draws still equal the oracle's (whose resolution the
 // property in properties/ checks).
