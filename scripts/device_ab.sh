@@ -25,7 +25,7 @@ timeout 500 $D/gpu_tests > "$out/gpu_tests.log" 2>&1
 echo "gpu_tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?' "$out/gpu_tests.log" | tr '\n' ' ')"
 grep -E '^\[  FAILED|Failure' "$out/gpu_tests.log" | head -10
 for tool in ${TOOLS:-memcheck racecheck synccheck}; do
-  filter=${SANITIZE:-'SumTreeSampler.TinyTails*:SumTreeSampler.*UnderSanitizers'}
+  filter=${SANITIZE:-'SumTreeSampler.TinyTails*:SumTreeSampler.*UnderSanitizers:SumTreeSampler.BlockPerRowMarksAVector*'}
   [[ $tool == memcheck && -n ${MEMCHECK_EXTRA:-} ]] && filter="$filter:$MEMCHECK_EXTRA"
   timeout 300 compute-sanitizer --tool "$tool" $D/gpu_tests --gtest_filter="$filter" --gtest_brief=1 > "$out/$tool.log" 2>&1
   echo "$tool: $(tail -1 "$out/$tool.log")"
