@@ -46,7 +46,7 @@ int law_check_count(bool two_level) { return two_level ? 3 : 2; }
 namespace {
 
 // Four significant digits in prose; the exact values are in the JSON's tests.
-std::string g(double v) {
+std::string g4(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
@@ -57,10 +57,10 @@ std::string rules_out(const stats::TestResult& r) {
   const auto& d = r.detectable;
   s << "a pass rules out, with power " << d.power << ", ";
   if (d.total_variation && d.max_relative_error) {
-    s << "any bias of total-variation distance >= " << g(*d.total_variation) << " and a relative error >= " << g(*d.max_relative_error)
+    s << "any bias of total-variation distance >= " << g4(*d.total_variation) << " and a relative error >= " << g4(*d.max_relative_error)
       << " in any one category";
   } else if (d.total_variation) {
-    s << "any bias of total-variation distance >= " << g(*d.total_variation);
+    s << "any bias of total-variation distance >= " << g4(*d.total_variation);
   } else {
     s << "nothing (" << d.basis << ")";
   }
@@ -82,7 +82,7 @@ void law_checks(const LawCounter& counter, std::span<const double> p, double alp
   gof.alpha = alpha;
   const auto chi = stats::chi_square_test(counts, p, gof);
   report.checks.push_back({"chi_square", chi.reject ? Outcome::Fail : Outcome::Pass,
-                           label + ": " + n_text + ", Pearson chi-square p = " + g(chi.p_value) + " at alpha " + g(alpha) +
+                           label + ": " + n_text + ", Pearson chi-square p = " + g4(chi.p_value) + " at alpha " + g4(alpha) +
                                conservative + "; " + rules_out(chi),
                            chi});
 
@@ -96,11 +96,11 @@ void law_checks(const LawCounter& counter, std::span<const double> p, double alp
     }
     for (auto c : bin.rejected) law.categories[c].rejected = true;
     std::string detail = label + ": an exact binomial test per category, Holm-adjusted; smallest adjusted p = " +
-                         g(bin.summary.p_value) + conservative;
+                         g4(bin.summary.p_value) + conservative;
     if (!bin.rejected.empty()) {
       const auto& c = law.categories[bin.rejected.front()];
       detail += "; " + std::to_string(bin.rejected.size()) + " categories rejected, first " + std::to_string(c.index) + ": observed " +
-                g(c.observed) + ", expected " + g(c.expected);
+                g4(c.observed) + ", expected " + g4(c.expected);
     }
     report.checks.push_back({"per_category_binomial", bin.rejected.empty() ? Outcome::Pass : Outcome::Fail, detail, bin.summary});
   } else {
@@ -119,7 +119,7 @@ void law_checks(const LawCounter& counter, std::span<const double> p, double alp
       const auto u = stats::p_value_uniformity(law.batch_p_values, alpha, 4);
       report.checks.push_back({"two_level", u.reject ? Outcome::Fail : Outcome::Pass,
                                label + ": the chi-square p-values of " + std::to_string(kBatches) +
-                                   " interleaved batches against the uniform law (4 bins), p = " + g(u.p_value),
+                                   " interleaved batches against the uniform law (4 bins), p = " + g4(u.p_value),
                                u});
     } else {
       report.checks.push_back({"two_level", Outcome::Skipped, label + ": fewer than 200 draws", std::nullopt});

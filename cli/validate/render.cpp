@@ -14,8 +14,6 @@ namespace warpsim::cli::validate {
 
 namespace {
 
-std::string g(double v) { return stats::number_text(v); }
-
 std::string fixed(double v, int digits = 4) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*g", digits, v);
@@ -99,7 +97,7 @@ std::string render_text(const Report& r) {
       << ":\n";
     for (int i = 0; i < c.rows && i < 8; ++i) {
       s << "    ";
-      for (int j = 0; j < c.cols && j < 16; ++j) s << (j ? " " : "") << g(c.weights[static_cast<std::size_t>(i * c.cols + j)]);
+      for (int j = 0; j < c.cols && j < 16; ++j) s << (j ? " " : "") << stats::number_text(c.weights[static_cast<std::size_t>(i * c.cols + j)]);
       s << (c.cols > 16 ? " ..." : "") << "\n";
     }
     if (c.rows > 8) s << "    ...\n";
@@ -107,7 +105,7 @@ std::string render_text(const Report& r) {
   }
   for (const auto& n : r.notes) s << "note: " << n << "\n";
   s << "verdict: " << (r.consistent() ? "CONSISTENT" : "INCONSISTENT (" + failing_summary(r) + ")") << " -- false-positive rate of the statistical checks at most "
-    << g(r.alpha) << " (" << fixed(r.seconds, 3) << " s)\n";
+    << stats::number_text(r.alpha) << " (" << fixed(r.seconds, 3) << " s)\n";
   return s.str();
 }
 
@@ -181,7 +179,7 @@ std::string category_svg(const Law& law) {
     const double h = (height - 20) * c.observed / top, e = (height - 20) * c.expected / top;
     s << "<rect class=\"bar" << (c.rejected ? " rejected" : "") << "\" x=\"" << x << "\" y=\"" << height - h << "\" width=\"" << std::max(1.0, bar - 1)
       << "\" height=\"" << h << "\" fill=\"" << (c.rejected ? "#d62728" : "#1f77b4") << "\"><title>category " << c.index << ": observed "
-      << g(c.observed) << ", expected " << fixed(c.expected, 8) << ", p raw " << fixed(c.p_raw) << ", p Holm " << fixed(c.p_adjusted)
+      << stats::number_text(c.observed) << ", expected " << fixed(c.expected, 8) << ", p raw " << fixed(c.p_raw) << ", p Holm " << fixed(c.p_adjusted)
       << "</title></rect>";
     s << "<line x1=\"" << x << "\" x2=\"" << x + std::max(1.0, bar - 1) << "\" y1=\"" << height - e << "\" y2=\"" << height - e
       << "\" stroke=\"#000\" stroke-width=\"2\"/>";
@@ -227,7 +225,7 @@ std::string render_html(const Report& r, const std::string& layout_svg) {
   s << "<h1>warpsim validate</h1><p>" << escape_xml(r.subject) << "</p>\n";
   s << "<div class=\"verdict\" id=\"verdict\" style=\"background:" << (ok ? "#2ca02c" : "#d62728") << "\">"
     << (ok ? "consistent" : "inconsistent: " + escape_xml(failing_summary(r))) << "</div>\n";
-  s << "<p>False-positive rate of the statistical checks together: at most " << g(r.alpha) << ". " << fixed(r.seconds, 3) << " s.</p>\n";
+  s << "<p>False-positive rate of the statistical checks together: at most " << stats::number_text(r.alpha) << ". " << fixed(r.seconds, 3) << " s.</p>\n";
   s << "<h2>Checks</h2><table id=\"checks\"><tr><th>outcome</th><th>check</th><th>detail</th></tr>\n";
   for (const auto& c : r.checks) {
     s << "<tr class=\"check\"><td class=\"" << outcome_name(c.outcome) << "\" style=\"color:" << outcome_colour(c.outcome) << "\">"

@@ -22,8 +22,6 @@ namespace warpsim::cli::validate {
 
 namespace {
 
-std::string g(double v) { return stats::number_text(v); }
-
 constexpr int kLawK = 64;
 
 Outcome of(const properties::Verdict& v) { return v.ok ? Outcome::Pass : Outcome::Fail; }
@@ -176,7 +174,7 @@ std::vector<double> law_weights() {
 
 std::uint64_t draws_for_target(double target_tv, double alpha_each) {
   const double n = stats::sample_size_for_total_variation(kLawK - 3, alpha_each, 0.9, target_tv);
-  if (!(n <= 1e12)) throw UsageError("--target-tv " + g(target_tv) + " needs " + g(n) + " draws, more than 10^12");
+  if (!(n <= 1e12)) throw UsageError("--target-tv " + stats::number_text(target_tv) + " needs " + stats::number_text(n) + " draws, more than 10^12");
   return static_cast<std::uint64_t>(std::ceil(n));
 }
 
@@ -330,7 +328,7 @@ Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, cons
   if (r32) law_check<float>(s, law, law_label + " (fp32, S draws of one row)", n, o.seed + 2000006, each, progress, report, true);
   if (r64) law_check<double>(s, law, law_label + " (fp64, S draws of one row)", n, o.seed + 3000009, each, progress, report, true);
   report.notes.push_back("the law check takes " + std::to_string(n) + " draws a precision" + (r32 || r64 ? " (and as many of one row)" : "") +
-                         (o.draws ? " (--draws)" : ", what detects a total-variation bias of " + g(o.target_tv) + " with power 0.9 (--target-tv)") +
+                         (o.draws ? " (--draws)" : ", what detects a total-variation bias of " + stats::number_text(o.target_tv) + " with power 0.9 (--target-tv)") +
                          "; its " + std::to_string(tests) + " statistical checks run at alpha / " + std::to_string(tests) + " each");
   return report;
 }

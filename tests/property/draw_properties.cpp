@@ -32,7 +32,7 @@ sim::Reg<float> uniforms(int w) {
 }  // namespace
 
 RC_GTEST_PROP(DrawProperties, ButterflyShufflesAreWMinus1PerBlockAnd2WMinus2ToSearch, ()) {
-  const int w = *warpsim::testing::gen_warp_width();
+  const int w = *warpsim::sim_gen::gen_warp_width();
   const int k = *rc::gen::inRange(1, 3 * w + 40);
   const int m = *rc::gen::inRange(1, w + 1);  // a last warp may be partly empty
   const auto variant = *rc::gen::element(oracle::ButterflyVariant::Standard, oracle::ButterflyVariant::AddSub);
@@ -48,7 +48,7 @@ RC_GTEST_PROP(DrawProperties, ButterflyShufflesAreWMinus1PerBlockAnd2WMinus2ToSe
 }
 
 RC_GTEST_PROP(DrawProperties, RegisterTransposeShufflesAreHalfWLog2WPerBlock, ()) {
-  const int w = *warpsim::testing::gen_warp_width();
+  const int w = *warpsim::sim_gen::gen_warp_width();
   const int k = *rc::gen::inRange(1, 3 * w + 40);
   const auto weights = rows_of(*properties::gen_family(), w, k);
   sim::GlobalMemory mem;

@@ -5,7 +5,7 @@
 
 #include "sim/lane_mask.hpp"
 
-namespace warpsim::testing {
+namespace warpsim::sim_gen {
 
 // A warp width: a power of two from 2 to 64.
 inline rc::Gen<int> gen_warp_width() {
@@ -24,4 +24,4 @@ inline rc::Gen<sim::LaneMask> gen_lane_set(int w) {
                            [](sim::LaneMask m) { return m != 0; });
 }
 
-}  // namespace warpsim::testing
+}  // namespace warpsim::sim_gen

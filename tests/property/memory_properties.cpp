@@ -11,7 +11,7 @@
 using namespace warpsim::sim;
 
 RC_GTEST_PROP(MemoryProperties, SectorsAndLinesAreTheDistinctUnitsOfEveryByteTouched, ()) {
-  const int w = *warpsim::testing::gen_warp_width();
+  const int w = *warpsim::sim_gen::gen_warp_width();
   const int size = *rc::gen::element(1, 2, 4, 8, 16);
   const int line = *rc::gen::element(32, 64, 128, 256);
   std::vector<std::uint64_t> addrs;
@@ -30,7 +30,7 @@ RC_GTEST_PROP(MemoryProperties, SectorsAndLinesAreTheDistinctUnitsOfEveryByteTou
 }
 
 RC_GTEST_PROP(MemoryProperties, SharedWavefrontsAreTheMostDistinctWordsInOneBank, ()) {
-  const int w = *warpsim::testing::gen_warp_width();
+  const int w = *warpsim::sim_gen::gen_warp_width();
   const int size = *rc::gen::element(4, 8, 16);
   std::vector<std::uint64_t> addrs;
   for (int l = 0; l < w; ++l) addrs.push_back(static_cast<std::uint64_t>(*rc::gen::inRange(0, 512)) * static_cast<std::uint64_t>(size));

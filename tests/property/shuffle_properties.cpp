@@ -10,9 +10,9 @@
 #include "sim/warp.hpp"
 
 using namespace warpsim::sim;
-using warpsim::testing::gen_lane_set;
-using warpsim::testing::gen_shuffle_width;
-using warpsim::testing::gen_warp_width;
+using warpsim::sim_gen::gen_lane_set;
+using warpsim::sim_gen::gen_shuffle_width;
+using warpsim::sim_gen::gen_warp_width;
 
 namespace {
 

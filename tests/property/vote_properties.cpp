@@ -6,8 +6,8 @@
 #include "sim/warp.hpp"
 
 using namespace warpsim::sim;
-using warpsim::testing::gen_lane_set;
-using warpsim::testing::gen_warp_width;
+using warpsim::sim_gen::gen_lane_set;
+using warpsim::sim_gen::gen_warp_width;
 
 RC_GTEST_PROP(VoteProperties, BallotAnyAllMatchScalarDefinitionsUnderAnyMask, ()) {
   const int w = *gen_warp_width();

@@ -13,11 +13,11 @@
 
 using namespace warpsim::stats;
 using warpsim::stats_testing::binomial_interval;
+using warpsim::stats_testing::kReps;
 using warpsim::stats_testing::multinomial;
 
 namespace {
 
-constexpr int kReps = 1000;
 constexpr double kAlpha = 0.05;
 
 std::vector<double> skewed(int k) {

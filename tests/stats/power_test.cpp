@@ -8,11 +8,10 @@
 
 using namespace warpsim::stats;
 using warpsim::stats_testing::binomial_interval;
+using warpsim::stats_testing::kReps;
 using warpsim::stats_testing::multinomial;
 
 namespace {
-
-constexpr int kReps = 1000;
 
 std::vector<double> uniform(int k) { return std::vector<double>(static_cast<std::size_t>(k), 1.0 / k); }
 

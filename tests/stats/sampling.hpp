@@ -10,6 +10,9 @@
 
 namespace warpsim::stats_testing {
 
+// Repetitions of one seeded experiment in the calibration and power tests.
+inline constexpr int kReps = 1000;
+
 inline std::vector<double> multinomial(std::mt19937_64& rng, std::uint64_t n, std::span<const double> p) {
   std::vector<double> counts(p.size(), 0.0);
   double rest = 1;
