@@ -6,7 +6,14 @@ cd "$(dirname "$0")/.."
 build=${WARPSIM_TEST_BUILD:-build-test}
 jobs=${WARPSIM_JOBS:-$(nproc)}
 
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_SANITIZE=ON -DWARPSIM_BENCHMARKS=OFF
+# Unity builds (CMAKE_UNITY_BUILD: a target's sources compiled 8 to a unit)
+# emit each inline function and template a target uses once a unit, not
+# once a source: most of what the sanitizer build compiled was the same
+# RapidCheck, standard-library, warp-model and CLI11 code again. Every source
+# must therefore compile beside its target's others: no two files of a
+# target define the same name in an anonymous namespace.
+unity=(-DCMAKE_UNITY_BUILD=${WARPSIM_UNITY:-ON})
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_SANITIZE=ON -DWARPSIM_BENCHMARKS=OFF "${unity[@]}"
 cmake --build "$build" -j "$jobs"
 # protect_shadow_gap=0: the CUDA runtime maps memory where ASan keeps its gap.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-protect_shadow_gap=0:detect_leaks=1}
@@ -17,7 +24,7 @@ ctest --test-dir "$build" --output-on-failure -j "$jobs"
 # clang with libFuzzer, ASan and UBSan, a fixed number of executions each.
 if command -v clang++ >/dev/null && [[ -n "$(clang++ -print-file-name=libclang_rt.fuzzer-x86_64.a | grep /)" ]]; then
   CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPSIM_FUZZ=ON \
-    -DWARPSIM_TESTS=OFF -DWARPSIM_BENCHMARKS=OFF -DWARPSIM_CUDA=OFF
+    -DWARPSIM_TESTS=OFF -DWARPSIM_BENCHMARKS=OFF -DWARPSIM_CUDA=OFF "${unity[@]}"
   cmake --build build-fuzz -j "$jobs" --target warpsim_fuzz_targets  # (the fuzz targets alone)
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 ctest --test-dir build-fuzz --output-on-failure -j "$jobs"
 else
