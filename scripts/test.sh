@@ -13,9 +13,7 @@ jobs=${WARPSIM_JOBS:-$(nproc)}
 # must therefore compile beside its target's others: no two files of a
 # target define the same name in an anonymous namespace.
 unity=(-DCMAKE_UNITY_BUILD=${WARPSIM_UNITY:-ON})
-# -g1: line tables only, all that the sanitizers' stack traces print.
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DWARPSIM_SANITIZE=ON \
-  -DWARPSIM_BENCHMARKS=OFF "${unity[@]}"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_SANITIZE=ON -DWARPSIM_BENCHMARKS=OFF "${unity[@]}"
 cmake --build "$build" -j "$jobs"
 # protect_shadow_gap=0: the CUDA runtime maps memory where ASan keeps its gap.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-protect_shadow_gap=0:detect_leaks=1}
