@@ -1123,7 +1123,20 @@ constexpr int kClusterSegments = kClusterBlocks * kClusterWarps;
 // 0.1030, (1,024, 65,536, 4) 0.1896 -> 0.1861, fp32 0.1075 -> 0.1036; fp32
 // (256, 131,072) 0.0579 -> 0.0586 and (64, 131,072, 64) 0.0171 -> 0.0176
 // the other way.
-constexpr bool cluster_chosen(int sms, int m, std::int64_t segments, int draws) {
+//
+// On fast memory (PlanDevice::fast_memory()) not for one draw of rows of
+// 17-64 segments below 8 rows a multiprocessor: there the second kernel
+// was faster (H200, every layout forced, two passes, rows-h200-cluster-
+// sweep/: fp32 (192, 131,072) 37.1-37.4 us a block a row against 40.1-40.5
+// the cluster, (256, 262,144) 76.8 against 83.2, fp64 (256, 131,072) 76.5-
+// 77.0 against 80.7-80.9; a warp a row (768, 262,144) 0.208 ms against
+// 0.214, fp64 (512, 131,072) 0.143 against 0.145); on the H100 the
+// cluster was (fp64 (256, 131,072) 0.0998 ms against 0.1026 a block a
+// row; (1,024, 131,072) 0.353 against 0.377 a warp a row). Rows of 9-16
+// segments keep it on both (H200 fp32 (320, 65,536) 32.1-32.4 us against
+// 37.0-37.2 a warp a row).
+constexpr bool cluster_chosen(int sms, bool fast_memory, int m, std::int64_t segments, int draws) {
+  if (fast_memory && draws == 1 && segments > kBlockRowSegments && static_cast<std::int64_t>(m) < 8LL * sms) return false;
   return segments > 8 && segments <= kClusterSegments && draws <= 64 &&
          (static_cast<std::int64_t>(m) * segments >= 32LL * sms || draws >= 16);
 }
@@ -2298,13 +2311,28 @@ std::int64_t SumTreeSampler<T>::thread_per_row_max_k() {
   return 2 * kLanes * Shape<T>::E;  // two vectors a lane: 256 fp32, 128 fp64 (docs/PERF.md)
 }
 
+PlanDevice PlanDevice::current() {
+  int device = 0, khz = 0, bits = 0;
+  WARPSIM_CUDA(cudaGetDevice(&device));
+  WARPSIM_CUDA(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device));
+  WARPSIM_CUDA(cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, device));
+  return {multiprocessors(), 2.0 * khz * 1e3 * (bits / 8.0) / 1e9};  // (double data rate)
+}
+
 template <class T>
 SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& ask, int draws) {
-  return plan_for(multiprocessors(), m, k, ask, draws);
+  return plan_for(PlanDevice::current(), m, k, ask, draws);
 }
 
 template <class T>
 SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const SumTreePlan& ask, int draws) {
+  return plan_for(PlanDevice{sms}, m, k, ask, draws);
+}
+
+template <class T>
+SumTreePlan SumTreeSampler<T>::plan_for(const PlanDevice& device, int m, std::int64_t k, const SumTreePlan& ask, int draws) {
+  const int sms = device.sms;
+  const bool fast = device.fast_memory();
   if (sms < 1) throw std::invalid_argument("sum-tree draw: a device has at least one multiprocessor (" + std::to_string(sms) + " given)");
   if (m < 1 || k < 1) throw std::invalid_argument("sum-tree draw: M and K must be >= 1 (M = " + std::to_string(m) + ", K = " + std::to_string(k) + ")");
   if (draws < 1) throw std::invalid_argument("sum-tree draw: draws must be >= 1 (" + std::to_string(draws) + " asked)");
@@ -2365,7 +2393,7 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
     const bool resident = k > lanes_per_row_max_k() && resident_chosen(sms, m, segments, draws);
     // Else many rows of 9-64 segments, or few with 16-64 draws: a row's
     // cluster (Segmented, second_pass 4; cluster_chosen).
-    const bool cluster = k > lanes_per_row_max_k() && cluster_chosen(sms, m, segments, draws);
+    const bool cluster = k > lanes_per_row_max_k() && cluster_chosen(sms, fast, m, segments, draws);
     p.layout = lanes                                                   ? L::LanesPerRow
                : (draws == 1 && k <= thread_per_row_max_k()) || thread_s ? L::ThreadPerRow
                : resident || cluster || !block_row                     ? L::Segmented
@@ -2481,7 +2509,7 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   // A row's cluster where plan() may choose it (cluster_chosen) and no knob
   // it has not was asked.
   if (p.second_pass == -1 && ask.warps_per_block == 0 && ask.row_blocks <= 1 && ask.warp_walk == -1 && k > lanes_per_row_max_k() &&
-      cluster_chosen(sms, m, segments, draws)) {
+      cluster_chosen(sms, fast, m, segments, draws)) {
     p.second_pass = 4;
   }
   if (p.second_pass == 4) {
@@ -2549,7 +2577,11 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
   // (second_pass 0): a warp a row was as fast or faster wherever it ran.
   if (p.second_pass == -1) {
     const bool few = static_cast<std::int64_t>(m) * segments <= static_cast<std::int64_t>(kFewWarps) * sms;
-    const bool warp_rows = draws == 1 && segments <= kWarpRowSegments && (few || m > 3 * sms);
+    // (fast memory: past 2 rows a multiprocessor; H200, rows-h200-cluster-
+    // sweep/: fp64 (320, 262,144) 0.176 ms against 0.177 a block a row,
+    // (384, 262,144) 0.207 against 0.209, fp32 (320, 131,072) 56.1-56.2 us
+    // against 56.8-57.0, but (256, 262,144) fp64 0.144 against 0.141)
+    const bool warp_rows = draws == 1 && segments <= kWarpRowSegments && (few || m > (fast ? 2 : 3) * sms);
     p.second_pass = warp_rows ? 2 : 1;
   }
   if (p.second_pass == 2) {

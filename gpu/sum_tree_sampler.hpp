@@ -120,6 +120,27 @@ struct SumTreePlan {
   std::string describe() const;
 };
 
+// What plan() takes from a device: its multiprocessors and its memory's
+// peak bandwidth, twice the memory clock times the bus width
+// (cudaDevAttrMemoryClockRate, cudaDevAttrGlobalMemoryBusWidth): H100 SXM
+// 2,619 MHz x 5,120 bits, 3,352 GB/s, 25.4 a multiprocessor; H200 3,201
+// MHz x 6,016 bits, 4,814 GB/s, 36.5 a multiprocessor.
+//
+// Usage:
+//   gpu::SumTreeSampler<float>::plan_for(gpu::PlanDevice{132, 4814.0}, m, k);
+struct PlanDevice {
+  int sms = 0;
+  double memory_gbs = 0;  // 0: not known (not fast)
+  // At least kFastMemoryGbs a multiprocessor: its segment pass ends soon
+  // enough that a row's cluster, whose blocks wait at its barriers for the
+  // row's last segment, loses to a second kernel (docs/PERF.md, "Fast
+  // memory").
+  static constexpr double kFastMemoryGbs = 32.0;
+  bool fast_memory() const { return sms > 0 && memory_gbs >= kFastMemoryGbs * sms; }
+  // The current device's (two CUDA attribute calls, checked).
+  static PlanDevice current();
+};
+
 template <class T>
 class SumTreeSampler {
  public:
@@ -161,13 +182,19 @@ class SumTreeSampler {
   // rows of up to 256 segments where M x segments is at most 4 warps a
   // multiprocessor or M is more than 3 rows a multiprocessor, else a block
   // a row (its blocks a row: row_blocks).
+  // On a device of fast memory (PlanDevice::fast_memory(): the H200, not
+  // the H100) one draw of rows of 17-64 segments goes the second kernel,
+  // not a row's cluster, below 8 rows a multiprocessor, and the second
+  // kernel goes a warp a row past 2 rows a multiprocessor, not 3.
   // Warps walk few draws together in the second kernel and the last warp
   // (a block a row only where asked). `ask` overrides any of it (docs/PERF.md has each
   // layout's times).
   static SumTreePlan plan(int m, std::int64_t k, const SumTreePlan& ask = {}, int draws = 1);
-  // The same rule for a device of `sms` multiprocessors, with no CUDA call:
-  // plan() is plan_for(the current device's multiprocessors, ...). It
-  // throws what plan() throws, and on sms < 1.
+  // The same rule for `device`, with no CUDA call: plan() is
+  // plan_for(PlanDevice::current(), ...). It throws what plan() throws,
+  // and on device.sms < 1.
+  static SumTreePlan plan_for(const PlanDevice& device, int m, std::int64_t k, const SumTreePlan& ask = {}, int draws = 1);
+  // A device of `sms` multiprocessors whose memory is not fast (an H100's).
   static SumTreePlan plan_for(int sms, int m, std::int64_t k, const SumTreePlan& ask = {}, int draws = 1);
 
   // weights: device, M x K row-major, every weight finite and >= 0 (not

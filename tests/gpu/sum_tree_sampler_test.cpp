@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -724,6 +726,59 @@ TEST(SumTreePlanRule, AWarpARowDrawsOneDrawOfFewOrManyRows) {
   EXPECT_THROW(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 5}), std::invalid_argument);
 }
 
+// Fast memory (no device: runs in CI): on a device whose memory feeds each
+// multiprocessor 32 GB/s or more (the H200's 36.5, not the H100's 25.4),
+// one draw of rows of 17-64 segments goes the second kernel below 8 rows a
+// multiprocessor, not a row's cluster, and the second kernel goes a warp a
+// row past 2 rows a multiprocessor, not 3. Rows of 9-16 segments, S draws
+// and 8 rows a multiprocessor or more keep the cluster; the H100's rule
+// (plan_for(sms, ...)) is unchanged.
+TEST(SumTreePlanRule, FastMemoryTakesTheSecondKernelOverARowsCluster) {
+  using S = gpu::SumTreeSampler<float>;
+  using D = gpu::SumTreeSampler<double>;
+  const gpu::PlanDevice h100{132, 3352.0}, h200{132, 4814.0};
+  EXPECT_FALSE(h100.fast_memory());
+  EXPECT_TRUE(h200.fast_memory());
+  EXPECT_TRUE((gpu::PlanDevice{132, 32.0 * 132}).fast_memory());
+  EXPECT_FALSE((gpu::PlanDevice{132, 31.9 * 132}).fast_memory());
+  EXPECT_FALSE((gpu::PlanDevice{132}).fast_memory());  // (bandwidth not known)
+  EXPECT_THROW(S::plan_for(gpu::PlanDevice{0, 4814.0}, 1, 4), std::invalid_argument);
+  const std::string cluster = "segmented, 8 warps a block, a row's blocks a cluster";
+  // The grid: fp64 (256, 131,072), 64 segments; (1,024, 131,072).
+  EXPECT_EQ(D::plan_for(h100, 256, 131072).describe(), cluster);
+  EXPECT_EQ(D::plan_for(132, 256, 131072).describe(), cluster);
+  EXPECT_EQ(D::plan_for(h200, 256, 131072).describe(), "segmented, 8 warps a block, then a block a row, warps walk draws");
+  EXPECT_EQ(S::plan_for(h200, 1024, 131072).describe(), "segmented, 8 warps a block, then a warp a row, warps walk draws");
+  EXPECT_EQ(S::plan_for(h100, 1024, 131072).describe(), cluster);
+  const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
+  // 17 segments: a block a row up to 2 rows a multiprocessor, a warp a row
+  // past it, the cluster from 8; on the H100 the cluster from 32 warps a
+  // multiprocessor (M x segments 4,224: M = 249).
+  EXPECT_EQ(S::plan_for(h200, 264, 17 * g).second_pass, 1);
+  EXPECT_EQ(S::plan_for(h200, 265, 17 * g).second_pass, 2);
+  EXPECT_EQ(S::plan_for(h200, 8 * 132 - 1, 17 * g).second_pass, 2);
+  EXPECT_EQ(S::plan_for(h200, 8 * 132, 17 * g).second_pass, 4);
+  EXPECT_EQ(S::plan_for(h100, 249, 17 * g).second_pass, 4);
+  EXPECT_EQ(S::plan_for(h100, 248, 17 * g).second_pass, 1);
+  EXPECT_EQ(S::plan_for(h100, 1055, 17 * g).second_pass, 4);
+  // 64 segments the same; 16 keep the cluster (fp32 (320, 65,536)).
+  EXPECT_EQ(S::plan_for(h200, 132, 64 * g).second_pass, 1);
+  EXPECT_EQ(S::plan_for(h200, 1055, 64 * g).second_pass, 2);
+  EXPECT_EQ(S::plan_for(h200, 320, 16 * g).second_pass, 4);
+  EXPECT_EQ(S::plan_for(h100, 320, 16 * g).second_pass, 4);
+  // S draws keep the cluster (fp64 (256, 131,072, S = 64); S = 16).
+  EXPECT_EQ(D::plan_for(h200, 256, 131072, {}, 64).describe(), cluster);
+  EXPECT_EQ(S::plan_for(h200, 33, 32 * g, {}, 16).second_pass, 4);
+  // Past 64 segments (the second kernel on both): a warp a row past 2 rows
+  // a multiprocessor on fast memory, past 3 on the H100.
+  EXPECT_EQ(S::plan_for(h200, 264, 65 * g).second_pass, 1);
+  EXPECT_EQ(S::plan_for(h200, 265, 65 * g).second_pass, 2);
+  EXPECT_EQ(S::plan_for(h100, 265, 65 * g).second_pass, 1);
+  EXPECT_EQ(S::plan_for(h100, 397, 65 * g).second_pass, 2);
+  // Asked, the cluster still goes (the rule only chooses).
+  EXPECT_EQ(S::plan_for(h200, 132, 64 * g, {gpu::SumTreePlan::Layout::Segmented, 0, -1, 4}).second_pass, 4);
+}
+
 // S draws a row (no device: runs in CI): lanes a row for rows of up to 256
 // vectors (fp32 K <= 1,024, fp64 K <= 512) whose G lanes make them in at
 // most 8 rounds (S <= 8 G), whatever M, or 32 rounds where the rows fill
@@ -930,17 +985,24 @@ TEST(SumTreePlanRule, ABlockARowSpreadsManyDrawsOverBlocks) {
 }
 
 // plan() is the rule on the current device's multiprocessors.
-TEST(SumTreeSampler, PlanIsTheRuleOnThisDevicesMultiprocessors) {
+TEST(SumTreeSampler, PlanIsTheRuleOnThisDevicesMultiprocessorsAndMemory) {
   WARPSIM_REQUIRE_GPU();
   using S = gpu::SumTreeSampler<float>;
   int device = 0, sms = 0;
   ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
   ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  // Its memory's peak bandwidth, from its attributes: a GPU's (past 100
+  // GB/s), and fast where it feeds each multiprocessor 32 GB/s.
+  const gpu::PlanDevice here = gpu::PlanDevice::current();
+  EXPECT_EQ(here.sms, sms);
+  EXPECT_GT(here.memory_gbs, 100.0);
+  std::printf("this device: %d multiprocessors, memory %.0f GB/s (%.1f a multiprocessor): %s\n", here.sms, here.memory_gbs,
+              here.memory_gbs / here.sms, here.fast_memory() ? "fast" : "not fast");
   const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
-  for (const int m : {1, sms, 8 * sms, 8 * sms + 1, 100 * sms}) {
+  for (const int m : {1, sms, 2 * sms + 1, 8 * sms, 8 * sms + 1, 100 * sms}) {
     for (const std::int64_t k : {std::int64_t{100}, 4 * g, 20 * g, 64 * g}) {
       for (const int draws : {1, 5, 64}) {
-        EXPECT_EQ(S::plan(m, k, {}, draws).describe(), S::plan_for(sms, m, k, {}, draws).describe()) << "M " << m << " K " << k << " S " << draws;
+        EXPECT_EQ(S::plan(m, k, {}, draws).describe(), S::plan_for(here, m, k, {}, draws).describe()) << "M " << m << " K " << k << " S " << draws;
       }
     }
   }
