@@ -16,6 +16,22 @@ int multiprocessors() {
   return sms;
 }
 
+double memory_gbs() {
+  int device = 0;
+  WARPSIM_CUDA(cudaGetDevice(&device));
+  static std::mutex lock;
+  static std::map<int, double> known;  // device -> GB/s
+  const std::lock_guard<std::mutex> hold(lock);
+  const auto [at, first] = known.try_emplace(device, 0.0);
+  if (first) {
+    int khz = 0, bits = 0;
+    WARPSIM_CUDA(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device));
+    WARPSIM_CUDA(cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, device));
+    at->second = 2.0 * khz * 1e3 * (bits / 8.0) / 1e9;  // (double data rate)
+  }
+  return at->second;
+}
+
 std::size_t max_shared_per_block() {
   int device = 0, bytes = 0;
   WARPSIM_CUDA(cudaGetDevice(&device));

@@ -12,6 +12,13 @@ namespace warpsim::gpu {
 // Multiprocessors of the current device.
 int multiprocessors();
 
+// The current device's memory's peak bandwidth, GB/s: twice its memory
+// clock times its bus width (cudaDevAttrMemoryClockRate,
+// cudaDevAttrGlobalMemoryBusWidth). Asked once a device and kept: the
+// clock's attribute took about 0.5 ms a call on an H200 (CUDA 13), which a
+// draw() asking it each call paid (rows-h200-plan-per-call/).
+double memory_gbs();
+
 // Dynamic shared memory one block may opt in to on the current device.
 std::size_t max_shared_per_block();
 

@@ -2311,13 +2311,7 @@ std::int64_t SumTreeSampler<T>::thread_per_row_max_k() {
   return 2 * kLanes * Shape<T>::E;  // two vectors a lane: 256 fp32, 128 fp64 (docs/PERF.md)
 }
 
-PlanDevice PlanDevice::current() {
-  int device = 0, khz = 0, bits = 0;
-  WARPSIM_CUDA(cudaGetDevice(&device));
-  WARPSIM_CUDA(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device));
-  WARPSIM_CUDA(cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, device));
-  return {multiprocessors(), 2.0 * khz * 1e3 * (bits / 8.0) / 1e9};  // (double data rate)
-}
+PlanDevice PlanDevice::current() { return {multiprocessors(), gpu::memory_gbs()}; }
 
 template <class T>
 SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& ask, int draws) {

@@ -137,7 +137,7 @@ struct PlanDevice {
   // memory").
   static constexpr double kFastMemoryGbs = 32.0;
   bool fast_memory() const { return sms > 0 && memory_gbs >= kFastMemoryGbs * sms; }
-  // The current device's (two CUDA attribute calls, checked).
+  // The current device's (gpu/launch.hpp: memory_gbs() asks once a device).
   static PlanDevice current();
 };
 

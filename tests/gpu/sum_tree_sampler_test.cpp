@@ -6,6 +6,7 @@
 // warp, a block a row or a warp a row): the result must not depend on the layout.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -998,6 +999,14 @@ TEST(SumTreeSampler, PlanIsTheRuleOnThisDevicesMultiprocessorsAndMemory) {
   EXPECT_GT(here.memory_gbs, 100.0);
   std::printf("this device: %d multiprocessors, memory %.0f GB/s (%.1f a multiprocessor): %s\n", here.sms, here.memory_gbs,
               here.memory_gbs / here.sms, here.fast_memory() ? "fast" : "not fast");
+  // Asked once a device and kept: the memory clock's attribute took about
+  // 0.5 ms a call on an H200, which every draw() paid while plan() asked it
+  // each call (rows-h200-plan-per-call/). 1,000 plans take far less than 1,000
+  // such calls.
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 1000; ++i) EXPECT_EQ(gpu::PlanDevice::current().memory_gbs, here.memory_gbs);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(ms, 100.0) << "1,000 calls of PlanDevice::current()";
   const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
   for (const int m : {1, sms, 2 * sms + 1, 8 * sms, 8 * sms + 1, 100 * sms}) {
     for (const std::int64_t k : {std::int64_t{100}, 4 * g, 20 * g, 64 * g}) {
