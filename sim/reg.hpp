@@ -8,7 +8,7 @@
 // inspection, not a simulated instruction.
 #pragma once
 
-#include <array>
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,17 +22,17 @@ class Reg {
  public:
   using value_type = T;
 
-  explicit Reg(std::string name = {}, const T& init = T{}) : name_(std::move(name)) { lanes_.fill(init); }
+  explicit Reg(std::string name = {}, const T& init = T{}) : name_(std::move(name)) { std::fill_n(lanes_, kMaxLanes, init); }
 
-  T& operator[](int lane) { return lanes_[static_cast<std::size_t>(lane)]; }
-  const T& operator[](int lane) const { return lanes_[static_cast<std::size_t>(lane)]; }
+  WARPSIM_SIM_INLINE T& operator[](int lane) { return lanes_[lane]; }
+  WARPSIM_SIM_INLINE const T& operator[](int lane) const { return lanes_[lane]; }
 
   const std::string& name() const { return name_; }
   void rename(std::string name) { name_ = std::move(name); }
 
  private:
   std::string name_;
-  std::array<T, kMaxLanes> lanes_;
+  T lanes_[kMaxLanes];  // (a plain array: its index is no call unoptimised; WARPSIM_SIM_INLINE)
 };
 
 template <class T>
@@ -61,8 +61,8 @@ class PerLane {
   PerLane(const T& uniform) : uniform_(uniform) {}  // NOLINT: implicit by design
   PerLane(const Reg<T>& reg) : reg_(&reg) {}        // NOLINT: implicit by design
 
-  T operator()(int lane) const { return reg_ ? (*reg_)[lane] : uniform_; }
-  bool is_uniform() const { return reg_ == nullptr; }
+  WARPSIM_SIM_INLINE T operator()(int lane) const { return reg_ ? (*reg_)[lane] : uniform_; }
+  WARPSIM_SIM_INLINE bool is_uniform() const { return reg_ == nullptr; }
 
  private:
   T uniform_{};

@@ -44,10 +44,10 @@ void Warp::check_members(std::uint64_t step, const char* op, PerLane<LaneMask> m
 }
 
 void Warp::report_sources(std::uint64_t step, const char* op, PerLane<LaneMask> member,
-                          const std::array<int, kMaxLanes>& sources, LaneMask bad,
+                          const int (&sources)[kMaxLanes], LaneMask bad,
                           std::vector<Diagnostic>& diags) const {
   for_each_lane(bad, [&](int l) {
-    const int src = sources[static_cast<std::size_t>(l)];
+    const int src = sources[l];
     if (!has_lane(member(l), src)) {
       diags.push_back({step, l, Undefined::SourceOutsideMemberMask, op,
                        "reads lane " + std::to_string(src) + ", outside member mask " + format_mask(member(l), width_)});

@@ -176,7 +176,7 @@ class Warp {
   void check_members(std::uint64_t step, const char* op, PerLane<LaneMask> member, std::vector<Diagnostic>& out) const;
   void report_members(std::uint64_t step, const char* op, PerLane<LaneMask> member, std::vector<Diagnostic>& out) const;
   [[noreturn]] void report_sources(std::uint64_t step, const char* op, PerLane<LaneMask> member,
-                                   const std::array<int, kMaxLanes>& sources, LaneMask bad,
+                                   const int (&sources)[kMaxLanes], LaneMask bad,
                                    std::vector<Diagnostic>& diags) const;
   static void raise_if_any(std::vector<Diagnostic>& diags);
   void check_width(std::uint64_t step, const char* op, int width, std::vector<Diagnostic>& out) const;
@@ -328,21 +328,21 @@ void Warp::shuffle(insn::ShflMode mode, Reg<T>& dst, PerLane<LaneMask> member, c
 
   // Fast path: gather, and note lanes whose source may not be read; the
   // diagnostics are built only if there are any.
-  std::array<T, kMaxLanes> got;
-  std::array<int, kMaxLanes> sources;
+  T got[kMaxLanes];  // (plain arrays: no call a lane unoptimised; sim/lane_mask.hpp, WARPSIM_SIM_INLINE)
+  int sources[kMaxLanes];
   const LaneMask readable = member.is_uniform() ? (member(0) & active_) : 0;
   LaneMask bad = 0;
   for_each_lane(active_, [&](int l) {
     const int src = insn::shfl_source(mode, l, b(l), w, width_).source;
-    sources[static_cast<std::size_t>(l)] = src;
+    sources[l] = src;
     const LaneMask ok = member.is_uniform() ? readable : (member(l) & active_);
     bad |= has_lane(ok, src) ? LaneMask{0} : (LaneMask{1} << l);
-    got[static_cast<std::size_t>(l)] = var[src];
+    got[l] = var[src];
   });
   if (bad != 0) [[unlikely]] report_sources(step, name, member, sources, bad, diags);
   raise_if_any(diags);  // member-mask faults with every source readable
 
-  commit(step, op, dst, [&](int l) { return got[static_cast<std::size_t>(l)]; }, [&] {
+  commit(step, op, dst, [&](int l) { return got[l]; }, [&] {
     std::string label = std::string(name) + " " + dst.name() + " <- " + var.name() + ", ";
     label += b.is_uniform() ? std::to_string(b(0)) : std::string("per-lane");
     if (w != width_) label += ", width " + std::to_string(w);

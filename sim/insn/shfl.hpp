@@ -24,7 +24,8 @@ struct ShflSource {
 
 // Preconditions (checked by the warp, not here): warp_width and width are
 // powers of two with 1 <= width <= warp_width, 0 <= lane < warp_width.
-constexpr ShflSource shfl_source(ShflMode mode, int lane, int b, int width, int warp_width) {
+// (Inlined in every build, as the model's accessors are: sim/lane_mask.hpp.)
+[[gnu::always_inline]] inline constexpr ShflSource shfl_source(ShflMode mode, int lane, int b, int width, int warp_width) {
   const int lane_bits = warp_width - 1;
   const int segmask = (warp_width - width) & lane_bits;
   const int seg_start = lane & segmask;
