@@ -123,8 +123,9 @@ struct SumTreePlan {
 // What plan() takes from a device: its multiprocessors and its memory's
 // peak bandwidth, twice the memory clock times the bus width
 // (cudaDevAttrMemoryClockRate, cudaDevAttrGlobalMemoryBusWidth): H100 SXM
-// 2,619 MHz x 5,120 bits, 3,352 GB/s, 25.4 a multiprocessor; H200 3,201
-// MHz x 6,016 bits, 4,814 GB/s, 36.5 a multiprocessor.
+// 2,619 MHz x 5,120 bits, 3,352 GB/s, 25.4 a multiprocessor (its published
+// figures: no H100 was lent to read them); H200 3,201 MHz x 6,016 bits,
+// 4,814 GB/s, 36.5 a multiprocessor (read on the device).
 //
 // Usage:
 //   gpu::SumTreeSampler<float>::plan_for(gpu::PlanDevice{132, 4814.0}, m, k);
