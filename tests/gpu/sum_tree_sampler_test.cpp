@@ -985,7 +985,8 @@ TEST(SumTreePlanRule, ABlockARowSpreadsManyDrawsOverBlocks) {
   EXPECT_EQ(plan(100, 4096, 2, {L::BlockPerRow, 0, 1}).describe(), "block-per-row, rows in shared memory");
 }
 
-// plan() is the rule on the current device's multiprocessors.
+// plan() is the rule on the current device's multiprocessors and memory
+// bandwidth (PlanDevice::current()).
 TEST(SumTreeSampler, PlanIsTheRuleOnThisDevicesMultiprocessorsAndMemory) {
   WARPSIM_REQUIRE_GPU();
   using S = gpu::SumTreeSampler<float>;
