@@ -124,18 +124,20 @@ __device__ __forceinline__ std::int64_t vector_first(std::int64_t segment_base, 
   return segment_base + (static_cast<std::int64_t>(j) * kLanes + lane) * Shape<T>::E;
 }
 
-// Lane `lane`'s sum over its vectors of the segment at segment_base.
-template <class T>
+// Lane `lane`'s sum over its vectors of the segment at segment_base, kB of
+// them in flight at a time (the sum is the same for any kB).
+template <class T, int kB = kBatch>
 __device__ double lane_sum(const T* row, std::int64_t k, bool aligned, std::int64_t segment_base, int lane) {
+  static_assert(kB > 0 && kVectorsPerLane % kB == 0, "a lane's vectors come in whole batches");
   double r = 0;
 #pragma unroll 1
-  for (int j0 = 0; j0 < kVectorsPerLane; j0 += kBatch) {
+  for (int j0 = 0; j0 < kVectorsPerLane; j0 += kB) {
     if (vector_first<T>(segment_base, 0, j0) >= k) break;  // the rest are zeros: r + 0 is r
-    T x[kBatch][Shape<T>::E];
+    T x[kB][Shape<T>::E];
 #pragma unroll
-    for (int b = 0; b < kBatch; ++b) load_vector(row, k, aligned, vector_first<T>(segment_base, lane, j0 + b), x[b]);
+    for (int b = 0; b < kB; ++b) load_vector(row, k, aligned, vector_first<T>(segment_base, lane, j0 + b), x[b]);
 #pragma unroll
-    for (int b = 0; b < kBatch; ++b) r = add(r, vector_sum<T>(x[b]));
+    for (int b = 0; b < kB; ++b) r = add(r, vector_sum<T>(x[b]));
   }
   return r;
 }
@@ -576,8 +578,24 @@ constexpr std::int64_t kMarkedDraws = 4;
 // reads most matrices -- keeps its registers.
 enum class Tail : int { None, Marks, Lanes, Walk };
 
+// The fp32 segment pass that only sums (Tail::None) keeps 2 vectors a lane
+// in flight, not 8, held to 32 registers: all 8 blocks of 8 warps a
+// multiprocessor, where 8 float4 a lane took 96 registers and 2 blocks. On
+// an H200 (device-logs/2026-11-28/rows-trials/h200-segment-occupancy/; ncu
+// at fp32 (256, 131,072), caches flushed): 90% of the warps active against
+// 23%, the pass 33.9-37.0 us against 35.1-37.4; event-timed at the fp32
+// points where plan() takes it, 0.96-1.03x (median 0.98). The sums are the
+// same: a lane adds its vectors in the same order whatever the batch. fp64
+// (54-56 registers, 4 blocks) stays at 8: 0.96-1.03x there, within the
+// rounds' spread. 4 vectors a lane in 32 registers spilled in fp32 and ran
+// 1.09-1.33x slower.
+template <class T>
+inline constexpr int kSumOnlyBatch = sizeof(T) == 4 ? 2 : kBatch;
 template <class T, Tail kTail>
-__global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int m, std::int64_t k, std::int64_t segments,
+inline constexpr int kSegmentPassMinBlocks = kTail == Tail::None && sizeof(T) == 4 ? 8 : 1;
+
+template <class T, Tail kTail>
+__global__ void __launch_bounds__(256, (kSegmentPassMinBlocks<T, kTail>)) segment_pass(const T* __restrict__ w, int m, std::int64_t k, std::int64_t segments,
                                                     double* __restrict__ lane_sums, double* __restrict__ seg_sums, double* __restrict__ marks,
                                                     unsigned char* __restrict__ positive, int* __restrict__ tickets, std::uint64_t seed,
                                                     int draws, int* __restrict__ out) {
@@ -601,6 +619,8 @@ __global__ void __launch_bounds__(256) segment_pass(const T* __restrict__ w, int
     unsigned bits = 0;
     mine = lane_sum_marked(r, k, aligned, base, lane, marks + id * (kBatches - 1) * kLanes + lane, bits);
     positive[id * kLanes + lane] = static_cast<unsigned char>(bits);
+  } else if constexpr (kTail == Tail::None) {
+    mine = lane_sum<T, kSumOnlyBatch<T>>(r, k, aligned, base, lane);
   } else {
     mine = lane_sum(r, k, aligned, base, lane);
   }
