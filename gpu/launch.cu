@@ -32,6 +32,21 @@ double memory_gbs() {
   return at->second;
 }
 
+std::size_t l2_bytes() {
+  int device = 0;
+  WARPSIM_CUDA(cudaGetDevice(&device));
+  static std::mutex lock;
+  static std::map<int, std::size_t> known;  // device -> bytes
+  const std::lock_guard<std::mutex> hold(lock);
+  const auto [at, first] = known.try_emplace(device, 0);
+  if (first) {
+    int bytes = 0;
+    WARPSIM_CUDA(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device));
+    at->second = static_cast<std::size_t>(bytes);
+  }
+  return at->second;
+}
+
 std::size_t max_shared_per_block() {
   int device = 0, bytes = 0;
   WARPSIM_CUDA(cudaGetDevice(&device));

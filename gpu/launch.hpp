@@ -19,6 +19,10 @@ int multiprocessors();
 // draw() asking it each call paid (rows-h200-plan-per-call/).
 double memory_gbs();
 
+// The current device's L2 cache, bytes (cudaDevAttrL2CacheSize), asked
+// once a device and kept as memory_gbs() is.
+std::size_t l2_bytes();
+
 // Dynamic shared memory one block may opt in to on the current device.
 std::size_t max_shared_per_block();
 

@@ -92,21 +92,30 @@ struct Shape {
 __device__ __forceinline__ double add(double a, double b) { return __dadd_rn(a, b); }
 
 // Vector `first / E` of a row (first: its first element's offset in the
-// row), zeros past K: one 16-byte load where the row is aligned.
-template <class T>
+// row), zeros past K: one 16-byte load where the row is aligned. kOnce:
+// through ld.global.cs, whose lines L2 evicts first (SumTreePlan::
+// read_once), not the read-only path's __ldg.
+template <class T, bool kOnce = false>
 __device__ __forceinline__ void load_vector(const T* row, std::int64_t k, bool aligned, std::int64_t first, T (&x)[Shape<T>::E]) {
   constexpr int E = Shape<T>::E;
+  const auto read = [](const auto* at) {
+    if constexpr (kOnce) {
+      return __ldcs(at);
+    } else {
+      return __ldg(at);
+    }
+  };
   if (aligned && first + E <= k) {
     if constexpr (E == 4) {
-      const float4 v = __ldg(reinterpret_cast<const float4*>(row + first));
+      const float4 v = read(reinterpret_cast<const float4*>(row + first));
       x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w;
     } else {
-      const double2 v = __ldg(reinterpret_cast<const double2*>(row + first));
+      const double2 v = read(reinterpret_cast<const double2*>(row + first));
       x[0] = v.x, x[1] = v.y;
     }
   } else {
 #pragma unroll
-    for (int c = 0; c < E; ++c) x[c] = first + c < k ? __ldg(row + first + c) : T(0);
+    for (int c = 0; c < E; ++c) x[c] = first + c < k ? read(row + first + c) : T(0);
   }
 }
 
@@ -125,8 +134,9 @@ __device__ __forceinline__ std::int64_t vector_first(std::int64_t segment_base, 
 }
 
 // Lane `lane`'s sum over its vectors of the segment at segment_base, kB of
-// them in flight at a time (the sum is the same for any kB).
-template <class T, int kB = kBatch>
+// them in flight at a time (the sum is the same for any kB; kOnce:
+// load_vector's).
+template <class T, int kB = kBatch, bool kOnce = false>
 __device__ double lane_sum(const T* row, std::int64_t k, bool aligned, std::int64_t segment_base, int lane) {
   static_assert(kB > 0 && kVectorsPerLane % kB == 0, "a lane's vectors come in whole batches");
   double r = 0;
@@ -135,7 +145,7 @@ __device__ double lane_sum(const T* row, std::int64_t k, bool aligned, std::int6
     if (vector_first<T>(segment_base, 0, j0) >= k) break;  // the rest are zeros: r + 0 is r
     T x[kB][Shape<T>::E];
 #pragma unroll
-    for (int b = 0; b < kB; ++b) load_vector(row, k, aligned, vector_first<T>(segment_base, lane, j0 + b), x[b]);
+    for (int b = 0; b < kB; ++b) load_vector<T, kOnce>(row, k, aligned, vector_first<T>(segment_base, lane, j0 + b), x[b]);
 #pragma unroll
     for (int b = 0; b < kB; ++b) r = add(r, vector_sum<T>(x[b]));
   }
@@ -594,11 +604,14 @@ inline constexpr int kSumOnlyBatch = sizeof(T) == 4 ? 2 : kBatch;
 template <class T, Tail kTail>
 inline constexpr int kSegmentPassMinBlocks = kTail == Tail::None && sizeof(T) == 4 ? 8 : 1;
 
-template <class T, Tail kTail>
+// kOnce (Tail::None only): the matrix read with loads L2 evicts first
+// (SumTreePlan::read_once).
+template <class T, Tail kTail, bool kOnce = false>
 __global__ void __launch_bounds__(256, (kSegmentPassMinBlocks<T, kTail>)) segment_pass(const T* __restrict__ w, int m, std::int64_t k, std::int64_t segments,
                                                     double* __restrict__ lane_sums, double* __restrict__ seg_sums, double* __restrict__ marks,
                                                     unsigned char* __restrict__ positive, int* __restrict__ tickets, std::uint64_t seed,
                                                     int draws, int* __restrict__ out) {
+  static_assert(!kOnce || kTail == Tail::None, "only the pass that only sums reads once");
   const RowUniforms uniform(seed);  // rng::uniform<double>(seed, row, s)
   constexpr bool kWalk = kTail == Tail::Walk;
   __shared__ double shared_sums[256 / kLanes][kLanes];
@@ -620,7 +633,7 @@ __global__ void __launch_bounds__(256, (kSegmentPassMinBlocks<T, kTail>)) segmen
     mine = lane_sum_marked(r, k, aligned, base, lane, marks + id * (kBatches - 1) * kLanes + lane, bits);
     positive[id * kLanes + lane] = static_cast<unsigned char>(bits);
   } else if constexpr (kTail == Tail::None) {
-    mine = lane_sum<T, kSumOnlyBatch<T>>(r, k, aligned, base, lane);
+    mine = lane_sum<T, kSumOnlyBatch<T>, kOnce>(r, k, aligned, base, lane);
   } else {
     mine = lane_sum(r, k, aligned, base, lane);
   }
@@ -2311,7 +2324,7 @@ std::string SumTreePlan::describe() const {
               : second_pass != 1 ? ""
               : row_blocks > 1   ? ", then " + std::to_string(row_blocks) + " blocks a row"
                                  : ", then a block a row") +
-             (warp_walk == 1 ? ", warps walk draws" : "");
+             (warp_walk == 1 ? ", warps walk draws" : "") + (read_once == 1 ? ", read once" : "");
     default: return "auto";
   }
 }
@@ -2331,7 +2344,7 @@ std::int64_t SumTreeSampler<T>::thread_per_row_max_k() {
   return 2 * kLanes * Shape<T>::E;  // two vectors a lane: 256 fp32, 128 fp64 (docs/PERF.md)
 }
 
-PlanDevice PlanDevice::current() { return {multiprocessors(), gpu::memory_gbs()}; }
+PlanDevice PlanDevice::current() { return {multiprocessors(), gpu::memory_gbs(), gpu::l2_bytes()}; }
 
 template <class T>
 SumTreePlan SumTreeSampler<T>::plan(int m, std::int64_t k, const SumTreePlan& ask, int draws) {
@@ -2345,6 +2358,38 @@ SumTreePlan SumTreeSampler<T>::plan_for(int sms, int m, std::int64_t k, const Su
 
 template <class T>
 SumTreePlan SumTreeSampler<T>::plan_for(const PlanDevice& device, int m, std::int64_t k, const SumTreePlan& ask, int draws) {
+  // The pass that only sums reads a matrix larger than L2 (and at most 32
+  // of them) with loads L2 evicts first, so that the segments' and lanes'
+  // sums it writes are still there for the second kernel, whose chain of
+  // trips through them (the segments' sums, a segment's lane sums, a lane's
+  // vectors) is what these points spend past the read: 5.5-6.5 us at 256
+  // MB on an H200, where the second kernel launched but returning at once
+  // cost nothing (rows-trials/h200-second-kernel-chain/). Forced against
+  // the plan as before, four rounds (rows-trials/h200-read-once/):
+  // fp64 (256, 131,072) 76.8 -> 73.8 us, (32, 1,048,576) 76.8 -> 73.1,
+  // (64, 1,048,576) 139.9 -> 132.2, fp32 (64, 1,048,576) 77.3 -> 75.1,
+  // (1, 16,777,216) 34.6 -> 33.7; 1 GB 0.98-0.99x. Not a matrix L2 holds,
+  // whose next call reads it from there (fp32 (64, 131,072), 32 MB: 17.5
+  // -> 22.8 us), nor 4-8 GB, where the evictions cost the stream 1.3-1.9%
+  // (fp32 (1,024, 1,048,576) 1.027 -> 1.046 ms). The sums are the same.
+  if (ask.read_once != -1 && ask.read_once != 0 && ask.read_once != 1) {
+    throw std::invalid_argument("sum-tree draw: read_once is -1, 0 or 1 (" + std::to_string(ask.read_once) + " asked)");
+  }
+  SumTreePlan p = plan_layout(device, m, k, ask, draws);
+  const bool sums_only = p.layout == SumTreePlan::Layout::Segmented && (p.second_pass == 1 || p.second_pass == 2);
+  if (p.read_once == 1 && !sums_only) {
+    throw std::invalid_argument("sum-tree draw: only the pass that only sums, before a second kernel (Segmented, second_pass 1 or 2), reads once (" +
+                                p.describe() + ")");
+  }
+  if (p.read_once == -1) {
+    const std::size_t bytes = static_cast<std::size_t>(m) * static_cast<std::size_t>(k) * sizeof(T);
+    p.read_once = sums_only && device.read_once(bytes) ? 1 : 0;
+  }
+  return p;
+}
+
+template <class T>
+SumTreePlan SumTreeSampler<T>::plan_layout(const PlanDevice& device, int m, std::int64_t k, const SumTreePlan& ask, int draws) {
   const int sms = device.sms;
   const bool fast = device.fast_memory();
   if (sms < 1) throw std::invalid_argument("sum-tree draw: a device has at least one multiprocessor (" + std::to_string(sms) + " given)");
@@ -2768,7 +2813,7 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   }
   const std::size_t staged = last_warp ? static_cast<std::size_t>(p.warps_per_block) * kStagedPerWarp : 0;
   const auto sum_kernel = with_marks   ? segment_pass<T, Tail::Marks>
-                          : !last_warp ? segment_pass<T, Tail::None>
+                          : !last_warp ? (p.read_once == 1 ? segment_pass<T, Tail::None, true> : segment_pass<T, Tail::None>)
                           : p.warp_walk == 1 ? segment_pass<T, Tail::Walk>
                                              : segment_pass<T, Tail::Lanes>;
   allow_dynamic_shared(reinterpret_cast<const void*>(sum_kernel), staged);

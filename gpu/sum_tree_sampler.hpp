@@ -117,6 +117,16 @@ struct SumTreePlan {
   // multiprocessor, a lane a draw and one for every 256; else 1). The
   // draws are the same either way.
   int row_blocks = 0;
+  // Segmented with a second kernel (second_pass 1 or 2): 1 has the pass
+  // that only sums read the matrix with loads whose lines L2 evicts first
+  // (ld.global.cs), so that the sums it writes are still in L2 when the
+  // second kernel's chain of trips reads them (not where the pass keeps
+  // its lanes' marks); 0 reads it as every other pass does; -1: plan()
+  // chooses (1 where the matrix is larger than the device's L2 and at most
+  // PlanDevice::kReadOnceMaxL2s times it: an L2-sized matrix read again
+  // stays there, and past that the evictions cost the stream more than the
+  // trips gain; docs/PERF.md). The draws are the same either way.
+  int read_once = -1;
   std::string describe() const;
 };
 
@@ -125,13 +135,21 @@ struct SumTreePlan {
 // (cudaDevAttrMemoryClockRate, cudaDevAttrGlobalMemoryBusWidth): H100 SXM
 // 2,619 MHz x 5,120 bits, 3,352 GB/s, 25.4 a multiprocessor (its published
 // figures: no H100 was lent to read them); H200 3,201 MHz x 6,016 bits,
-// 4,814 GB/s, 36.5 a multiprocessor (read on the device).
+// 4,814 GB/s, 36.5 a multiprocessor (read on the device); and its L2's
+// bytes (50 MiB on both).
 //
 // Usage:
 //   gpu::SumTreeSampler<float>::plan_for(gpu::PlanDevice{132, 4814.0}, m, k);
 struct PlanDevice {
   int sms = 0;
   double memory_gbs = 0;  // 0: not known (not fast)
+  std::size_t l2_bytes = 0;  // its L2 (cudaDevAttrL2CacheSize); 0: not known (never read once)
+  // The largest matrix, in L2s, whose pass that only sums reads it once
+  // (SumTreePlan::read_once).
+  static constexpr std::size_t kReadOnceMaxL2s = 32;
+  bool read_once(std::size_t matrix_bytes) const {
+    return l2_bytes > 0 && matrix_bytes > l2_bytes && matrix_bytes <= kReadOnceMaxL2s * l2_bytes;
+  }
   // At least kFastMemoryGbs a multiprocessor: its segment pass ends soon
   // enough that a row's cluster, whose blocks wait at its barriers for the
   // row's last segment, loses to a second kernel (docs/PERF.md, "Fast
@@ -188,7 +206,9 @@ class SumTreeSampler {
   // not a row's cluster, below 8 rows a multiprocessor, and the second
   // kernel goes a warp a row past 2 rows a multiprocessor, not 3.
   // Warps walk few draws together in the second kernel and the last warp
-  // (a block a row only where asked). `ask` overrides any of it (docs/PERF.md has each
+  // (a block a row only where asked). Before a second kernel, the pass
+  // that only sums reads a matrix past the device's L2, up to 32 of them,
+  // with loads L2 evicts first (read_once). `ask` overrides any of it (docs/PERF.md has each
   // layout's times).
   static SumTreePlan plan(int m, std::int64_t k, const SumTreePlan& ask = {}, int draws = 1);
   // The same rule for `device`, with no CUDA call: plan() is
@@ -204,7 +224,8 @@ class SumTreeSampler {
   // M < 1, K < 1, K > max_k(), draws < 1, or M * draws past 2^31 - 1, or a
   // plan that cannot hold K or a knob out of range (LanesPerRow past
   // lanes_per_row_max_k(), ThreadPerRow past thread_per_row_max_k(),
-  // WarpPerRow past G, BlockPerRow past 32 G, the resident pass past 512 G or
+  // WarpPerRow past G, BlockPerRow past 32 G, read_once 1 but where the
+  // pass that only sums runs, the resident pass past 512 G or
   // 64 draws or other than 1 or 4 warps a block or a grid of M x segments
   // blocks the device cannot hold at once, a row's cluster past 64 segments or
   // 8 blocks or one the device cannot hold, warps_per_block not a power of two
@@ -213,6 +234,9 @@ class SumTreeSampler {
             const SumTreePlan& ask = {});
 
  private:
+  // plan_for's layout and knobs, all but read_once.
+  static SumTreePlan plan_layout(const PlanDevice& device, int m, std::int64_t k, const SumTreePlan& ask, int draws);
+
   DeviceScratch<double> scratch_;
   DeviceScratch<int> tickets_;     // a row's count of summed segments, 0 between calls
   DeviceScratch<double> posted_;   // the resident pass's posted segment sums, each with its call's epoch

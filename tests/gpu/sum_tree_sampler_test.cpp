@@ -91,6 +91,10 @@ void every_shape() {
       for (int walk : {0, 1}) {  // a second kernel draws, whatever K (a lane a draw, or warps walk few draws)
         EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 2, -1, 1, walk}), 0);
       }
+      // The pass that only sums reading the matrix once (evict first), before a
+      // block a row and a warp a row: the same sums, the same draws.
+      for (int offset : {0, 1}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 8, -1, 1, -1, 0, 1}, offset), 0) << "read once";
+      if (s.k <= 256 * g && s.draws <= 4) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, 8, -1, 2, -1, 0, 1}, 1), 0) << "read once";
       if (s.k <= 512 * g && s.draws <= 64) {  // resident: each segment's block finishes the draws that land in it (1 and 4 warps)
         for (int wpb : {1, 4}) {
           for (int offset : {0, 1}) EXPECT_EQ(compare(w, s.m, s.k, seed, s.draws, {L::Segmented, wpb, -1, 3}, offset), 0) << "resident, " << wpb << " warps";
@@ -553,6 +557,32 @@ TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
   EXPECT_THROW(S::plan_for(132, 1, 4, {gpu::SumTreePlan::Layout::BlockPerRow, 0, 0, -1, 2}), std::invalid_argument);
 }
 
+// The pass that only sums reads the matrix once (loads L2 evicts first)
+// where the matrix is past the device's L2 and at most 32 of them, before a
+// second kernel; asked, anywhere that pass runs, and nowhere else.
+TEST(SumTreeSampler, ReadsOnceBetweenOneAnd32L2s) {
+  using L = gpu::SumTreePlan::Layout;
+  using S = gpu::SumTreeSampler<float>;
+  using D = gpu::SumTreeSampler<double>;
+  const gpu::PlanDevice h200{132, 4814.0, std::size_t{50} << 20};
+  EXPECT_EQ(D::plan_for(h200, 256, 131072).describe(), "segmented, 8 warps a block, then a block a row, warps walk draws, read once");  // 256 MB
+  EXPECT_EQ(D::plan_for(h200, 32, 1048576).read_once, 1);
+  EXPECT_EQ(S::plan_for(h200, 1, 16777216).read_once, 1);     // 64 MB
+  EXPECT_EQ(S::plan_for(h200, 256, 1048576).read_once, 1);     // 1 GB
+  EXPECT_EQ(S::plan_for(h200, 64, 131072).read_once, 0);       // 32 MB: L2 holds it
+  EXPECT_EQ(S::plan_for(h200, 1024, 1048576).read_once, 0);    // 4 GB: past 32 L2s
+  EXPECT_EQ(S::plan_for(h200, 1024, 1024).read_once, 0);       // lanes a row
+  EXPECT_EQ(D::plan_for(h200, 4096, 32768).read_once, 0);      // a row's cluster
+  EXPECT_EQ(S::plan_for(132, 64, 1048576).read_once, 0);       // L2 not known
+  EXPECT_EQ(S::plan_for(h200, 64, 1048576, {L::Auto, 0, -1, -1, -1, 0, 0}).read_once, 0);  // asked not to
+  EXPECT_EQ(S::plan_for(h200, 1, 4096, {L::Segmented, 1, -1, 1, -1, 0, 1}).read_once, 1);   // asked, 16 KB
+  EXPECT_EQ(S::plan_for(h200, 1, 4096, {L::Segmented, 1, -1, 2, -1, 0, 1}).read_once, 1);
+  EXPECT_THROW(S::plan_for(h200, 4096, 32768, {L::BlockPerRow, 0, -1, -1, -1, 0, 1}), std::invalid_argument);
+  EXPECT_THROW(S::plan_for(h200, 1, 4096, {L::Segmented, 1, -1, 3, -1, 0, 1}), std::invalid_argument);
+  EXPECT_THROW(S::plan_for(h200, 1, 4096, {L::Segmented, 1, -1, 0, -1, 0, 1}), std::invalid_argument);
+  EXPECT_THROW(S::plan_for(h200, 1, 4096, {L::Auto, 0, -1, -1, -1, 0, 2}), std::invalid_argument);
+}
+
 // The walk's rule (no device: runs in CI): warps walk draws in the second
 // kernel at any M and S, a block a row's go a lane a draw (from its lane's
 // marks) unless asked; the knob is dropped where the layout has no walk.
@@ -998,8 +1028,12 @@ TEST(SumTreeSampler, PlanIsTheRuleOnThisDevicesMultiprocessorsAndMemory) {
   const gpu::PlanDevice here = gpu::PlanDevice::current();
   EXPECT_EQ(here.sms, sms);
   EXPECT_GT(here.memory_gbs, 100.0);
-  std::printf("this device: %d multiprocessors, memory %.0f GB/s (%.1f a multiprocessor): %s\n", here.sms, here.memory_gbs,
-              here.memory_gbs / here.sms, here.fast_memory() ? "fast" : "not fast");
+  int l2 = 0;  // and its L2 (SumTreePlan::read_once)
+  ASSERT_EQ(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), cudaSuccess);
+  EXPECT_EQ(here.l2_bytes, static_cast<std::size_t>(l2));
+  EXPECT_GT(here.l2_bytes, 0u);
+  std::printf("this device: %d multiprocessors, memory %.0f GB/s (%.1f a multiprocessor): %s; L2 %zu bytes\n", here.sms, here.memory_gbs,
+              here.memory_gbs / here.sms, here.fast_memory() ? "fast" : "not fast", here.l2_bytes);
   // Asked once a device and kept: the memory clock's attribute took about
   // 0.5 ms a call on an H200, which every draw() paid while plan() asked it
   // each call (rows-h200-plan-per-call/). 1,000 plans take far less than 1,000
@@ -1010,7 +1044,7 @@ TEST(SumTreeSampler, PlanIsTheRuleOnThisDevicesMultiprocessorsAndMemory) {
   EXPECT_LT(ms, 100.0) << "1,000 calls of PlanDevice::current()";
   const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
   for (const int m : {1, sms, 2 * sms + 1, 8 * sms, 8 * sms + 1, 100 * sms}) {
-    for (const std::int64_t k : {std::int64_t{100}, 4 * g, 20 * g, 64 * g}) {
+    for (const std::int64_t k : {std::int64_t{100}, 4 * g, 20 * g, 64 * g, 256 * g}) {
       for (const int draws : {1, 5, 64}) {
         EXPECT_EQ(S::plan(m, k, {}, draws).describe(), S::plan_for(here, m, k, {}, draws).describe()) << "M " << m << " K " << k << " S " << draws;
       }
