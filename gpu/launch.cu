@@ -16,35 +16,38 @@ int multiprocessors() {
   return sms;
 }
 
-double memory_gbs() {
+namespace {
+
+// ask(device) for the current device, asked once a device and kept (a call
+// that throws keeps nothing). Each caller's lambda has its own table.
+template <class V, class Ask>
+V once_a_device(Ask ask) {
   int device = 0;
   WARPSIM_CUDA(cudaGetDevice(&device));
   static std::mutex lock;
-  static std::map<int, double> known;  // device -> GB/s
+  static std::map<int, V> known;
   const std::lock_guard<std::mutex> hold(lock);
-  const auto [at, first] = known.try_emplace(device, 0.0);
-  if (first) {
+  if (const auto at = known.find(device); at != known.end()) return at->second;
+  return known.emplace(device, ask(device)).first->second;
+}
+
+}  // namespace
+
+double memory_gbs() {
+  return once_a_device<double>([](int device) {
     int khz = 0, bits = 0;
     WARPSIM_CUDA(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device));
     WARPSIM_CUDA(cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, device));
-    at->second = 2.0 * khz * 1e3 * (bits / 8.0) / 1e9;  // (double data rate)
-  }
-  return at->second;
+    return 2.0 * khz * 1e3 * (bits / 8.0) / 1e9;  // (double data rate)
+  });
 }
 
 std::size_t l2_bytes() {
-  int device = 0;
-  WARPSIM_CUDA(cudaGetDevice(&device));
-  static std::mutex lock;
-  static std::map<int, std::size_t> known;  // device -> bytes
-  const std::lock_guard<std::mutex> hold(lock);
-  const auto [at, first] = known.try_emplace(device, 0);
-  if (first) {
+  return once_a_device<std::size_t>([](int device) {
     int bytes = 0;
     WARPSIM_CUDA(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device));
-    at->second = static_cast<std::size_t>(bytes);
-  }
-  return at->second;
+    return static_cast<std::size_t>(bytes);
+  });
 }
 
 std::size_t max_shared_per_block() {
