@@ -136,7 +136,8 @@ struct SumTreePlan {
 // 2,619 MHz x 5,120 bits, 3,352 GB/s, 25.4 a multiprocessor (its published
 // figures: no H100 was lent to read them); H200 3,201 MHz x 6,016 bits,
 // 4,814 GB/s, 36.5 a multiprocessor (read on the device); and its L2's
-// bytes (50 MiB on both).
+// bytes (H100 SXM 50 MiB, its published figure; H200 60 MiB, read on the
+// device by PlanIsTheRuleOnThisDevicesMultiprocessorsAndMemory).
 //
 // Usage:
 //   gpu::SumTreeSampler<float>::plan_for(gpu::PlanDevice{132, 4814.0}, m, k);

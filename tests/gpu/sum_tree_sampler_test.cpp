@@ -567,7 +567,7 @@ TEST(SumTreePlanRule, ReadsOnceBetweenOneAnd32L2s) {
   using L = gpu::SumTreePlan::Layout;
   using S = gpu::SumTreeSampler<float>;
   using D = gpu::SumTreeSampler<double>;
-  const gpu::PlanDevice h200{132, 4814.0, std::size_t{50} << 20};
+  const gpu::PlanDevice h200{132, 4814.0, std::size_t{60} << 20};  // (its L2: 60 MiB)
   EXPECT_EQ(D::plan_for(h200, 256, 131072).describe(), "segmented, 8 warps a block, then a block a row, warps walk draws, read once");  // 256 MB
   EXPECT_EQ(D::plan_for(h200, 32, 1048576).read_once, 1);
   EXPECT_EQ(S::plan_for(h200, 1, 16777216).read_once, 1);     // 64 MB
