@@ -575,6 +575,19 @@ constexpr int row_chunk(int draws, int blocks) { return (draws + blocks - 1) / b
 // for the second kernel (SumTreeSampler::draw).
 constexpr std::int64_t kMarkedDraws = 4;
 
+// Whether the segment pass keeps its lanes' marks (Tail::Marks) under plan
+// `p`: for the second kernel a block a row (second_pass 1) with its draws
+// a lane a draw (not walked, or more than 4 a warp), rows of more than a
+// batch a lane, and at least kMarkedDraws draws a segment. The launch and
+// plan_for (a pass that keeps marks does not read once) both ask this.
+template <class T>
+bool segment_keeps_marks(const SumTreePlan& p, std::int64_t k, std::int64_t segments, int draws) {
+  if (p.layout != SumTreePlan::Layout::Segmented || p.second_pass != 1) return false;
+  const int chunk = row_chunk(draws, p.row_blocks);  // (the second kernel's draws a block)
+  return (p.warp_walk != 1 || chunk > kRowWarps * kWarpWalkDraws) && past_a_batch<T>(k) &&
+         static_cast<std::int64_t>(draws) >= kMarkedDraws * segments;
+}
+
 // What segment_pass does once a segment is summed: nothing more (a second
 // kernel draws: row_pass, a block a row, or warp_row_pass, a warp a row),
 // or nothing more but its lanes' marks kept too (Marks: lane_sum_marked,
@@ -2376,10 +2389,14 @@ SumTreePlan SumTreeSampler<T>::plan_for(const PlanDevice& device, int m, std::in
     throw std::invalid_argument("sum-tree draw: read_once is -1, 0 or 1 (" + std::to_string(ask.read_once) + " asked)");
   }
   SumTreePlan p = plan_layout(device, m, k, ask, draws);
-  const bool sums_only = p.layout == SumTreePlan::Layout::Segmented && (p.second_pass == 1 || p.second_pass == 2);
+  const std::int64_t segments = (k + Shape<T>::G - 1) / Shape<T>::G;
+  const bool sums_only = p.layout == SumTreePlan::Layout::Segmented && (p.second_pass == 1 || p.second_pass == 2) &&
+                         !segment_keeps_marks<T>(p, k, segments, draws);
   if (p.read_once == 1 && !sums_only) {
-    throw std::invalid_argument("sum-tree draw: only the pass that only sums, before a second kernel (Segmented, second_pass 1 or 2), reads once (" +
-                                p.describe() + ")");
+    throw std::invalid_argument(
+        "sum-tree draw: only the pass that only sums, before a second kernel (Segmented, second_pass 1 or 2, not keeping its lanes' marks for "
+        "S >= 4 draws a segment), reads once (" +
+        p.describe() + ")");
   }
   if (p.read_once == -1) {
     const std::size_t bytes = static_cast<std::size_t>(m) * static_cast<std::size_t>(k) * sizeof(T);
@@ -2790,8 +2807,7 @@ void SumTreeSampler<T>::draw(const T* weights, int m, std::int64_t k, std::uint6
   // S = 64) 0.1225 ms without, 0.1230 with; (1, 1,048,576, 65,536)
   // 0.0351 -> 0.0287, fp32 0.0363 -> 0.0292).
   const int chunk = p.second_pass == 1 ? row_chunk(draws, p.row_blocks) : draws;  // (the second kernel's draws a block)
-  const bool with_marks = p.second_pass == 1 && (p.warp_walk != 1 || chunk > kRowWarps * kWarpWalkDraws) &&
-                          past_a_batch<T>(k) && static_cast<std::int64_t>(draws) >= kMarkedDraws * segments;
+  const bool with_marks = segment_keeps_marks<T>(p, k, segments, draws);
   double* lane_sums = nullptr;
   double* seg_sums = nullptr;
   double* marks = nullptr;

@@ -580,6 +580,16 @@ TEST(SumTreePlanRule, ReadsOnceBetweenOneAnd32L2s) {
   EXPECT_EQ(S::plan_for(h200, 64, 1048576, {L::Auto, 0, -1, -1, -1, 0, 0}).read_once, 0);  // asked not to
   EXPECT_EQ(S::plan_for(h200, 1, 4096, {L::Segmented, 1, -1, 1, -1, 0, 1}).read_once, 1);   // asked, 16 KB
   EXPECT_EQ(S::plan_for(h200, 1, 4096, {L::Segmented, 1, -1, 2, -1, 0, 1}).read_once, 1);
+  // The segment pass keeps its lanes' marks where the second kernel makes
+  // 4 draws a segment or more a lane a draw: it does not only sum, so it
+  // neither reads once nor says it does (fp32 K = 2^24: 4,096 segments).
+  const gpu::SumTreePlan marked{L::Segmented, 8, -1, 1, 0, 0, -1};
+  EXPECT_EQ(S::plan_for(h200, 1, 16777216, marked, 16384).read_once, 0);  // 64 MB, 4 draws a segment
+  EXPECT_EQ(S::plan_for(h200, 1, 16777216, marked, 16384).describe(), "segmented, 8 warps a block, then a block a row");
+  EXPECT_EQ(S::plan_for(h200, 1, 16777216, marked, 16383).read_once, 1);  // fewer: it only sums
+  gpu::SumTreePlan marked_once = marked;
+  marked_once.read_once = 1;
+  EXPECT_THROW(S::plan_for(h200, 1, 16777216, marked_once, 16384), std::invalid_argument);
   EXPECT_THROW(S::plan_for(h200, 4096, 32768, {L::BlockPerRow, 0, -1, -1, -1, 0, 1}), std::invalid_argument);
   EXPECT_THROW(S::plan_for(h200, 1, 4096, {L::Segmented, 1, -1, 3, -1, 0, 1}), std::invalid_argument);
   EXPECT_THROW(S::plan_for(h200, 1, 4096, {L::Segmented, 1, -1, 0, -1, 0, 1}), std::invalid_argument);
