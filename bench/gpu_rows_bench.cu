@@ -3,12 +3,15 @@
 // weights, batches of 1 to 4,096 -- and at M x K = 2^28 with K = 32, 128,
 // 1,024 (with seed 000's butterfly add-subtract beside it there), fp32 and
 // fp64, one draw a row and S draws a row. For each point: the median of
-// >= 15 timed runs after warm-up (CUDA events), the read-once floor (the
-// matrix's bytes over the copy bandwidth measured in the same run), an empty
-// kernel's launch measured the same way, and the issue's target:
-// 1.2 x the floor where the floor is above 50 us, else 2 x (empty launch +
-// floor). One JSON object a line; bench/torch_rows_baselines.py measures
-// PyTorch's methods on the same grid.
+// >= 15 timed runs after warm-up (CUDA events), the read floor (the
+// matrix's bytes over the copy bandwidth measured in the same run), the
+// read + write floor (those bytes and the M x S 4-byte indices written: the
+// bytes a draw must move), an empty kernel's launch measured the same way,
+// and the target: 1.2 x the read + write floor where it is above 50 us,
+// else 2 x (empty launch + that floor) (docs/PERF.md, "Definitions": at
+// fp32 K = 4 the indices are a quarter of the bytes read, and no draw that
+// writes them comes within 1.2x of the read alone). One JSON object a line;
+// bench/torch_rows_baselines.py measures PyTorch's methods on the same grid.
 #include <cuda_runtime.h>
 
 #include <CLI/CLI.hpp>
@@ -68,16 +71,18 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
   for (const auto& p : grid) {
     const double bytes = static_cast<double>(p.m) * static_cast<double>(p.k) * sizeof(T);
     const double floor_ms = bytes / (bandwidth_gbs * 1e6);
-    const double target_ms = floor_ms > 0.05 ? 1.2 * floor_ms : 2 * (empty_ms + floor_ms);
+    const double written = 4.0 * static_cast<double>(p.m) * static_cast<double>(p.draws);  // (the draws' indices)
+    const double rw_floor_ms = (bytes + written) / (bandwidth_gbs * 1e6);
+    const double target_ms = rw_floor_ms > 0.05 ? 1.2 * rw_floor_ms : 2 * (empty_ms + rw_floor_ms);
     bench::DeviceBuffer<int> out(static_cast<std::size_t>(p.m) * static_cast<std::size_t>(p.draws));
     std::uint64_t seed = 1;
     const double ms = bench::median_ms([&] { sampler.draw(w.p, p.m, p.k, seed++, p.draws, out.p); }, 15, 3);
     WARPSIM_CUDA(cudaDeviceSynchronize());
     std::printf(
         "{\"dtype\": \"%s\", \"what\": \"sum-tree\", \"M\": %d, \"K\": %lld, \"S\": %d, \"plan\": \"%s\", \"ms\": %.4f, \"floor_ms\": %.4f, "
-        "\"x_floor\": %.2f, \"target_ms\": %.4f}\n",
+        "\"x_floor\": %.2f, \"rw_floor_ms\": %.6f, \"target_ms\": %.6f}\n",
         dtype, p.m, static_cast<long long>(p.k), p.draws, gpu::SumTreeSampler<T>::plan(p.m, p.k, {}, p.draws).describe().c_str(), ms, floor_ms, ms / floor_ms,
-        target_ms);
+        rw_floor_ms, target_ms);
     std::fflush(stdout);
     using L = gpu::SumTreePlan::Layout;
     const std::int64_t g = static_cast<std::int64_t>(16 / sizeof(T)) * 1024;  // a segment's weights
