@@ -1181,8 +1181,23 @@ constexpr int kClusterSegments = kClusterBlocks * kClusterWarps;
 // row; (1,024, 131,072) 0.353 against 0.377 a warp a row). Rows of 9-16
 // segments keep it on both (H200 fp32 (320, 65,536) 32.1-32.4 us against
 // 37.0-37.2 a warp a row).
-constexpr bool cluster_chosen(int sms, bool fast_memory, int m, std::int64_t segments, int draws) {
+//
+// Nor, on fast memory, for 2-16 draws of rows of 33-64 segments (past a
+// block a row) at most 4 rows a multiprocessor where the pass that only
+// sums reads the matrix once (read_once: past L2): its sums stay in L2
+// for the second kernel, which then beat the cluster at every such point
+// timed (H200, every layout forced, two rounds, rows-trials/h200-read-
+// once-draws/: fp64 K = 131,072 and fp32 K = 262,144 at M = 128, 256, 512
+// with S = 2, 8, 16 and M = 64 with S = 16, 20 points, 0.90-1.00x; fp64
+// (256, 131,072, 16) 0.0781 ms against 0.0842, fp32 (256, 262,144, 8)
+// 0.0771 against 0.0849). Not with 64 draws (0.95-1.19x: fp32 (256,
+// 262,144, 64) 1.08x), nor at 1,024 rows (0.99-1.04x with S = 2-16),
+// nor rows a block a row holds (32 segments: S = 2 the second kernel
+// 0.94-1.00x, S = 8-16 a block a row 0.95-1.05x).
+constexpr int kClusterReadOnceDraws = 16;
+constexpr bool cluster_chosen(int sms, bool fast_memory, bool read_once, int m, std::int64_t segments, int draws) {
   if (fast_memory && draws == 1 && segments > kBlockRowSegments && static_cast<std::int64_t>(m) < 8LL * sms) return false;
+  if (fast_memory && read_once && draws <= kClusterReadOnceDraws && segments > kLanes && static_cast<std::int64_t>(m) <= 4LL * sms) return false;
   return segments > 8 && segments <= kClusterSegments && draws <= 64 &&
          (static_cast<std::int64_t>(m) * segments >= 32LL * sms || draws >= 16);
 }
@@ -2409,6 +2424,7 @@ template <class T>
 SumTreePlan SumTreeSampler<T>::plan_layout(const PlanDevice& device, int m, std::int64_t k, const SumTreePlan& ask, int draws) {
   const int sms = device.sms;
   const bool fast = device.fast_memory();
+  const bool once = device.read_once(static_cast<std::size_t>(m) * static_cast<std::size_t>(k) * sizeof(T));  // (a matrix past L2)
   if (sms < 1) throw std::invalid_argument("sum-tree draw: a device has at least one multiprocessor (" + std::to_string(sms) + " given)");
   if (m < 1 || k < 1) throw std::invalid_argument("sum-tree draw: M and K must be >= 1 (M = " + std::to_string(m) + ", K = " + std::to_string(k) + ")");
   if (draws < 1) throw std::invalid_argument("sum-tree draw: draws must be >= 1 (" + std::to_string(draws) + " asked)");
@@ -2469,7 +2485,7 @@ SumTreePlan SumTreeSampler<T>::plan_layout(const PlanDevice& device, int m, std:
     const bool resident = k > lanes_per_row_max_k() && resident_chosen(sms, m, segments, draws);
     // Else many rows of 9-64 segments, or few with 16-64 draws: a row's
     // cluster (Segmented, second_pass 4; cluster_chosen).
-    const bool cluster = k > lanes_per_row_max_k() && cluster_chosen(sms, fast, m, segments, draws);
+    const bool cluster = k > lanes_per_row_max_k() && cluster_chosen(sms, fast, once, m, segments, draws);
     p.layout = lanes                                                   ? L::LanesPerRow
                : (draws == 1 && k <= thread_per_row_max_k()) || thread_s ? L::ThreadPerRow
                : resident || cluster || !block_row                     ? L::Segmented
@@ -2585,7 +2601,7 @@ SumTreePlan SumTreeSampler<T>::plan_layout(const PlanDevice& device, int m, std:
   // A row's cluster where plan() may choose it (cluster_chosen) and no knob
   // it has not was asked.
   if (p.second_pass == -1 && ask.warps_per_block == 0 && ask.row_blocks <= 1 && ask.warp_walk == -1 && k > lanes_per_row_max_k() &&
-      cluster_chosen(sms, fast, m, segments, draws)) {
+      cluster_chosen(sms, fast, once, m, segments, draws)) {
     p.second_pass = 4;
   }
   if (p.second_pass == 4) {

@@ -204,8 +204,10 @@ class SumTreeSampler {
   // a row (its blocks a row: row_blocks).
   // On a device of fast memory (PlanDevice::fast_memory(): the H200, not
   // the H100) one draw of rows of 17-64 segments goes the second kernel,
-  // not a row's cluster, below 8 rows a multiprocessor, and the second
-  // kernel goes a warp a row past 2 rows a multiprocessor, not 3.
+  // not a row's cluster, below 8 rows a multiprocessor, and so do 2-16
+  // draws of rows of 33-64 segments up to 4 rows a multiprocessor where
+  // the matrix is read once (past L2); the second kernel goes a warp a row
+  // past 2 rows a multiprocessor, not 3.
   // Warps walk few draws together in the second kernel and the last warp
   // (a block a row only where asked). Before a second kernel, the pass
   // that only sums reads a matrix past the device's L2, up to 32 of them,

@@ -823,6 +823,31 @@ TEST(SumTreePlanRule, FastMemoryTakesTheSecondKernelOverARowsCluster) {
   EXPECT_EQ(S::plan_for(h200, 132, 64 * g, {gpu::SumTreePlan::Layout::Segmented, 0, -1, 4}).second_pass, 4);
 }
 
+// On fast memory, 2-16 draws of rows of 33-64 segments, at most 4 rows a
+// multiprocessor, of a matrix past L2 (read once) go the second kernel, not
+// a row's cluster; 64 draws, more rows, rows a block a row holds, matrices
+// L2 holds and the H100 keep it (no device: runs in CI).
+TEST(SumTreePlanRule, FastMemoryReadingOnceTakesTheSecondKernelForFewDraws) {
+  using S = gpu::SumTreeSampler<float>;
+  using D = gpu::SumTreeSampler<double>;
+  const gpu::PlanDevice h200{132, 4814.0, std::size_t{60} << 20}, h100{132, 3352.0, std::size_t{50} << 20};
+  const gpu::PlanDevice h200_no_l2{132, 4814.0};
+  const std::string cluster = "segmented, 8 warps a block, a row's blocks a cluster";
+  EXPECT_EQ(D::plan_for(h200, 256, 131072, {}, 16).describe(), "segmented, 8 warps a block, then a block a row, warps walk draws, read once");
+  EXPECT_EQ(D::plan_for(h200, 256, 131072, {}, 2).second_pass, 1);
+  EXPECT_EQ(D::plan_for(h100, 256, 131072, {}, 16).describe(), cluster);
+  EXPECT_EQ(D::plan_for(h200_no_l2, 256, 131072, {}, 16).describe(), cluster);
+  EXPECT_EQ(D::plan_for(h200, 256, 131072, {}, 17).describe(), cluster);   // (64: 1.08x slower)
+  EXPECT_EQ(D::plan_for(h200, 256, 131072, {}, 64).describe(), cluster);
+  const std::int64_t g = static_cast<std::int64_t>(tree::kSegment<float>);
+  EXPECT_EQ(S::plan_for(h200, 4 * 132, 64 * g, {}, 8).second_pass, 1);
+  EXPECT_EQ(S::plan_for(h200, 4 * 132 + 1, 64 * g, {}, 8).second_pass, 4);  // (1,024 rows: 1.00-1.04x slower)
+  EXPECT_EQ(S::plan_for(h200, 256, 33 * g, {}, 8).second_pass, 1);
+  EXPECT_EQ(S::plan_for(h200, 256, 32 * g, {}, 2).second_pass, 4);  // (a block a row holds 32)
+  EXPECT_EQ(S::plan_for(h200, 32, 64 * g, {}, 16).second_pass, 4);   // 32 MiB: L2 holds it
+  EXPECT_EQ(S::plan_for(h200, 64, 64 * g, {}, 16).describe(), "segmented, 8 warps a block, then 2 blocks a row, warps walk draws, read once");
+}
+
 // S draws a row (no device: runs in CI): lanes a row for rows of up to 256
 // vectors (fp32 K <= 1,024, fp64 K <= 512) whose G lanes make them in at
 // most 8 rounds (S <= 8 G), whatever M, or 32 rounds where the rows fill
