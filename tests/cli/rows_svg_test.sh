@@ -12,19 +12,19 @@ source "$(dirname "$0")/chromium.sh"
 require_chromium
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-python3 "$src/scripts/rows_report.py" "$src/docs/device-logs/2026-11-28/rows-h200-read-once" "$work/rows.svg" > "$work/table.md"
+python3 "$src/scripts/rows_report.py" "$src/docs/device-logs/2026-11-29/rows-h200-reference" "$work/rows.svg" > "$work/table.md"
 cmp -s "$work/rows.svg" "$src/docs/rows-grid.svg" || { echo "FAIL: docs/rows-grid.svg is not what scripts/rows_report.py makes of the run"; exit 1; }
 # docs/PERF.md's table (between its rows-table markers) is the script's too.
 sed -n '/^<!-- rows-table -->$/,/^<!-- \/rows-table -->$/p' "$src/docs/PERF.md" | sed '1d;$d' > "$work/perf_table.md"
 sed -e '${/^$/d;}' "$work/table.md" | cmp -s - "$work/perf_table.md" ||
   { echo "FAIL: docs/PERF.md's table is not what scripts/rows_report.py makes of the run"; exit 1; }
 # Its table of many draws of few rows is the script's too (its own run).
-python3 "$src/scripts/rows_report.py" --s-draws "$src/docs/device-logs/2026-11-28/rows-h200-read-once" > "$work/s_table.md"
+python3 "$src/scripts/rows_report.py" --s-draws "$src/docs/device-logs/2026-11-29/rows-h200-reference" > "$work/s_table.md"
 sed -n '/^<!-- rows-s-table -->$/,/^<!-- \/rows-s-table -->$/p' "$src/docs/PERF.md" | sed '1d;$d' > "$work/perf_s_table.md"
 sed -e '${/^$/d;}' "$work/s_table.md" | cmp -s - "$work/perf_s_table.md" ||
   { echo "FAIL: docs/PERF.md's table of many draws is not what scripts/rows_report.py --s-draws makes of the run"; exit 1; }
 # And its table of S draws of short rows.
-python3 "$src/scripts/rows_report.py" --short-s "$src/docs/device-logs/2026-11-28/rows-h200-read-once" > "$work/short_table.md"
+python3 "$src/scripts/rows_report.py" --short-s "$src/docs/device-logs/2026-11-29/rows-h200-reference" > "$work/short_table.md"
 sed -n '/^<!-- rows-short-s-table -->$/,/^<!-- \/rows-short-s-table -->$/p' "$src/docs/PERF.md" | sed '1d;$d' > "$work/perf_short_table.md"
 sed -e '${/^$/d;}' "$work/short_table.md" | cmp -s - "$work/perf_short_table.md" ||
   { echo "FAIL: docs/PERF.md's table of S draws of short rows is not what scripts/rows_report.py --short-s makes of the run"; exit 1; }
