@@ -6,6 +6,7 @@
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 
 #include "stats/goodness_of_fit.hpp"
@@ -102,6 +103,7 @@ CategoryVerdicts per_category_binomial(std::span<const double> observed, std::sp
   r.alpha = alpha;
   r.sample_size = static_cast<std::size_t>(n);
   r.p_value = *std::min_element(v.adjusted.begin(), v.adjusted.end());
+  r.p_value_method = "exact";
   r.statistic = static_cast<double>(v.rejected.size());
   r.reject = !v.rejected.empty();
   r.notes.push_back(std::to_string(v.rejected.size()) + " of " + std::to_string(observed.size()) +
@@ -154,15 +156,79 @@ TestResult stouffer_combination(std::span<const double> p, double alpha) {
   return r;
 }
 
+namespace {
+
+// P(sum of squared bin counts >= s_observed) for N values spread uniformly over
+// `bins` equal bins: a dynamic program over the bins, each bin's count given
+// what is left being Binomial(left, 1 / bins left). Empty past `max_work`.
+std::optional<double> equal_bins_square_sum_tail(std::uint64_t n, int bins, std::uint64_t s_observed, double max_work) {
+  const std::uint64_t smax = n * n;
+  const double work = static_cast<double>(bins) * static_cast<double>(n + 1) * static_cast<double>(smax + 1) * static_cast<double>(n + 2) / 2;
+  if (work > max_work) return std::nullopt;
+  const std::size_t width = static_cast<std::size_t>(smax + 1);
+  std::vector<double> prob(static_cast<std::size_t>(n + 1) * width, 0.0), next(prob.size());
+  prob[static_cast<std::size_t>(n) * width] = 1;  // n left, sum 0
+  for (int b = 0; b < bins; ++b) {
+    std::fill(next.begin(), next.end(), 0.0);
+    const double q = 1.0 / static_cast<double>(bins - b);
+    for (std::uint64_t left = 0; left <= n; ++left) {
+      const double* row = &prob[static_cast<std::size_t>(left) * width];
+      for (std::uint64_t sum = 0; sum <= smax; ++sum) {
+        if (row[sum] == 0) continue;
+        if (b == bins - 1) {  // the last bin takes what is left
+          next[static_cast<std::size_t>(sum + left * left)] += row[sum];
+          continue;
+        }
+        const boost::math::binomial_distribution<double> take(static_cast<double>(left), q);
+        for (std::uint64_t x = 0; x <= left; ++x) {
+          next[static_cast<std::size_t>(left - x) * width + static_cast<std::size_t>(sum + x * x)] +=
+              row[sum] * boost::math::pdf(take, static_cast<double>(x));
+        }
+      }
+    }
+    std::swap(prob, next);
+  }
+  double tail = 0;  // after the last bin nothing is left: row 0
+  for (std::uint64_t sum = s_observed; sum <= smax; ++sum) tail += prob[static_cast<std::size_t>(sum)];
+  return std::clamp(tail, 0.0, 1.0);
+}
+
+}  // namespace
+
 TestResult p_value_uniformity(std::span<const double> p, double alpha, int bins) {
   check_p_values(p);
+  check_alpha(alpha);
   if (bins < 2) throw std::invalid_argument("uniformity needs at least 2 bins");
-  std::vector<double> counts(static_cast<std::size_t>(bins), 0.0), probs(static_cast<std::size_t>(bins), 1.0 / bins);
+  const auto nb = static_cast<std::size_t>(bins);
+  std::vector<double> counts(nb, 0.0), probs(nb, 1.0 / bins);
   for (double v : p) counts[static_cast<std::size_t>(std::min(bins - 1, static_cast<int>(v * bins)))] += 1;
-  GofOptions o;
-  o.alpha = alpha;
-  TestResult r = chi_square_test(counts, probs, o);
+  const auto n = static_cast<std::uint64_t>(p.size());
+  TestResult r;
   r.test = "p-value uniformity (" + std::to_string(bins) + " bins)";
+  r.alpha = alpha;
+  r.sample_size = p.size();
+  r.df = bins - 1.0;
+  std::uint64_t square_sum = 0;
+  for (double c : counts) square_sum += static_cast<std::uint64_t>(c) * static_cast<std::uint64_t>(c);
+  // X^2 = (bins / N) sum O_i^2 - N: the tail of X^2 is the tail of sum O_i^2.
+  r.statistic = static_cast<double>(bins) / static_cast<double>(n) * static_cast<double>(square_sum) - static_cast<double>(n);
+  if (auto exact = equal_bins_square_sum_tail(n, bins, square_sum, 5e7)) {
+    r.p_value = *exact;
+    r.p_value_method = "exact";
+    r.notes.push_back("exact p-value: the bins' counts are multinomial when the p-values are uniform");
+  } else {
+    GofOptions o;
+    o.alpha = alpha;
+    o.min_expected = 0;  // every bin kept: the simulated null needs no pooling
+    o.method = PValueMethod::MonteCarlo;
+    const TestResult mc = chi_square_test(counts, probs, o);
+    r.p_value = mc.p_value;
+    r.p_value_standard_error = mc.p_value_standard_error;
+    r.p_value_method = mc.p_value_method;
+    r.notes = mc.notes;
+  }
+  r.reject = r.p_value <= alpha;
+  r.detectable.basis = "no power statement: the test is about the p-values' law, not a sampler's";
   return r;
 }
 

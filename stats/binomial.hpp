@@ -39,9 +39,15 @@ CategoryVerdicts per_category_binomial(std::span<const double> observed, std::sp
 TestResult fisher_combination(std::span<const double> p_values, double alpha = 0.05);
 TestResult stouffer_combination(std::span<const double> p_values, double alpha = 0.05);
 
-// Two-level testing as TestU01 does it: the p-values of many independent runs
-// should be uniform on [0, 1]. Pearson chi-square on `bins` equal bins (as
-// NIST SP 800-22 does, 10 bins by default).
+// The second level of two-level testing (TestU01, NIST SP 800-22): the
+// p-values of many independent runs should be uniform on [0, 1]. Pearson
+// chi-square on `bins` equal bins (10 by default, as NIST does), its p-value
+// exact (the bins' counts are multinomial; a dynamic program over the bins)
+// where that takes at most 5e7 steps (e.g. 20 p-values in 4 bins, 40 in 10),
+// else a Monte Carlo one. The p-values must be continuous and uniform under
+// the null: p-values of discrete statistics are not (they pile up at 1 and
+// on a grid), and this test rejects them at any sample size. Make them so
+// first: stats/two_level.hpp does, with randomised Monte Carlo p-values.
 TestResult p_value_uniformity(std::span<const double> p_values, double alpha = 0.05, int bins = 10);
 
 }  // namespace warpsim::stats

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "stats/input_checks.hpp"
+#include "stats/monte_carlo.hpp"
 #include "stats/pooling.hpp"
 #include "stats/power.hpp"
 
@@ -14,6 +15,21 @@ namespace warpsim::stats {
 namespace {
 
 enum class Statistic { Pearson, G };
+
+// The statistic of pooled counts: one function for the observed counts and
+// the simulated ones, so that a Monte Carlo p-value compares like with like.
+double statistic(Statistic kind, std::span<const double> observed, std::span<const double> expected) {
+  double s = 0;
+  for (std::size_t i = 0; i < observed.size(); ++i) {
+    const double o_i = observed[i], e_i = expected[i];
+    if (kind == Statistic::Pearson) {
+      s += (o_i - e_i) * (o_i - e_i) / e_i;
+    } else if (o_i > 0) {
+      s += o_i * std::log(o_i / e_i);
+    }
+  }
+  return kind == Statistic::G ? 2 * s : s;
+}
 
 TestResult gof(Statistic kind, std::span<const double> observed, std::span<const double> probabilities,
                const GofOptions& o) {
@@ -28,7 +44,16 @@ TestResult gof(Statistic kind, std::span<const double> observed, std::span<const
   r.test = kind == Statistic::Pearson ? "chi-square" : "g-test";
   r.alpha = o.alpha;
   r.sample_size = static_cast<std::size_t>(n);
-  const PooledCounts pc = pool_small_expected(observed, probabilities, o.min_expected);
+  // Steps 1-2 of the pooling; the cells decide whether the null is simulated,
+  // and the chi-square limit alone needs step 3 (stats/pooling.hpp).
+  PooledCounts pc = pool_small_expected(observed, probabilities, o.min_expected, false);
+  const std::uint64_t replicates = replicates_to_resolve(o.alpha);
+  const double work = static_cast<double>(pc.expected.size()) * static_cast<double>(replicates);
+  if (o.method == PValueMethod::MonteCarlo && work > o.max_monte_carlo_work) {
+    throw std::invalid_argument("a Monte Carlo p-value here would take more than " + number_text(o.max_monte_carlo_work) + " binomial draws");
+  }
+  const bool simulate = o.method == PValueMethod::MonteCarlo || (o.method == PValueMethod::Auto && work <= o.max_monte_carlo_work);
+  if (!simulate) pc = pool_small_expected(observed, probabilities, o.min_expected, true);
   if (pc.pooled_categories) {
     r.notes.push_back(pooling_note(pc.pooled_categories, o.min_expected));
   }
@@ -54,18 +79,31 @@ TestResult gof(Statistic kind, std::span<const double> observed, std::span<const
     r.notes.push_back("fewer than two categories left after pooling: nothing to test");
     return r;
   }
-  double s = 0;
-  for (std::size_t i = 0; i < pc.observed.size(); ++i) {
-    const double o_i = pc.observed[i], e_i = pc.expected[i];
-    if (kind == Statistic::Pearson) {
-      s += (o_i - e_i) * (o_i - e_i) / e_i;
-    } else if (o_i > 0) {
-      s += o_i * std::log(o_i / e_i);
-    }
-  }
-  if (kind == Statistic::G) s *= 2;
+  const double s = statistic(kind, pc.observed, pc.expected);
   r.statistic = s;
-  r.p_value = chi_square_p_value(df, s);
+  if (simulate) {
+    const MultinomialSampler null(pc.expected);
+    std::vector<double> counts(pc.expected.size());
+    const auto total = static_cast<std::uint64_t>(n);
+    const auto mc = sequential_p_value(
+        s, [&](std::mt19937_64& rng) {
+          null.draw(rng, total, counts);
+          return statistic(kind, counts, pc.expected);
+        },
+        {.max_replicates = replicates, .stop_after = 10, .seed = o.seed.value_or(seed_from_counts(observed, 1))});
+    r.p_value = mc.p_value;
+    r.p_value_method = "Monte Carlo, " + std::to_string(mc.replicates) + " samples";
+    r.p_value_standard_error = std::sqrt(mc.p_value * (1 - mc.p_value) / static_cast<double>(mc.replicates));
+    r.notes.push_back("Monte Carlo p-value: " + std::to_string(mc.replicates) + " simulated samples of the pooled cells, " +
+                      std::to_string(mc.exceedances) + " as extreme" + (mc.stopped_early ? " (stopped there, Besag-Clifford)" : ""));
+  } else {
+    r.p_value = chi_square_p_value(df, s);
+    r.p_value_method = "chi-square limit";
+    r.notes.push_back(o.method == PValueMethod::Asymptotic
+                          ? "p-value from the chi-square limit"
+                          : "p-value from the chi-square limit: simulating " + std::to_string(pc.expected.size()) + " cells " +
+                                std::to_string(replicates) + " times would pass the work limit");
+  }
   r.reject = r.p_value <= o.alpha;
   return r;
 }

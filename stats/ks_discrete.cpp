@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "stats/input_checks.hpp"
+#include "stats/monte_carlo.hpp"
 
 namespace warpsim::stats {
 
@@ -172,19 +173,23 @@ TestResult ks_discrete_test(std::span<const double> observed, std::span<const do
   const auto min_replicates = std::min(o.monte_carlo_replicates, o.min_monte_carlo_replicates);
   if (auto exact = ks_exact_p_value(probabilities, static_cast<std::uint64_t>(n), r.statistic, o.max_exact_work)) {
     r.p_value = *exact;
+    r.p_value_method = "exact";
     r.notes.push_back("exact p-value for the discrete null");
   } else if (k * static_cast<double>(min_replicates) <= o.max_monte_carlo_work) {
     // As many replicates as the work limit allows (each costs one binomial draw
     // per category), up to the requested number.
     const auto affordable = static_cast<std::uint64_t>(o.max_monte_carlo_work / k);
     const auto replicates = std::clamp(affordable, min_replicates, o.monte_carlo_replicates);
-    const auto mc = ks_monte_carlo_p_value(probabilities, static_cast<std::uint64_t>(n), r.statistic, replicates, o.seed);
+    const std::uint64_t seed = o.seed.value_or(seed_from_counts(observed, 2));
+    const auto mc = ks_monte_carlo_p_value(probabilities, static_cast<std::uint64_t>(n), r.statistic, replicates, seed);
     r.p_value = mc.p_value;
+    r.p_value_method = "Monte Carlo, " + std::to_string(mc.replicates) + " samples";
     r.p_value_standard_error = mc.standard_error;
     r.notes.push_back("Monte-Carlo p-value from " + std::to_string(mc.replicates) + " replicates (seed " +
-                      std::to_string(o.seed) + "); the exact computation exceeds the work limit");
+                      std::to_string(seed) + "); the exact computation exceeds the work limit");
   } else {
     r.p_value = ks_dkw_p_value_bound(n, r.statistic);
+    r.p_value_method = "DKW bound";
     r.notes.push_back("p-value bounded above by the Dvoretzky-Kiefer-Wolfowitz-Massart inequality, 2 exp(-2 n D^2) "
                       "(conservative, any law): " +
                       std::to_string(probabilities.size()) +
@@ -258,9 +263,11 @@ TestResult ks_two_sample_test(std::span<const double> counts1, std::span<const d
   const double en = n1 * n2 / (n1 + n2);
   if (auto exact = ks_two_sample_exact_p_value(counts1, counts2, r.statistic, o.max_exact_work)) {
     r.p_value = *exact;
+    r.p_value_method = "exact";
     r.notes.push_back("exact permutation p-value, ties included");
   } else {
     r.p_value = boost::math::cdf(boost::math::complement(boost::math::kolmogorov_smirnov_distribution<double>(en), r.statistic));
+    r.p_value_method = "Kolmogorov limit";
     r.notes.push_back("asymptotic p-value (Kolmogorov's limit, n1 n2 / (n1 + n2) = " + std::to_string(en) +
                       "); conservative where values tie");
   }

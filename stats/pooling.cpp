@@ -14,7 +14,7 @@ std::string pooling_note(std::size_t pooled_categories, double min_expected) {
 }
 
 PooledCounts pool_small_expected(std::span<const double> observed, std::span<const double> probabilities,
-                                 double min_expected) {
+                                 double min_expected, bool top_up_pool) {
   if (observed.size() != probabilities.size()) throw std::invalid_argument("observed and probabilities differ in length");
   const double n = std::accumulate(observed.begin(), observed.end(), 0.0);
   PooledCounts out;
@@ -36,7 +36,7 @@ PooledCounts pool_small_expected(std::span<const double> observed, std::span<con
     }
   }
   if (out.pooled_categories > 0) {
-    while (pool_exp < min_expected && !out.expected.empty()) {
+    while (top_up_pool && pool_exp < min_expected && !out.expected.empty()) {
       const auto smallest = std::min_element(out.expected.begin(), out.expected.end()) - out.expected.begin();
       pool_obs += out.observed[static_cast<std::size_t>(smallest)];
       pool_exp += out.expected[static_cast<std::size_t>(smallest)];

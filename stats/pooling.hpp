@@ -8,6 +8,10 @@
 //   3. If the pooled category's expected count is itself below
 //      `min_expected`, it is merged with the remaining category of smallest
 //      expected count, repeatedly, until it is not (or one category is left).
+//      Only for a p-value from the chi-square limit (`top_up_pool`): that
+//      limit needs it, a simulated null does not, and two categories of
+//      which one is rare ({1e-3, 1} with 1,000 draws) would otherwise merge
+//      into one and test nothing.
 // Categories are never reordered or merged by adjacency: a sampler's indices
 // have no order that the test should assume.
 #pragma once
@@ -31,6 +35,6 @@ struct PooledCounts {
 std::string pooling_note(std::size_t pooled_categories, double min_expected);
 
 PooledCounts pool_small_expected(std::span<const double> observed, std::span<const double> probabilities,
-                                 double min_expected = 5.0);
+                                 double min_expected = 5.0, bool top_up_pool = true);
 
 }  // namespace warpsim::stats

@@ -8,6 +8,8 @@
 #include "stats/input_checks.hpp"
 #include "stats/ks_continuous.hpp"
 #include "stats/ks_discrete.hpp"
+#include "stats/monte_carlo.hpp"
 #include "stats/pooling.hpp"
 #include "stats/power.hpp"
 #include "stats/test_result.hpp"
+#include "stats/two_level.hpp"

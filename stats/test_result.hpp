@@ -29,6 +29,9 @@ struct TestResult {
   std::optional<double> df;
   double p_value = 1;
   std::optional<double> p_value_standard_error;  // Monte-Carlo p-values only
+  // How the p-value was found: "exact", "Monte Carlo (N samples)", "chi-square
+  // limit", "Kolmogorov limit", "DKW bound" ("" where a test does not say).
+  std::string p_value_method;
   double alpha = 0.05;
   bool reject = false;
   std::size_t sample_size = 0;
