@@ -148,7 +148,9 @@ Report check(const InputSource& inputs, const FileOptions& o, const Weights& w, 
   }
 
   const std::uint64_t k = w.cols;
-  LawCounter counter(k, !w.rows_differ);
+  // One law for every draw: the counter also keeps the two-level batches.
+  const std::vector<double> one_law = w.rows_differ ? std::vector<double>{} : probabilities_of(std::span<const double>(w.values.data(), k));
+  LawCounter counter = w.rows_differ ? LawCounter(k) : LawCounter(std::span<const double>(one_law));
   std::vector<std::uint64_t> per_row(w.rows, 0);
   FirstDraw out_of_range, zero_weight, off_definition;
   std::uint64_t exact = 0, within = 0;
@@ -259,7 +261,7 @@ Report check(const InputSource& inputs, const FileOptions& o, const Weights& w, 
   if (counter.draws() > 0) {
     std::vector<double> p;
     if (!w.rows_differ) {
-      p = probabilities_of(std::span<const double>(w.values.data(), k));
+      p = one_law;
     } else {
       std::vector<long double> mass(k, 0.0L);
       for (std::uint64_t r = 0; r < w.rows; ++r) {
@@ -272,8 +274,8 @@ Report check(const InputSource& inputs, const FileOptions& o, const Weights& w, 
       for (std::uint64_t j = 0; j < k; ++j) m[j] = static_cast<double>(mass[j]);
       p = probabilities_of(m);
     }
-    const int tests = law_check_count(counter.two_level());
-    law_checks(counter, p, o.alpha / tests, "the weights in " + w.quoted, w.rows_differ, report);
+    const int tests = law_check_count(counter.data().batched);
+    law_checks(counter.data(), p, {.alpha_each = o.alpha / tests, .label = "the weights in " + w.quoted, .rows_differ = w.rows_differ}, report);
     report.notes.push_back("the statistical checks run at alpha / " + std::to_string(tests) + " each, so the report's false-positive rate is at most " +
                            g(o.alpha));
   }

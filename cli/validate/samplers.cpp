@@ -120,7 +120,8 @@ template <class T>
 void law_check(SamplerUnderTest& s, const std::vector<double>& weights, const std::string& label, std::uint64_t n, std::uint64_t seed,
                double alpha_each, Progress& progress, Report& report, bool row_draws = false) {
   std::vector<T> w(weights.begin(), weights.end());
-  LawCounter counter(w.size(), true);
+  const auto p = probabilities_of(weights);
+  LawCounter counter{std::span<const double>(p)};
   progress.start("draws (" + label + ")", n);
   auto tick = [&](std::uint64_t done) { progress.update(done); };
   std::string failure;
@@ -139,7 +140,7 @@ void law_check(SamplerUnderTest& s, const std::vector<double>& weights, const st
     const auto colon = failure.find(':');
     report.checks.push_back({failure.substr(0, colon) + " (" + label + ")", Outcome::Fail, failure.substr(colon + 2), std::nullopt});
   }
-  if (counter.draws() > 0) law_checks(counter, probabilities_of(weights), alpha_each, label, false, report);
+  if (counter.draws() > 0) law_checks(counter.data(), p, {.alpha_each = alpha_each, .label = label}, report);
 }
 
 // RapidCheck announces its configuration on standard error the first time it
