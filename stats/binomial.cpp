@@ -22,6 +22,36 @@ void check_p_values(std::span<const double> p) {
     if (!(v >= 0 && v <= 1)) throw std::invalid_argument("p-values must lie in [0, 1]");
 }
 
+// The first x in [lo, hi) where `is` holds, or hi: `is` false then true along
+// [lo, hi) (whole numbers held in doubles). Gallops from `guess` outward, then
+// bisects the bracket: about 2 log2 |answer - guess| evaluations.
+template <class Pred>
+double first_where(double lo, double hi, double guess, Pred&& is) {
+  const double g = std::clamp(guess, lo, hi - 1);
+  double a, z;  // the answer lies in [a, z]: is(a - 1) false or a == lo; is(z) true or z == hi
+  double step = 1;
+  if (is(g)) {
+    for (z = g;; step *= 2) {
+      const double c = g - step;
+      if (c < lo) { a = lo; break; }
+      if (!is(c)) { a = c + 1; break; }
+      z = c;
+    }
+  } else {
+    for (a = g + 1;; step *= 2) {
+      const double c = g + step;
+      if (c >= hi) { z = hi; break; }
+      if (is(c)) { z = c; break; }
+      a = c + 1;
+    }
+  }
+  while (a < z) {
+    const double mid = std::floor(a + (z - a) / 2);
+    if (is(mid)) z = mid; else a = mid + 1;
+  }
+  return z;
+}
+
 }  // namespace
 
 double binomial_two_sided_p_value(std::uint64_t k, std::uint64_t n, double p) {
@@ -33,24 +63,20 @@ double binomial_two_sided_p_value(std::uint64_t k, std::uint64_t n, double p) {
   const double mean = nd * p;
   if (kd == mean || p == 0 || p == 1) return (p == 0 && k > 0) || (p == 1 && k < n) ? 0.0 : 1.0;
   const double dk = boost::math::pdf(b, kd) * (1 + 1e-7);
-  // The pmf falls away from the mode on either side: binary-search the far side.
+  const auto below = [&](double x) { return boost::math::pdf(b, x) <= dk; };
+  // The pmf falls away from the mode on either side: search the far side for
+  // where it drops to dk, from the mirror image of k (a few pmf evaluations
+  // where a bisection of [mean, n] takes log2 n).
+  const double mirror = std::round(2 * mean - kd);
   if (kd < mean) {
-    // y: outcomes in [ceil(mean), n] with pmf <= dk, all at the top end
-    std::uint64_t lo = static_cast<std::uint64_t>(std::ceil(mean)), hi = n + 1;
-    while (lo < hi) {
-      const std::uint64_t mid = lo + (hi - lo) / 2;
-      if (boost::math::pdf(b, static_cast<double>(mid)) <= dk) hi = mid; else lo = mid + 1;
-    }
-    const double upper = lo <= n ? boost::math::cdf(boost::math::complement(b, static_cast<double>(lo) - 1)) : 0.0;
+    // y: the first outcome in [ceil(mean), n] with pmf <= dk (n + 1: none)
+    const double y = first_where(std::ceil(mean), nd + 1, mirror, below);
+    const double upper = y <= nd ? boost::math::cdf(boost::math::complement(b, y - 1)) : 0.0;
     return std::min(1.0, boost::math::cdf(b, kd) + upper);
   }
-  // y: outcomes in [0, floor(mean)] with pmf <= dk, all at the bottom end
-  std::int64_t lo = -1, hi = static_cast<std::int64_t>(std::floor(mean));
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo + 1) / 2;
-    if (boost::math::pdf(b, static_cast<double>(mid)) <= dk) lo = mid; else hi = mid - 1;
-  }
-  const double lower = lo >= 0 ? boost::math::cdf(b, static_cast<double>(lo)) : 0.0;
+  // y: the last outcome in [0, floor(mean)] with pmf <= dk (-1: none)
+  const double y = first_where(-1, std::floor(mean), mirror, [&](double x) { return !below(x + 1); });
+  const double lower = y >= 0 ? boost::math::cdf(b, y) : 0.0;
   return std::min(1.0, lower + boost::math::cdf(boost::math::complement(b, kd - 1)));
 }
 
