@@ -176,17 +176,34 @@ TestResult ks_discrete_test(std::span<const double> observed, std::span<const do
     r.p_value_method = "exact";
     r.notes.push_back("exact p-value for the discrete null");
   } else if (k * static_cast<double>(min_replicates) <= o.max_monte_carlo_work) {
-    // As many replicates as the work limit allows (each costs one binomial draw
-    // per category), up to the requested number.
+    // Sequential (Besag-Clifford): a few dozen replicates where p is large, up
+    // to as many as the work limit allows (each costs one binomial draw per
+    // category), at most the requested number.
     const auto affordable = static_cast<std::uint64_t>(o.max_monte_carlo_work / k);
-    const auto replicates = std::clamp(affordable, min_replicates, o.monte_carlo_replicates);
+    const auto replicates = std::clamp(affordable, min_replicates, std::max(o.monte_carlo_replicates, replicates_to_resolve(o.alpha)));
     const std::uint64_t seed = o.seed.value_or(seed_from_counts(observed, 2));
-    const auto mc = ks_monte_carlo_p_value(probabilities, static_cast<std::uint64_t>(n), r.statistic, replicates, seed);
+    const MultinomialSampler null(probabilities);
+    const auto f = cumulative(probabilities);
+    const auto total = static_cast<std::uint64_t>(n);
+    std::vector<double> counts(probabilities.size());
+    const auto mc = sequential_p_value(
+        r.statistic - kTieTolerance,
+        [&](std::mt19937_64& rng) {
+          null.draw(rng, total, counts);
+          long double c = 0, d = 0;
+          for (std::size_t i = 0; i < counts.size(); ++i) {
+            c += counts[i];
+            d = std::max(d, std::abs(c / static_cast<long double>(n) - f[i]));
+          }
+          return static_cast<double>(d);
+        },
+        {.max_replicates = replicates, .stop_after = 10, .seed = seed});
     r.p_value = mc.p_value;
     r.p_value_method = "Monte Carlo, " + std::to_string(mc.replicates) + " samples";
-    r.p_value_standard_error = mc.standard_error;
-    r.notes.push_back("Monte-Carlo p-value from " + std::to_string(mc.replicates) + " replicates (seed " +
-                      std::to_string(seed) + "); the exact computation exceeds the work limit");
+    r.p_value_standard_error = std::sqrt(mc.p_value * (1 - mc.p_value) / static_cast<double>(mc.replicates));
+    r.notes.push_back("Monte-Carlo p-value from " + std::to_string(mc.replicates) + " replicates (seed " + std::to_string(seed) +
+                      (mc.stopped_early ? ", stopped at 10 as extreme: Besag-Clifford" : "") +
+                      "); the exact computation exceeds the work limit");
   } else {
     r.p_value = ks_dkw_p_value_bound(n, r.statistic);
     r.p_value_method = "DKW bound";

@@ -6,8 +6,10 @@
 // null, so the exact one is computed: P(D >= d) = 1 - P(all i: |C_i - n F_i| <
 // n d), by dynamic programming over the cumulative count, category after
 // category (C_{i+1} - C_i given C_i is binomial), where the work fits; beyond,
-// a Monte-Carlo p-value with its standard error, with as many replicates as
-// its work limit allows (one binomial draw per category and replicate); where
+// a sequential Monte-Carlo p-value (stats/monte_carlo.hpp: a few dozen
+// replicates where p is large) with its standard error, with at most as many
+// replicates as its work limit allows (one binomial draw per category and
+// replicate) and at least enough to resolve alpha where that fits; where
 // even the fewest replicates do not fit (very many categories), the
 // Dvoretzky-Kiefer-Wolfowitz-Massart bound 2 exp(-2 n D^2), a conservative
 // p-value for any law. Every path has bounded time and memory.
@@ -46,7 +48,7 @@ struct KsOptions {
   double alpha = 0.05;
   double power = 0.9;
   double max_exact_work = 2e8;                  // dynamic-program steps
-  std::uint64_t monte_carlo_replicates = 10000;  // wanted ...
+  std::uint64_t monte_carlo_replicates = 10000;  // wanted (more where alpha needs them) ...
   std::uint64_t min_monte_carlo_replicates = 1000;  // ... and the fewest worth running
   double max_monte_carlo_work = 2e7;             // binomial draws
   std::optional<std::uint64_t> seed;  // the Monte Carlo p-value's (default: from the counts, stats/monte_carlo.hpp)
