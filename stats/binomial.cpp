@@ -80,6 +80,21 @@ double binomial_two_sided_p_value(std::uint64_t k, std::uint64_t n, double p) {
   return std::min(1.0, lower + boost::math::cdf(boost::math::complement(b, kd - 1)));
 }
 
+BinomialAcceptance binomial_acceptance(std::uint64_t n, double p, double level) {
+  if (!(p >= 0 && p <= 1)) throw std::invalid_argument("binomial acceptance: p must lie in [0, 1]");
+  if (!(level >= 0 && level < 1)) throw std::invalid_argument("binomial acceptance: the level must lie in [0, 1)");
+  if (p == 0) return {0, 0};
+  if (p == 1) return {n, n};
+  const double nd = static_cast<double>(n), mean = nd * p, sd = std::sqrt(nd * p * (1 - p));
+  const double z = level > 0 ? boost::math::quantile(boost::math::complement(boost::math::normal(), level / 2)) : 40.0;
+  const auto accepts = [&](double k) { return binomial_two_sided_p_value(static_cast<std::uint64_t>(k), n, p) > level; };
+  const double floor_mean = std::floor(mean), ceil_mean = std::ceil(mean);
+  // below the mean the p-value rises towards it; above, it falls away
+  const double lo = first_where(0, floor_mean + 1, std::max(0.0, std::floor(mean - z * sd)), accepts);
+  const double hi = first_where(ceil_mean, nd + 1, std::min(nd, std::ceil(mean + z * sd)), [&](double k) { return !accepts(k); }) - 1;
+  return {static_cast<std::uint64_t>(std::min(lo, floor_mean)), static_cast<std::uint64_t>(std::max(hi, floor_mean))};
+}
+
 std::vector<double> holm_adjust(std::span<const double> p) {
   check_p_values(p);
   const std::size_t m = p.size();

@@ -16,6 +16,15 @@ namespace warpsim::stats {
 // binomtest uses, with its relative tolerance 1e-7 for "no more likely").
 double binomial_two_sided_p_value(std::uint64_t k, std::uint64_t n, double p);
 
+// The counts k in [lo, hi] whose two-sided p-value exceeds `level`: the test
+// accepts exactly those (the p-value falls as k moves away from the mean on
+// either side). For deciding many samples at one level without a p-value each
+// (the calibration harness).
+struct BinomialAcceptance {
+  std::uint64_t lo = 0, hi = 0;
+};
+BinomialAcceptance binomial_acceptance(std::uint64_t n, double p, double level);
+
 // Adjusted p-values (same order as the input).
 std::vector<double> holm_adjust(std::span<const double> p_values);
 std::vector<double> benjamini_hochberg_adjust(std::span<const double> p_values);

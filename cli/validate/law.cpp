@@ -145,7 +145,8 @@ void law_checks(const LawCounts& counter, std::span<const double> p, const LawCh
 
   law.categories.resize(p.size());
   for (std::size_t i = 0; i < p.size(); ++i) law.categories[i] = {i, counts[i], p[i] * static_cast<double>(counter.draws), 1, 1, false};
-  if (p.size() <= 1'000'000) {
+  if (!o.binomial) {
+  } else if (p.size() <= 1'000'000) {
     const auto bin = stats::per_category_binomial(counts, p, alpha, stats::Correction::Holm);
     for (std::size_t i = 0; i < p.size(); ++i) {
       law.categories[i].p_raw = bin.p_values[i];
@@ -164,7 +165,8 @@ void law_checks(const LawCounts& counter, std::span<const double> p, const LawCh
     report.checks.push_back({"per_category_binomial", Outcome::Skipped, label + ": more than 10^6 categories", std::nullopt});
   }
 
-  if (positive < 2) {
+  if (!o.ks) {
+  } else if (positive < 2) {
     report.checks.push_back({"ks_discrete", Outcome::Skipped, label + ": one category of positive probability: nothing to test", std::nullopt});
   } else {
     stats::KsOptions ks;

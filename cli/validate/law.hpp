@@ -85,7 +85,10 @@ struct LawCheckOptions {
   // The Monte Carlo p-values' seed; by default each is made from the counts
   // (stats/monte_carlo.hpp), so that a report is reproducible and the rate
   // over samples is alpha's.
-  std::optional<std::uint64_t> seed;
+  std::optional<std::uint64_t> seed{};
+  // The calibration harness decides these two from tables of its own
+  // (cli/validate/calibration.hpp) and turns them off here.
+  bool binomial = true, ks = true;
 };
 
 // Runs the statistical checks on `counts` against `probabilities` (summing to

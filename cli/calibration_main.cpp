@@ -1,0 +1,70 @@
+// warpsim_calibration: the calibration harness of cli/validate/calibration.hpp
+// over a grid, one line a tally (docs/validate.md, "Calibration"; the full
+// grid is scripts/calibration.sh).
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include "cli/validate/calibration.hpp"
+
+using namespace warpsim::cli::validate::calibration;
+
+int main(int argc, char** argv) {
+  CLI::App app{"The calibration harness: how often validate's checks and stats' tests reject correct samplers"};
+  std::string grid = "small", subject = "both";
+  std::uint64_t runs = 1000, seed = 1;
+  int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::string> only;
+  bool exact = false;
+  app.add_option("--grid", grid, "small (CI's slice) or full")->check(CLI::IsMember({"small", "full"}))->capture_default_str();
+  app.add_option("--subject", subject, "validate, stats or both")->check(CLI::IsMember({"validate", "stats", "both"}))->capture_default_str();
+  app.add_option("--runs", runs, "runs a cell")->check(CLI::Range(std::uint64_t{10}, std::uint64_t{10'000'000}))->capture_default_str();
+  app.add_option("--seed", seed, "the simulations' seed")->capture_default_str();
+  app.add_option("--threads", threads, "threads")->check(CLI::Range(1, 1024))->capture_default_str();
+  app.add_option("--only", only, "only these families");
+  app.add_flag("--exact-tails", exact, "instead: the exact rejection probabilities at 0.001 of laws of 2 and 3 categories");
+  CLI11_PARSE(app, argc, argv);
+
+  if (exact) {
+    std::printf("law\tn\tcheck\tlevel\trejection\tratio\n");
+    for (const auto& t : exact_tails(0.001)) std::printf("%s\t%lu\t%s\t%g\t%.4g\t%.3f\n", t.law.c_str(), t.n, t.check.c_str(), t.level, t.rejection, t.rejection / t.level);
+    return 0;
+  }
+  std::vector<Cell> cells;
+  for (const auto& c : grid == "small" ? small_grid() : full_grid())
+    if (only.empty() || std::find(only.begin(), only.end(), c.family) != only.end()) cells.push_back(c);
+  const bool want_validate = subject != "stats", want_stats = subject != "validate";
+  // Every tally of the grid is tested at once: the bound's tail is 0.001
+  // shared among them (5 a subject a cell, 2 levels).
+  const double tail = 0.001 / static_cast<double>(cells.size() * (want_validate + want_stats) * 5 * 2);
+  std::printf("subject\tfamily\tK\tn\trows\tcheck\truns\tran\trej@0.05\tbound@0.05\trej@0.01\tbound@0.01\tpower2x@0.05\tverdict\tseconds\n");
+  int flagged = 0;
+  std::size_t done = 0;
+  for (const auto& c : cells) {
+    RunOptions o{.runs = runs, .seed = seed, .threads = threads};
+    const auto t0 = std::chrono::steady_clock::now();
+    o.progress = [&](std::uint64_t d) {
+      const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::fprintf(stderr, "\r[%zu/%zu] %s K=%lu n=%lu: %lu/%lu runs, %.0f s   ", done + 1, cells.size(), c.family.c_str(), c.k, c.n, d, runs, el);
+    };
+    const auto r = run_cell(c, o);
+    ++done;
+    auto print = [&](const char* subject_name, const std::vector<Tally>& tallies) {
+      for (const auto& t : tallies) {
+        const auto b05 = rejection_bound(t.ran, kLevels[0], tail), b01 = rejection_bound(t.ran, kLevels[1], tail);
+        const bool bad = t.ran > 0 && (t.rejected[0] > b05 || t.rejected[1] > b01);
+        flagged += bad;
+        std::printf("%s\t%s\t%lu\t%lu\t%d\t%s\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%.3f\t%s\t%.1f\n", subject_name, c.family.c_str(), c.k, c.n, c.rows,
+                    t.check.c_str(), r.runs, t.ran, t.rejected[0], b05, t.rejected[1], b01, t.ran ? power_against_doubled(t.ran, kLevels[0], b05) : 0.0,
+                    t.ran == 0 ? "skipped" : bad ? "FLAGGED" : "ok", r.seconds);
+      }
+    };
+    if (want_validate) print("validate", r.validate);
+    if (want_stats) print("stats", r.stats);
+    std::fflush(stdout);
+  }
+  std::fprintf(stderr, "\n%d tallies flagged\n", flagged);
+  return flagged ? 1 : 0;
+}

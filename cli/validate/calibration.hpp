@@ -1,0 +1,101 @@
+// The calibration harness: how often the law checks of `warpsim validate`
+// (and the tests of stats/ used directly) reject a correct sampler, across
+// the laws and sample sizes users have (docs/validate.md, "Calibration").
+//
+// A correct sampler's counts are simulated, not drawn: the two-level
+// batches' cell counts as 20 multinomials, then each cell's count spread over
+// its categories as a multinomial (the same joint law as dealing draws one by
+// one), so 10^8 draws cost what 10^2 do. Each cell of the grid (a law, K, n)
+// runs a fixed number of times; each check's rejections are counted at levels
+// 0.05 and 0.01, and the whole report's at alpha 0.05 and 0.01 (each check at
+// alpha / m). A count is flagged when a correct check would pass it with
+// probability below 0.001 / (the tallies of the grid): the bound, with the
+// power to see a doubled rate stated beside it.
+//
+// The per-category binomial and KS checks are decided from tables made once
+// a cell (stats::binomial_acceptance; the KS p-value's critical D), exactly
+// as their functions would decide (tests/cli/calibration_test.cpp holds them
+// equal), because calling them on 2^16 categories a run would take hours.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace warpsim::cli::validate::calibration {
+
+// One law (rows = 1) or `rows` laws that differ, as probabilities.
+struct GridLaw {
+  std::string family;
+  std::uint64_t k = 0;
+  std::vector<std::vector<double>> rows;
+};
+
+// uniform, power (w_i = 1 / (i + 1)), one-heavy (one category of 0.99),
+// tiny-1e-3 ... tiny-1e-12 (every other category that much lighter),
+// rows-differ (each row a power law of its own exponent, rotated).
+const std::vector<std::string>& families();
+GridLaw make_law(const std::string& family, std::uint64_t k, int rows = 1);
+
+struct Cell {
+  std::string family;
+  std::uint64_t k = 0;
+  std::uint64_t n = 0;  // draws in all (rows-differ: n / rows a row)
+  int rows = 1;
+};
+
+std::vector<Cell> small_grid();  // CI's slice: seconds
+std::vector<Cell> full_grid();   // scripts/calibration.sh
+
+inline constexpr double kLevels[2] = {0.05, 0.01};
+
+struct Tally {
+  std::string check;  // "chi_square", ..., "report" (validate); "chi-square", "g-test", ... (stats)
+  std::uint64_t ran = 0;               // runs where the check ran (not skipped)
+  std::uint64_t rejected[2] = {0, 0};  // at kLevels
+};
+
+// Both subjects from the same simulated samples: validate's checks and
+// report (at --alpha 0.001's split, as a file gets them), and stats' tests
+// with their defaults.
+struct CellResult {
+  Cell cell;
+  std::uint64_t runs = 0;
+  std::vector<Tally> validate;  // chi_square, per_category_binomial, ks_discrete, two_level, report
+  std::vector<Tally> stats;     // chi-square, g-test, binomial, ks-discrete, two-level
+  double seconds = 0;
+};
+
+struct RunOptions {
+  std::uint64_t runs = 1000;
+  std::uint64_t seed = 1;
+  int threads = 1;
+  bool decide_by_tables = true;  // false: call every check's function every run
+  std::function<void(std::uint64_t runs_done)> progress{};
+};
+
+CellResult run_cell(const Cell& cell, const RunOptions& options);
+
+// The most rejections of `runs` at `level` a correct check shows but with
+// probability at most `tail` (the binomial's upper tail).
+std::uint64_t rejection_bound(std::uint64_t runs, double level, double tail);
+// The probability that a check rejecting at twice `level` passes that bound.
+double power_against_doubled(std::uint64_t runs, double level, std::uint64_t bound);
+
+// The exact probability of a rejection at `level` (0.001), summed over every
+// outcome of n draws from a law of 2 or 3 categories: the checks'
+// p-values, and the chi-square limit's for comparison. The Monte Carlo
+// chi-square's twice: averaged over its simulation (what its validity is
+// about, exactly), and with the seeds it takes from the counts (one draw of
+// that average: it scatters around it).
+struct ExactTail {
+  std::string law;
+  std::uint64_t n = 0;
+  std::string check;
+  double level = 0;
+  double rejection = 0;
+};
+std::vector<ExactTail> exact_tails(double level = 0.001);
+
+}  // namespace warpsim::cli::validate::calibration
