@@ -52,15 +52,17 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
   v->add_option("--row-draws", o.row_draws,
                 "with --weights and --plugin or --builtin: also the S-draw properties, S draws a row (a saved S-draw failure's replay)")
       ->check(CLI::Range(1, 1 << 16));
-  v->add_option("--tests", o.tests, "generated inputs per precision for the property checks")->check(CLI::Range(1, 100000))->capture_default_str();
-  v->add_option("--seed", o.seed, "the seed of the generated inputs and of the draws")->capture_default_str();
-  v->add_option("--max-rows", o.max_rows, "the largest M generated")->check(CLI::Range(1, 4096))->capture_default_str();
-  v->add_option("--max-k", o.max_cols, "the largest K generated")->check(CLI::Range(1, 1 << 16))->capture_default_str();
+  v->add_option("--tests", o.tests, "plugins and built-ins: generated inputs per precision for the property checks (default 100)")
+      ->check(CLI::Range(1, 100000));
+  v->add_option("--seed", o.seed, "plugins, built-ins and mutants: the seed of the generated inputs and of the draws (default 1)");
+  v->add_option("--max-rows", o.max_rows, "plugins and built-ins: the largest M generated (default 70)")->check(CLI::Range(1, 4096));
+  v->add_option("--max-k", o.max_cols, "plugins and built-ins: the largest K generated (default 150)")->check(CLI::Range(1, 1 << 16));
   v->add_option("--dtype", o.dtype, "the weights' precision where the file does not say it (text): f32 or f64 (default)")
       ->check(CLI::IsMember({"f32", "f64"}));
   v->add_flag("--adds-in-order", o.adds_in_order,
               "with --uniforms: the sampler adds each row's weights in index order, so each draw must equal the scalar definition exactly");
-  v->add_option("--counterexample", o.counterexample, "where a shrunk counterexample is saved ('none': not saved)")->capture_default_str();
+  v->add_option("--counterexample", o.counterexample,
+                "plugins, built-ins and mutants: where a shrunk counterexample is saved ('none': not saved; default warpsim-counterexample.txt)");
   v->add_option("--progress", o.progress, "a progress line on standard error: auto (on a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
@@ -101,9 +103,14 @@ std::string layout_svg(const Report& r) {
 }
 
 // Every option given must be one this way in uses.
-void refuse_with(const std::string& way, std::initializer_list<std::pair<bool, const char*>> options) {
-  for (const auto& [given, name] : options)
-    if (given) throw UsageError(std::string(name) + " does not apply to " + way);
+struct Refused {
+  bool given;
+  const char* name;
+  const char* why = nullptr;
+};
+void refuse_with(const std::string& way, std::initializer_list<Refused> options) {
+  for (const auto& r : options)
+    if (r.given) throw UsageError(std::string(r.name) + " does not apply to " + way + (r.why ? std::string(": ") + r.why : ""));
 }
 
 }  // namespace
@@ -118,6 +125,7 @@ int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource&
   if (ways > 1) throw UsageError("give one way in: --draws, --plugin, --builtin and --mutants do not go together");
   if (!o.sampler.empty() && !plugin_way) throw UsageError("--sampler names one of a plugin's samplers: it goes with --plugin");
   if (!o.only.empty() && !o.mutants) throw UsageError("--only names one mutant: it goes with --mutants");
+  if (o.list && (file_way || builtin_way || o.mutants)) throw UsageError("--list goes alone (the built-ins) or with --plugin (its samplers)");
   Progress progress(progress_out);
   const auto t0 = std::chrono::steady_clock::now();
 
@@ -132,10 +140,10 @@ int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource&
   }
 
   SamplerOptions so;
-  so.tests = o.tests;
-  so.max_rows = o.max_rows;
-  so.max_cols = o.max_cols;
-  so.seed = o.seed;
+  so.tests = o.tests.value_or(so.tests);
+  so.max_rows = o.max_rows.value_or(so.max_rows);
+  so.max_cols = o.max_cols.value_or(so.max_cols);
+  so.seed = o.seed.value_or(so.seed);
   so.alpha = o.alpha;
   if (o.target_tv) {
     if (!(*o.target_tv > 0 && *o.target_tv <= 1)) throw UsageError("--target-tv must lie in (0, 1]");
@@ -143,7 +151,7 @@ int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource&
   }
   if (o.target_tv && o.draws_count) throw UsageError("--target-tv and --draws-per-law both choose the number of draws: give one");
   so.draws = o.draws_count;
-  so.counterexample_file = o.counterexample == "none" ? "" : o.counterexample;
+  so.counterexample_file = o.counterexample == "none" ? "" : o.counterexample.value_or(so.counterexample_file);
   so.weights = o.weights;
   so.row_draws = o.row_draws;
   so.dtype = o.dtype;
@@ -151,7 +159,12 @@ int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource&
   Report report;
   if (file_way) {
     refuse_with("a file of draws", {{plugin_way, "--plugin"}, {!o.sampler.empty(), "--sampler"}, {o.target_tv.has_value(), "--target-tv"}, {o.row_draws != 0, "--row-draws"},
-                                       {o.draws_count.has_value(), "--draws-per-law"}, {!o.only.empty(), "--only"}, {o.on != "auto", "--on"}});
+                                       {o.draws_count.has_value(), "--draws-per-law"}, {!o.only.empty(), "--only"}, {o.on != "auto", "--on"},
+                                       {o.seed.has_value(), "--seed", "the draws are the file's, and the checks' simulations seed from the counts"},
+                                       {o.tests.has_value(), "--tests", "no inputs are generated"},
+                                       {o.max_rows.has_value(), "--max-rows", "no inputs are generated"},
+                                       {o.max_cols.has_value(), "--max-k", "no inputs are generated"},
+                                       {o.counterexample.has_value(), "--counterexample", "nothing is shrunk: the draws are the file's"}});
     if (o.weights.empty()) throw UsageError("--draws needs --weights, the weights the draws came from");
     if (o.adds_in_order && o.uniforms.empty()) throw UsageError("--adds-in-order goes with --uniforms (it sharpens the draw-by-draw check)");
     FileOptions fo{o.weights, o.draws, o.uniforms, o.dtype, o.alpha, o.adds_in_order};

@@ -27,11 +27,14 @@ struct ValidateOptions {
   double alpha = 1e-3;
   std::optional<double> target_tv;
   std::optional<std::uint64_t> draws_count;
-  int tests = 100;
-  std::uint64_t seed = 1;
-  int max_rows = 70, max_cols = 150;
+  // Empty where not given (the defaults below), so that a way in that does not
+  // use one can refuse it.
+  std::optional<int> tests;            // 100
+  std::optional<std::uint64_t> seed;   // 1
+  std::optional<int> max_rows;         // 70
+  std::optional<int> max_cols;         // 150
   std::optional<std::string> dtype;
-  std::string counterexample = "warpsim-counterexample.txt";
+  std::optional<std::string> counterexample;  // warpsim-counterexample.txt
   std::string progress = "auto";  // auto | always | never
   bool adds_in_order = false;
   int row_draws = 0;  // --row-draws S (0: not given)
