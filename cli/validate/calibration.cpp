@@ -426,7 +426,7 @@ double each_outcome(const std::vector<double>& p, std::uint64_t n, Visit&& visit
 
 }  // namespace
 
-std::vector<ExactTail> exact_tails(double level) {
+std::vector<ExactTail> exact_tails(double level, std::uint64_t most_outcomes) {
   struct Law {
     std::string name;
     std::vector<double> p;
@@ -445,6 +445,8 @@ std::vector<ExactTail> exact_tails(double level) {
   const double c = std::floor(level * static_cast<double>(b + 1)) - 1;
   for (const auto& law : laws) {
     for (auto n : law.ns) {
+      const std::uint64_t outcomes = law.p.size() == 2 ? n + 1 : (n + 1) * (n + 2) / 2;
+      if (outcomes > most_outcomes) continue;
       double chi = 0, limit = 0, binom = 0, ks = 0;
       std::vector<std::pair<double, double>> statistic;  // (T, probability)
       const double left_out = each_outcome(law.p, n, [&](const std::vector<double>& x, double pr) {

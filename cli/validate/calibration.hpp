@@ -96,6 +96,7 @@ struct ExactTail {
   double level = 0;
   double rejection = 0;
 };
-std::vector<ExactTail> exact_tails(double level = 0.001);
+// `most_outcomes`: only the sizes with at most this many outcomes (CI's slice: 1,000).
+std::vector<ExactTail> exact_tails(double level = 0.001, std::uint64_t most_outcomes = UINT64_MAX);
 
 }  // namespace warpsim::cli::validate::calibration

@@ -1,0 +1,74 @@
+// The calibration harness (cli/validate/calibration.hpp), CI's slice: the
+// small grid's correct samplers are rejected at most at the stated rates, the
+// harness's tables decide as the checks' own functions do, and the exact
+// rejection probabilities at 0.001 hold for the checks (and not for the
+// chi-square limit, which validate used before: the harness can fail).
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+#include "cli/validate/calibration.hpp"
+
+using namespace warpsim::cli::validate::calibration;
+
+TEST(Calibration, SmallGridRejectsCorrectSamplersAtMostAtTheLevel) {
+  const auto grid = small_grid();
+  constexpr std::uint64_t kRuns = 200;
+  // every tally of the grid at once: 10 a cell, 2 levels
+  const double tail = 0.001 / static_cast<double>(grid.size() * 10 * 2);
+  int tallies = 0;
+  for (const auto& cell : grid) {
+    const auto r = run_cell(cell, {.runs = kRuns, .seed = 7, .threads = 2});
+    for (const auto* subject : {&r.validate, &r.stats}) {
+      for (const auto& t : *subject) {
+        if (t.ran == 0) continue;
+        ++tallies;
+        for (int l = 0; l < 2; ++l) {
+          EXPECT_LE(t.rejected[l], rejection_bound(t.ran, kLevels[l], tail))
+              << cell.family << " K=" << cell.k << " n=" << cell.n << ": " << t.check << " rejected " << t.rejected[l] << " of " << t.ran << " at " << kLevels[l];
+        }
+      }
+    }
+    for (const auto& t : r.validate) {
+      if (t.check == "report") std::cout << cell.family << " K=" << cell.k << " n=" << cell.n << ": report rejected " << t.rejected[0] << " of " << t.ran << " at 0.05\n";
+    }
+  }
+  EXPECT_GT(tallies, 70) << "the checks must run, not be skipped";
+}
+
+TEST(Calibration, TablesDecideAsTheChecksDo) {
+  for (const Cell& cell : std::vector<Cell>{{"power", 64, 200}, {"one-heavy", 16, 50}, {"tiny-1e-3", 2, 10000}, {"uniform", 8, 100000}}) {
+    RunOptions o{.runs = 60, .seed = 3, .threads = 2};
+    const auto tables = run_cell(cell, o);
+    o.decide_by_tables = false;
+    const auto direct = run_cell(cell, o);
+    ASSERT_EQ(tables.validate.size(), direct.validate.size());
+    for (std::size_t c = 0; c < tables.validate.size(); ++c) {
+      for (int l = 0; l < 2; ++l) {
+        EXPECT_EQ(tables.validate[c].rejected[l], direct.validate[c].rejected[l]) << cell.family << " " << tables.validate[c].check;
+        EXPECT_EQ(tables.stats[c].rejected[l], direct.stats[c].rejected[l]) << cell.family << " " << tables.stats[c].check;
+      }
+    }
+  }
+}
+
+TEST(Calibration, ExactTailsHoldAtTheLevelWhereTheLimitDoesNot) {
+  double worst_limit = 0;
+  for (const auto& t : exact_tails(0.001, 1000)) {
+    if (t.check == "chi-square limit") {
+      worst_limit = std::max(worst_limit, t.rejection);
+    } else if (t.check != "chi_square, its seeds") {
+      EXPECT_LE(t.rejection, t.level) << t.law << " n=" << t.n << ": " << t.check;
+    }
+  }
+  // {0.1, 0.9} with 100 draws: the limit rejects twice as often as it says
+  EXPECT_GT(worst_limit, 1.5 * 0.001);
+}
+
+TEST(Calibration, TheBoundSeesADoubledRate) {
+  // 1,000 runs at 0.05 (the full grid's): a doubled rate passes the bound
+  // shared by 5,400 tallies with probability 0.89.
+  const auto b = rejection_bound(1000, 0.05, 0.001 / 5400);
+  EXPECT_GT(power_against_doubled(1000, 0.05, b), 0.85) << b;
+  EXPECT_LT(b, 100u);
+}
