@@ -18,6 +18,7 @@ nlohmann::json to_json(const stats::TestResult& r) {
           {"df", optional_json(r.df)},
           {"p_value", r.p_value},
           {"p_value_standard_error", optional_json(r.p_value_standard_error)},
+          {"p_value_method", r.p_value_method},
           {"alpha", r.alpha},
           {"reject", r.reject},
           {"sample_size", r.sample_size},
