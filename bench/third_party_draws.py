@@ -1,11 +1,27 @@
 #!/usr/bin/env python3
 """Draws from third-party samplers, written as files for `warpsim validate`
-(issue 12's evidence): torch.multinomial, the exponential race
-(w / Exp(1)).argmax(), cumsum + searchsorted, and a deliberately wrong
-negative control, (w * U).argmax() (the "multiply by a uniform" mistake),
-on the GPU, in .npy files NumPy-free (the .npy header written here).
+(docs/validate.md, "Third-party samplers"), on the GPU, in .npy files
+NumPy-free (the .npy header written here).
 
-Usage: third_party_draws.py OUTDIR [DRAWS]   (DRAWS per one-distribution set, default 10^8)
+Laws:
+  power    1,000 weights of a shuffled power law, 2 of them 0 (fp32)
+  tail     1,000 heavy categories and 99,000 of probability 1e-8 each
+           (the tail holds 1e-3 of the mass), DRAWS / 100 draws: what a
+           vocabulary's long tail looks like to a Gumbel sampler whose noise
+           is capped
+  vocab    32,768 logits ~ N(0, 3^2), softmax in fp32
+  vocab128k, 131,072 such logits with 10^5 draws: under one expected draw a
+           category (where validate once rejected correct samplers)
+  batch    1,024 rows x 32,768 (next-token sampling), 1,000 draws a row
+
+Samplers: torch.multinomial; the exponential race (w / Exp(1)).argmax();
+Gumbel-max argmax(log w + G) with G from fp32 and from fp16 uniforms;
+cumsum + searchsorted; torch.multinomial on the probabilities rounded to
+bf16 (judged against the fp32 ones); a wrong one, (w * U).argmax() (the
+"multiply by a uniform" mistake); and, with --jax, jax.random.categorical in
+its "low" and "high" modes (run apart: JAX and PyTorch share the GPU badly).
+
+Usage: third_party_draws.py OUTDIR [DRAWS] [--jax]   (DRAWS for the power law, default 10^8)
 Writes OUTDIR/<case>/{weights,draws}.npy and prints one JSON line per case."""
 import json
 import os
@@ -13,76 +29,123 @@ import struct
 import sys
 import time
 
-import torch
 
-
-def save_npy(path, t):
-    t = t.contiguous().cpu()
-    descr = {torch.float32: "<f4", torch.float64: "<f8", torch.int32: "<i4", torch.int64: "<i8"}[t.dtype]
-    shape = "(" + ", ".join(str(s) for s in t.shape) + ("," if t.dim() == 1 else "") + ")"
+def save_npy(path, array, descr):
+    shape = "(" + ", ".join(str(s) for s in array.shape) + ("," if len(array.shape) == 1 else "") + ")"
     header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
     header += " " * (64 - (10 + len(header) + 1) % 64) + "\n"
     with open(path, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
-        f.write(t.numpy().tobytes())
+        f.write(array.tobytes())
 
 
-def power_law(k, zeros, gen):
+def laws(torch):
+    gen = torch.Generator().manual_seed(12)
+    k = 1000
     w = 1.0 / torch.arange(1, k + 1, dtype=torch.float64)
     w = w[torch.randperm(k, generator=gen)]
-    w[torch.randperm(k, generator=gen)[:zeros]] = 0
-    return w.float()
+    w[torch.randperm(k, generator=gen)[:2]] = 0
+    power = (w / w.sum()).float()
+    tail = torch.cat([torch.full((1000,), 0.999 / 1000, dtype=torch.float64), torch.full((99000,), 1e-3 / 99000, dtype=torch.float64)])
+    tail = tail[torch.randperm(tail.numel(), generator=gen)].float()
+    vocab = torch.softmax(torch.randn(32768, generator=gen, dtype=torch.float64) * 3, 0).float()
+    vocab128k = torch.softmax(torch.randn(131072, generator=gen, dtype=torch.float64) * 3, 0).float()
+    batch = torch.softmax(torch.randn(1024, 32768, generator=gen) * 3, 1)
+    return {"power": power, "tail": tail, "vocab": vocab, "vocab128k": vocab128k, "batch": batch}
 
 
-def chunked(n, chunk, fn):
-    out = []
-    for first in range(0, n, chunk):
-        out.append(fn(min(chunk, n - first)))
-    return torch.cat(out)
+def torch_cases(torch, n):
+    dev = "cuda"
+    law = {name: p.to(dev) for name, p in laws(torch).items()}
+
+    def chunked(total, chunk, fn):
+        return torch.cat([fn(min(chunk, total - first)) for first in range(0, total, chunk)])
+
+    def noise_chunk(p):  # draws a chunk of the (m x K) noise samplers so that a chunk holds 2^28 values
+        return max(1, (1 << 28) // p.numel())
+
+    def multinomial(p):
+        return lambda m: torch.multinomial(p, m, replacement=True)
+
+    def race(p):
+        return lambda m: (p / torch.empty(m, p.numel(), device=dev).exponential_()).argmax(1)
+
+    def gumbel(p, dtype):
+        logp = p.log().to(dtype)
+        def draw(m):
+            u = torch.rand(m, p.numel(), device=dev, dtype=dtype)
+            return (logp - (-u.log()).log()).argmax(1)
+        return draw
+
+    def cumsum_search(p):
+        c = torch.cumsum(p, 0)
+        return lambda m: torch.searchsorted(c, torch.rand(m, device=dev) * c[-1], right=True).clamp_(max=p.numel() - 1)
+
+    def wrong_product(p):
+        return lambda m: (p * torch.rand(m, p.numel(), device=dev)).argmax(1)
+
+    power, tail = law["power"], law["tail"]
+    bf16 = power.bfloat16().float()
+    cases = [
+        ("power_multinomial", power, lambda: chunked(n, 1 << 24, multinomial(power))),
+        ("power_exponential_race", power, lambda: chunked(n, noise_chunk(power), race(power))),
+        ("power_gumbel_fp32", power, lambda: chunked(n, noise_chunk(power), gumbel(power, torch.float32))),
+        ("power_gumbel_fp16", power, lambda: chunked(n, noise_chunk(power), gumbel(power, torch.float16))),
+        ("power_cumsum_searchsorted", power, lambda: chunked(n, 1 << 24, cumsum_search(power))),
+        ("power_multinomial_bf16_probabilities", power, lambda: chunked(n, 1 << 24, multinomial(bf16))),
+        ("power_wrong_uniform_product", power, lambda: chunked(n // 10, noise_chunk(power), wrong_product(power))),
+        ("tail_multinomial", tail, lambda: chunked(n // 100, 1 << 24, multinomial(tail))),
+        ("tail_exponential_race", tail, lambda: chunked(n // 100, noise_chunk(tail), race(tail))),
+        ("tail_gumbel_fp32", tail, lambda: chunked(n // 100, noise_chunk(tail), gumbel(tail, torch.float32))),
+        ("vocab_multinomial", law["vocab"], lambda: chunked(n // 10, 1 << 24, multinomial(law["vocab"]))),
+        ("vocab128k_multinomial_1e5", law["vocab128k"], lambda: multinomial(law["vocab128k"])(100000)),
+        ("batch1024x32k_multinomial", law["batch"], lambda: torch.multinomial(law["batch"], 1000, replacement=True)),
+    ]
+    print(json.dumps({"torch": torch.__version__, "device": torch.cuda.get_device_name()}), flush=True)
+    for name, weights, draw in cases:
+        yield name, weights.cpu().numpy(), lambda draw=draw: (draw(), torch.cuda.synchronize())[0].to(torch.int32).cpu().numpy()
+
+
+def jax_cases(n):
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    import jax
+    import jax.numpy as jnp
+    import torch  # only for the laws (the same seeds)
+    law = {name: p.numpy() for name, p in laws(torch).items() if name in ("power", "tail")}
+    print(json.dumps({"jax": jax.__version__, "device": str(jax.devices()[0])}), flush=True)
+    for lname, total in (("power", n), ("tail", n // 100)):
+        p = law[lname]
+        logits = jnp.log(jnp.asarray(p))
+        for mode in ("low", "high"):
+            chunk = max(1, (1 << 28) // p.size)
+            draw = jax.jit(lambda key, mode=mode, chunk=chunk: jax.random.categorical(key, logits, shape=(chunk,), mode=mode))
+
+            def run(total=total, chunk=chunk, draw=draw):
+                import numpy as np
+                keys = jax.random.split(jax.random.PRNGKey(12), (total + chunk - 1) // chunk)
+                out = np.concatenate([np.asarray(draw(keys[i])) for i in range(len(keys))])[:total]
+                return out.astype(np.int32)
+            yield f"{lname}_jax_categorical_{mode}", p, run
 
 
 def main():
     outdir = sys.argv[1]
-    n = int(float(sys.argv[2])) if len(sys.argv) > 2 else 10**8
-    gen = torch.Generator().manual_seed(12)
-    torch.manual_seed(12)
-    dev = "cuda"
-    cases = []
-    # One distribution: 1,000 weights of a shuffled power law, 2 of them 0.
-    w = power_law(1000, 2, gen).to(dev)
-    p = w / w.sum()
-    cases.append(("multinomial_k1000", w, lambda: chunked(n, 1 << 24, lambda m: torch.multinomial(p, m, replacement=True))))
-    cases.append(("exponential_race_k1000", w, lambda: chunked(n, 1 << 16, lambda m: (w / torch.empty(m, w.numel(), device=dev).exponential_()).argmax(1))))
-    def cumsum_search(m):
-        c = torch.cumsum(w, 0)
-        u = torch.rand(m, device=dev) * c[-1]
-        return torch.searchsorted(c, u, right=True).clamp_(max=w.numel() - 1)
-    cases.append(("cumsum_searchsorted_k1000", w, lambda: chunked(n, 1 << 24, cumsum_search)))
-    cases.append(("wrong_uniform_product_k1000", w, lambda: chunked(n // 10, 1 << 16, lambda m: (w * torch.rand(m, w.numel(), device=dev)).argmax(1))))
-    # A vocabulary: 32,768 logits ~ N(0, 3^2), softmax in fp32; 10^7 draws.
-    logits = torch.randn(32768, generator=gen, dtype=torch.float64) * 3
-    v = torch.softmax(logits, 0).float().to(dev)
-    cases.append(("multinomial_vocab32k", v, lambda: chunked(n // 10, 1 << 24, lambda m: torch.multinomial(v, m, replacement=True))))
-    # A batch of rows (next-token sampling): 1,024 x 32,768, 1,000 draws a row.
-    rows = torch.softmax(torch.randn(1024, 32768, generator=gen) * 3, 1).to(dev)
-    cases.append(("multinomial_batch1024x32k", rows, lambda: torch.multinomial(rows, 1000, replacement=True)))
-    def race_rows():
-        out = []
-        for first in range(0, rows.shape[0], 8):
-            r = rows[first:first + 8]
-            out.append((r[:, None, :] / torch.empty(r.shape[0], 1000, r.shape[1], device=dev).exponential_()).argmax(-1))
-        return torch.cat(out)
-    cases.append(("exponential_race_batch1024x32k", rows, race_rows))
-    print(json.dumps({"torch": torch.__version__, "device": torch.cuda.get_device_name()}), flush=True)
+    args = [a for a in sys.argv[2:] if not a.startswith("--")]
+    n = int(float(args[0])) if args else 10**8
+    if "--jax" in sys.argv:
+        cases = jax_cases(n)
+    else:
+        import torch
+        torch.manual_seed(12)
+        cases = torch_cases(torch, n)
     for name, weights, draw in cases:
         t0 = time.time()
         d = draw()
-        torch.cuda.synchronize()
         seconds = time.time() - t0
         os.makedirs(os.path.join(outdir, name), exist_ok=True)
-        save_npy(os.path.join(outdir, name, "weights.npy"), weights)
-        save_npy(os.path.join(outdir, name, "draws.npy"), d.to(torch.int64))
-        print(json.dumps({"case": name, "weights": list(weights.shape), "draws": d.numel(), "draw_seconds": round(seconds, 3)}), flush=True)
+        save_npy(os.path.join(outdir, name, "weights.npy"), weights.astype("<f4"), "<f4")
+        save_npy(os.path.join(outdir, name, "draws.npy"), d.astype("<i4"), "<i4")
+        print(json.dumps({"case": name, "weights": list(weights.shape), "draws": int(d.size), "draw_seconds": round(seconds, 3)}), flush=True)
 
 
 if __name__ == "__main__":

@@ -250,7 +250,9 @@ class KsTable {
     double lo = 0, hi = std::sqrt(std::log(2 / level) / (2 * static_cast<double>(n))) + 1e-9;
     for (int it = 0; it < 25; ++it) {
       const double mid = (lo + hi) / 2;
-      const auto pv = stats::ks_exact_p_value(p, n, mid);
+      // a tenth of the test's own work limit: each step costs what the test
+      // would, and a smaller lo only sends more runs to the test
+      const auto pv = stats::ks_exact_p_value(p, n, mid, 2e7);
       (pv && *pv > level ? lo : hi) = mid;
     }
     // every D < lo takes the exact path (its work grows with D), with p > level
