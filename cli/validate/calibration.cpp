@@ -228,14 +228,15 @@ class BinomialTable {
 // its work limit, the test decides every run.
 class KsTable {
  public:
-  KsTable(const std::vector<double>& p, std::uint64_t n, const std::vector<double>& levels, int threads) : pass_below_(levels.size(), 0.0) {
+  KsTable(const std::vector<double>& p, std::uint64_t n, const std::vector<double>& levels, int threads, double work)
+      : pass_below_(levels.size(), 0.0) {
     std::atomic<std::size_t> next{0};
-    auto work = [&] {
-      for (std::size_t i; (i = next++) < levels.size();) pass_below_[i] = critical(p, n, levels[i]);
+    auto bisect = [&] {
+      for (std::size_t i; (i = next++) < levels.size();) pass_below_[i] = critical(p, n, levels[i], work);
     };
     std::vector<std::thread> pool;
-    for (int t = 1; t < std::min<int>(threads, static_cast<int>(levels.size())); ++t) pool.emplace_back(work);
-    work();
+    for (int t = 1; t < std::min<int>(threads, static_cast<int>(levels.size())); ++t) pool.emplace_back(bisect);
+    bisect();
     for (auto& t : pool) t.join();
   }
   double pass_below(std::size_t level) const { return pass_below_[level]; }
@@ -244,15 +245,15 @@ class KsTable {
   // The largest d found with every D < d passing at `level` (0: none): the
   // critical value, or short of it the largest d whose exact p-value fits
   // the work limit and exceeds the level.
-  static double critical(const std::vector<double>& p, std::uint64_t n, double level) {
+  static double critical(const std::vector<double>& p, std::uint64_t n, double level, double work) {
     // p(lo) > level (or lo = 0); above hi, p <= level (the DKW-Massart bound
     // 2 exp(-2 n d^2)) or past the work limit
     double lo = 0, hi = std::sqrt(std::log(2 / level) / (2 * static_cast<double>(n))) + 1e-9;
     for (int it = 0; it < 25; ++it) {
       const double mid = (lo + hi) / 2;
-      // a tenth of the test's own work limit: each step costs what the test
-      // would, and a smaller lo only sends more runs to the test
-      const auto pv = stats::ks_exact_p_value(p, n, mid, 2e7);
+      // each step costs what the test would; a smaller limit (a Debug
+      // build's) makes the table cheaper and sends more runs to the test
+      const auto pv = stats::ks_exact_p_value(p, n, mid, work);
       (pv && *pv > level ? lo : hi) = mid;
     }
     // every D < lo takes the exact path (its work grows with D), with p > level
@@ -300,7 +301,7 @@ CellResult run_cell(const Cell& cell, const RunOptions& o) {
   std::unique_ptr<KsTable> ktable;
   if (o.decide_by_tables) {
     btable = std::make_unique<BinomialTable>(p, cell.n, levels);
-    if (positive >= 2) ktable = std::make_unique<KsTable>(p, cell.n, levels, o.threads);
+    if (positive >= 2) ktable = std::make_unique<KsTable>(p, cell.n, levels, o.threads, o.ks_table_work);
   }
   const bool binomial_in_validate = p.size() <= 1'000'000;  // law_checks' limit
 

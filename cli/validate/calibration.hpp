@@ -72,6 +72,10 @@ struct RunOptions {
   std::uint64_t seed = 1;
   int threads = 1;
   bool decide_by_tables = true;  // false: call every check's function every run
+  // The KS table's exact p-values stop at this much work (the test's own
+  // limit: each step of its bisection costs what a run would); less makes
+  // the table cheaper and sends more runs to the test.
+  double ks_table_work = 2e8;
   std::function<void(std::uint64_t runs_done)> progress{};
 };
 
