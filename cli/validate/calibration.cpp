@@ -196,16 +196,24 @@ class Simulator {
 // outside its acceptance interval at level / K.
 class BinomialTable {
  public:
-  BinomialTable(const std::vector<double>& p, std::uint64_t n, const std::vector<double>& levels) : p_(p), levels_(levels.size()) {
+  BinomialTable(const std::vector<double>& p, std::uint64_t n, const std::vector<double>& levels, int threads) {
     const double k = static_cast<double>(p.size());
-    std::map<double, std::vector<stats::BinomialAcceptance>> by_p;
-    for (double q : p) {
-      auto& a = by_p[q];
-      if (a.empty())
-        for (double level : levels) a.push_back(stats::binomial_acceptance(n, q, level / k));
-    }
+    std::vector<double> distinct(p);
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    std::vector<std::vector<stats::BinomialAcceptance>> of(distinct.size());
+    std::atomic<std::size_t> next{0};
+    auto fill = [&] {
+      for (std::size_t i; (i = next++) < distinct.size();)
+        for (double level : levels) of[i].push_back(stats::binomial_acceptance(n, distinct[i], level / k));
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(fill);
+    fill();
+    for (auto& t : pool) t.join();
     intervals_.resize(p.size());
-    for (std::size_t i = 0; i < p.size(); ++i) intervals_[i] = by_p[p[i]];
+    for (std::size_t i = 0; i < p.size(); ++i)
+      intervals_[i] = of[static_cast<std::size_t>(std::lower_bound(distinct.begin(), distinct.end(), p[i]) - distinct.begin())];
   }
   bool rejects(const std::vector<double>& counts, std::size_t level) const {
     for (std::size_t i = 0; i < counts.size(); ++i) {
@@ -216,8 +224,6 @@ class BinomialTable {
   }
 
  private:
-  const std::vector<double>& p_;
-  std::size_t levels_;
   std::vector<std::vector<stats::BinomialAcceptance>> intervals_;
 };
 
@@ -300,7 +306,7 @@ CellResult run_cell(const Cell& cell, const RunOptions& o) {
   std::unique_ptr<BinomialTable> btable;
   std::unique_ptr<KsTable> ktable;
   if (o.decide_by_tables) {
-    btable = std::make_unique<BinomialTable>(p, cell.n, levels);
+    btable = std::make_unique<BinomialTable>(p, cell.n, levels, o.threads);
     if (positive >= 2) ktable = std::make_unique<KsTable>(p, cell.n, levels, o.threads, o.ks_table_work);
   }
   const bool binomial_in_validate = p.size() <= 1'000'000;  // law_checks' limit
