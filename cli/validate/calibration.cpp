@@ -255,6 +255,10 @@ class KsTable {
     // p(lo) > level (or lo = 0); above hi, p <= level (the DKW-Massart bound
     // 2 exp(-2 n d^2)) or past the work limit
     double lo = 0, hi = std::sqrt(std::log(2 / level) / (2 * static_cast<double>(n))) + 1e-9;
+    // The table pays only where the exact p-value reaches a typical D (half
+    // the bound); else the test decides every run, and bisecting at the edge
+    // of the work limit would cost a hundred runs' work for nothing.
+    if (!stats::ks_exact_p_value(p, n, hi / 2, work)) return 0;
     for (int it = 0; it < 25; ++it) {
       const double mid = (lo + hi) / 2;
       // each step costs what the test would; a smaller limit (a Debug
