@@ -9,8 +9,12 @@
 // p-value is therefore a sequential Monte Carlo one (stats/monte_carlo.hpp):
 // the pooled cells' multinomial simulated, valid at every sample size. Where
 // the simulation would pass `max_monte_carlo_work` binomial draws (cells x the
-// replicates that resolve alpha), many cells make the limit accurate and it
-// is used; the result's notes say which p-value it holds.
+// replicates that resolve alpha), many cells make Pearson's limit accurate
+// (its mean is exact) and it is used. G's limit is biased by about df / (6 E)
+// and is used only where every cell expects at least sqrt(df) draws; short of
+// that G is simulated with the replicates that fit (at least 2 / alpha), or
+// refused (std::invalid_argument). The result says which p-value it holds
+// (p_value_method).
 #pragma once
 
 #include <cstdint>
@@ -32,7 +36,7 @@ struct GofOptions {
   double min_expected = 5.0;  // pooling threshold
   double power = 0.9;         // for the detectable-bias statement
   PValueMethod method = PValueMethod::Auto;
-  std::optional<std::uint64_t> seed;   // the Monte Carlo simulation's (default: from the counts)
+  std::optional<std::uint64_t> seed{};  // the Monte Carlo simulation's (default: from the counts)
   double max_monte_carlo_work = 2e8;   // binomial draws: cells x replicates
 };
 

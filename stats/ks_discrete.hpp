@@ -51,7 +51,7 @@ struct KsOptions {
   std::uint64_t monte_carlo_replicates = 10000;  // wanted (more where alpha needs them) ...
   std::uint64_t min_monte_carlo_replicates = 1000;  // ... and the fewest worth running
   double max_monte_carlo_work = 2e7;             // binomial draws
-  std::optional<std::uint64_t> seed;  // the Monte Carlo p-value's (default: from the counts, stats/monte_carlo.hpp)
+  std::optional<std::uint64_t> seed{};  // the Monte Carlo p-value's (default: from the counts, stats/monte_carlo.hpp)
 };
 
 TestResult ks_discrete_test(std::span<const double> observed, std::span<const double> probabilities,

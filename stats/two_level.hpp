@@ -32,7 +32,7 @@ struct TwoLevelOptions {
   int bins = 4;                     // second level: equal bins of [0, 1]
   double min_cell_expected = 5;     // the first level's cells: as many as keep a batch's expected count a cell above this (2 at least)
   std::uint64_t replicates = 199;   // simulated samples a batch
-  std::optional<std::uint64_t> seed;  // the randomisation's (default: from the counts, stats/monte_carlo.hpp)
+  std::optional<std::uint64_t> seed{};  // the randomisation's (default: from the counts, stats/monte_carlo.hpp)
 };
 
 struct TwoLevelResult {

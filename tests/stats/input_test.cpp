@@ -142,3 +142,19 @@ TEST(Input, ChiSquarePValueOfAnInfiniteStatisticIsZeroAndNaNIsABug) {
   EXPECT_EQ(chi_square_p_value(3, std::numeric_limits<double>::infinity()), 0.0);
   EXPECT_THROW(chi_square_p_value(3, std::nan("")), std::logic_error);
 }
+
+TEST(Input, GTestTrustsItsLimitOnlyWhereCellsExpectEnough) {
+  // 500 equal categories; the work limit set so that the wanted replicates do
+  // not fit. At 5 draws a cell (< sqrt(499)) the limit is biased: G is
+  // simulated with what fits (200 replicates), or refused where that cannot
+  // resolve alpha; at 100 draws a cell the limit is used.
+  const std::vector<double> p(500, 1.0 / 500);
+  GofOptions o;
+  o.max_monte_carlo_work = 1e5;
+  const auto few = g_test(std::vector<double>(500, 5.0), p, o);
+  EXPECT_EQ(few.p_value_method.rfind("Monte Carlo", 0), 0u) << few.p_value_method;
+  EXPECT_EQ(g_test(std::vector<double>(500, 100.0), p, o).p_value_method, "chi-square limit");
+  EXPECT_EQ(chi_square_test(std::vector<double>(500, 5.0), p, o).p_value_method, "chi-square limit");
+  o.max_monte_carlo_work = 1e4;  // 20 replicates: cannot resolve alpha 0.05
+  EXPECT_NE(message_of([&] { g_test(std::vector<double>(500, 5.0), p, o); }).find("use the chi-square test"), std::string::npos);
+}
