@@ -1,6 +1,7 @@
 #include "stats/two_level.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/binomial.hpp>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -91,6 +92,28 @@ TwoLevelResult two_level_test(std::span<const double> batch_counts, int batches,
   for (std::size_t j = 0; j < keep.size(); ++j) kept_p[j] = q[keep[j]];
   const double total_p = std::accumulate(kept_p.begin(), kept_p.end(), 0.0);
   for (double& v : kept_p) v /= total_p;
+  // log of a bound on the likeliest outcome of all the batches: a batch's
+  // likeliest count vector is no likelier than the likeliest count of any one
+  // of its cells
+  double log_likeliest = 0;
+  for (double size : sizes) {
+    double batch = 0;  // log of the smallest, over cells, of the cell's modal probability
+    for (double pj : kept_p) {
+      if (size == 0 || pj >= 1) continue;
+      const boost::math::binomial_distribution<double> cell(size, pj);
+      const double mode = std::min(size, std::floor((size + 1) * pj));
+      batch = std::min(batch, std::log(boost::math::pdf(cell, mode)));
+    }
+    log_likeliest += batch;
+  }
+  if (log_likeliest > std::log(kTwoLevelMostLikelyOutcome)) {
+    out.nearly_fixed = true;
+    r.test = "two-level";
+    r.alpha = o.alpha;
+    r.notes.push_back("the batches' counts are nearly fixed (their likeliest outcome together may have probability " +
+                      number_text(std::exp(log_likeliest)) + "): a randomised p-value would be one fixed number, not a test");
+    return out;
+  }
   const MultinomialSampler null(kept_p);
   std::mt19937_64 rng(o.seed.value_or(seed_from_counts(batch_counts, 3)));
   std::vector<double> observed(keep.size()), expected(keep.size()), simulated(keep.size()), merged(g);

@@ -39,7 +39,19 @@ struct TwoLevelResult {
   TestResult summary;                // the second level's test
   std::vector<double> batch_p_values;  // randomised, one a batch
   int cells = 0;                     // the first level's cells
+  // Not run: every batch's counts are nearly fixed (below). summary.notes say why.
+  bool nearly_fixed = false;
 };
+
+// The randomisation is seeded from the counts (stats/monte_carlo.hpp), so
+// where the batches' counts are nearly fixed (10^3 draws of {1, 1e-6}: every
+// batch 50 and 0) the second-level p-value is nearly one fixed number, and a
+// correct sampler would fail every time or never. The test is therefore not
+// run where the likeliest outcome of all the batches together may have
+// probability above this (bounded by each batch's likeliest count of its
+// least predictable cell): over samples the rate then stays within about
+// sqrt(1e-6 alpha) of alpha's.
+inline constexpr double kTwoLevelMostLikelyOutcome = 1e-6;
 
 // `batch_counts`: batches x C counts (row-major) over C cells whose null
 // probabilities are `cell_probabilities`. The cells are merged further (in

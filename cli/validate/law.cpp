@@ -189,8 +189,8 @@ void law_checks(const LawCounts& counter, std::span<const double> p, const LawCh
       t.alpha = alpha;
       t.seed = o.seed;
       const auto two = stats::two_level_test(counter.batch_counts, kBatches, cell_p, t);
-      if (two.cells < 2) {
-        report.checks.push_back({"two_level", Outcome::Skipped, label + ": one cell of positive probability: nothing to test", two.summary});
+      if (two.cells < 2 || two.nearly_fixed) {
+        report.checks.push_back({"two_level", Outcome::Skipped, label + ": " + two.summary.notes.front(), two.summary});
       } else {
         law.batches = kBatches;
         law.batch_p_values = two.batch_p_values;
