@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::string> only;
   std::uint64_t k_min = 0, k_max = UINT64_MAX;
+  std::vector<std::uint64_t> only_n;
   bool exact = false;
   app.add_option("--grid", grid, "small (CI's slice) or full")->check(CLI::IsMember({"small", "full"}))->capture_default_str();
   app.add_option("--subject", subject, "validate, stats or both")->check(CLI::IsMember({"validate", "stats", "both"}))->capture_default_str();
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   app.add_option("--only", only, "only these families");
   app.add_option("--k-min", k_min, "only cells of K >= this (a grid run in parts)");
   app.add_option("--k-max", k_max, "only cells of K <= this");
+  app.add_option("--n", only_n, "only cells of these n");
   app.add_flag("--exact-tails", exact, "instead: the exact rejection probabilities at 0.001 of laws of 2 and 3 categories");
   CLI11_PARSE(app, argc, argv);
 
@@ -38,7 +40,9 @@ int main(int argc, char** argv) {
   const auto whole = grid == "small" ? small_grid() : full_grid();
   std::vector<Cell> cells;
   for (const auto& c : whole)
-    if ((only.empty() || std::find(only.begin(), only.end(), c.family) != only.end()) && c.k >= k_min && c.k <= k_max) cells.push_back(c);
+    if ((only.empty() || std::find(only.begin(), only.end(), c.family) != only.end()) && c.k >= k_min && c.k <= k_max &&
+        (only_n.empty() || std::find(only_n.begin(), only_n.end(), c.n) != only_n.end()))
+      cells.push_back(c);
   const bool want_validate = subject != "stats", want_stats = subject != "validate";
   // Every tally of the grid is tested at once: the bound's tail is 0.001
   // shared among them (5 a subject a cell, 2 levels), the whole grid's even
