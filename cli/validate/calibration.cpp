@@ -5,7 +5,6 @@
 #include <boost/math/distributions/binomial.hpp>
 #include <chrono>
 #include <cmath>
-#include <map>
 #include <mutex>
 #include <numeric>
 #include <random>

@@ -12,7 +12,8 @@ namespace warpsim::cli::validate {
 namespace {
 
 // Binomial draws a chi-square's simulated null may take (cells x replicates):
-// about 3 s where a sampler fails and every replicate runs.
+// where a sampler fails every replicate runs, about 6 s of one core (a
+// correct sampler's run stops after a few dozen replicates).
 constexpr double kMonteCarloWork = 1e8;
 
 }  // namespace
@@ -82,11 +83,7 @@ std::string rules_out(const stats::TestResult& r) {
   return s.str();
 }
 
-}  // namespace
-
-namespace {
-
-// ", p = 0.31 (exact)": the p-value and how it was found.
+// "p = 0.31 (exact)": the p-value and how it was found.
 std::string p_text(const stats::TestResult& r) {
   return "p = " + g4(r.p_value) + (r.p_value_method.empty() ? "" : " (" + r.p_value_method + ")");
 }
