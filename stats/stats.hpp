@@ -11,5 +11,6 @@
 #include "stats/monte_carlo.hpp"
 #include "stats/pooling.hpp"
 #include "stats/power.hpp"
+#include "stats/row_laws.hpp"
 #include "stats/test_result.hpp"
 #include "stats/two_level.hpp"

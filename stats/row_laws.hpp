@@ -1,0 +1,87 @@
+// Tests that judge every draw by its own row's law: M rows of K categories,
+// S >= 1 draws a row (an LLM's decode step draws once a row).
+//
+// The randomised probability integral transform (PIT) of a draw x under its
+// row's law p, u = F(x-) + v p(x) with v ~ Uniform(0, 1) independent of x, is
+// exactly Uniform(0, 1) when x follows p, for any fixed order of the
+// categories (F sums the categories before x in that order); the u of
+// independent draws are independent. So every draw, whatever its row, adds
+// one uniform, and their uniformity is one exact test of all the rows at
+// once. Two orders, each sensitive to its own faults:
+//   - index order: mass moved between neighbouring indices (an off-by-one,
+//     a row drawn from a row whose law is a shifted copy);
+//   - heaviest first (ties by index): a law too peaked or too flat (a
+//     temperature ignored), a row drawn from another row's law (its heavy
+//     categories are not this row's).
+// The u are binned into B equal bins (their counts are then exactly
+// multinomial with equal probabilities) and judged by the discrete KS test
+// and Pearson's chi-square with exact or simulated p-values (stats/).
+//
+// With S >= 2, each row's own chi-square, summed over the rows,
+//   T = sum_r sum_i (O_ri - S p_ri)^2 / (S p_ri) = sum_r sum_i O_ri^2 / (S p_ri) - M S,
+// takes only the categories a row drew; its null is simulated from the rows'
+// own laws (S inverse-CDF draws a row), so it is valid however few draws a
+// category expects.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "stats/test_result.hpp"
+
+namespace warpsim::stats {
+
+// One row's law, ready for the per-draw tests.
+class RowLaw {
+ public:
+  // Weights (not all 0, finite, non-negative), normalised here in long double.
+  explicit RowLaw(std::span<const double> weights);
+  std::size_t size() const { return p_.size(); }
+  double p(std::size_t i) const { return p_[i]; }
+  // The mass of the categories before i: in index order, or heaviest first.
+  double before_index(std::size_t i) const { return before_index_[i]; }
+  double before_heavier(std::size_t i) const { return before_heavier_[i]; }
+  // The category whose index-order interval holds u in [0, 1) (the inverse CDF).
+  std::size_t inverse(double u) const;
+
+ private:
+  std::vector<double> p_, before_index_, before_heavier_;
+};
+
+enum class PitOrder { Index, Heaviest };
+
+// u = F(x-) + v p(x) in the given order, clamped into [0, 1).
+double randomised_pit(const RowLaw& law, std::size_t x, double v, PitOrder order);
+
+// The PIT values of a stream of draws, binned: B equal bins for each order.
+class PitHistogram {
+ public:
+  explicit PitHistogram(int bins = 1000);
+  void add(const RowLaw& law, std::size_t x, double v);
+  std::uint64_t draws() const { return draws_; }
+  std::span<const double> counts(PitOrder order) const { return order == PitOrder::Index ? index_ : heaviest_; }
+  int bins() const { return static_cast<int>(index_.size()); }
+
+ private:
+  std::vector<double> index_, heaviest_;
+  std::uint64_t draws_ = 0;
+};
+
+// The binned PIT values against the uniform law: the discrete KS test over
+// the bins in order (a p-value exact, simulated, or the DKW bound).
+TestResult pit_uniformity_test(std::span<const double> bin_counts, double alpha);
+
+// The rows' own chi-squares summed (S >= 2 draws a row): `counts[r]` holds
+// row r's (category, count) pairs for the categories it drew. Sequential
+// Monte Carlo p-value from the rows' laws (S draws a row by inverse CDF),
+// seeded from the counts unless `seed` is given; at most `max_work` draws
+// simulated (rows x S x replicates). Rows with no counts are left out.
+struct RowCounts {
+  std::vector<std::pair<std::uint32_t, double>> drawn;  // (category, count), categories distinct
+};
+TestResult rows_chi_square_test(std::span<const RowLaw> laws, std::span<const RowCounts> counts, std::uint64_t draws_a_row,
+                                double alpha, std::optional<std::uint64_t> seed = std::nullopt, double max_work = 2e8);
+
+}  // namespace warpsim::stats

@@ -1,0 +1,103 @@
+// The per-row tests (stats/row_laws.hpp): the PIT is exactly uniform under
+// the null at any size (so its tests reject at their level), the rows'
+// summed chi-square is calibrated at tiny expected counts, and both see a
+// row drawn from its neighbour's law.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "sampling.hpp"
+#include "stats/stats.hpp"
+
+using namespace warpsim::stats;
+using warpsim::stats_testing::binomial_interval;
+using warpsim::stats_testing::kReps;
+
+namespace {
+
+// M rows of K categories: softmax of N(0, sigma^2) logits, a few at -30 (tiny).
+std::vector<RowLaw> rows(std::mt19937_64& rng, int m, int k, double sigma) {
+  std::normal_distribution<double> z(0, sigma);
+  std::vector<RowLaw> out;
+  for (int r = 0; r < m; ++r) {
+    std::vector<double> w(static_cast<std::size_t>(k));
+    for (int i = 0; i < k; ++i) w[static_cast<std::size_t>(i)] = std::exp(i % 7 == 3 ? -30.0 : z(rng));
+    out.emplace_back(w);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(RowLaws, TheLawsOrdersAndInverse) {
+  const RowLaw law(std::vector<double>{1, 0, 3, 4});
+  EXPECT_DOUBLE_EQ(law.p(2), 0.375);
+  EXPECT_DOUBLE_EQ(law.before_index(2), 0.125);
+  EXPECT_DOUBLE_EQ(law.before_heavier(3), 0.0);  // the heaviest first
+  EXPECT_DOUBLE_EQ(law.before_heavier(2), 0.5);
+  EXPECT_DOUBLE_EQ(law.before_heavier(0), 0.875);
+  EXPECT_EQ(law.inverse(0.0), 0u);
+  EXPECT_EQ(law.inverse(0.124), 0u);
+  EXPECT_EQ(law.inverse(0.125), 2u);  // category 1 has width 0
+  EXPECT_EQ(law.inverse(0.99999999), 3u);
+  EXPECT_EQ(RowLaw(std::vector<double>{1, 0}).inverse(std::nextafter(1.0, 0.0)), 0u);
+}
+
+TEST(RowLaws, PitRejectsCorrectDrawsAtItsLevel) {
+  // One draw a row from 300 rows of 50 categories (a seventh of them tiny):
+  // both orders' PITs in 20 bins, 1000 repetitions at 0.05.
+  std::mt19937_64 rng(21);
+  const auto laws = rows(rng, 300, 50, 2.0);
+  int by_index = 0, by_heaviest = 0;
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int rep = 0; rep < kReps; ++rep) {
+    PitHistogram h(20);
+    for (const auto& law : laws) h.add(law, law.inverse(u(rng)), u(rng));
+    by_index += pit_uniformity_test(h.counts(PitOrder::Index), 0.05).reject;
+    by_heaviest += pit_uniformity_test(h.counts(PitOrder::Heaviest), 0.05).reject;
+  }
+  // an exact test of a discrete statistic: at most its level
+  EXPECT_LE(by_index, binomial_interval(kReps, 0.05).hi);
+  EXPECT_LE(by_heaviest, binomial_interval(kReps, 0.05).hi);
+  EXPECT_GT(by_index + by_heaviest, 0);
+}
+
+TEST(RowLaws, RowsChiSquareIsCalibratedAtTinyExpectedCounts) {
+  // 20 rows of 30 categories, 3 draws a row: a tenth of a draw a category.
+  std::mt19937_64 rng(22);
+  const auto laws = rows(rng, 20, 30, 1.0);
+  std::uniform_real_distribution<double> u(0, 1);
+  int rejected = 0;
+  for (int rep = 0; rep < kReps; ++rep) {
+    std::vector<RowCounts> counts(laws.size());
+    for (std::size_t r = 0; r < laws.size(); ++r) {
+      std::vector<double> c(laws[r].size(), 0.0);
+      for (int d = 0; d < 3; ++d) c[laws[r].inverse(u(rng))] += 1;
+      for (std::size_t i = 0; i < c.size(); ++i)
+        if (c[i] > 0) counts[r].drawn.emplace_back(static_cast<std::uint32_t>(i), c[i]);
+    }
+    rejected += rows_chi_square_test(laws, counts, 3, 0.05).reject;
+  }
+  const auto iv = binomial_interval(kReps, 0.05);
+  EXPECT_GE(rejected, iv.lo);
+  EXPECT_LE(rejected, iv.hi);
+}
+
+TEST(RowLaws, ARowDrawnFromItsNeighboursLawFails) {
+  // 200 rows of 40 categories, each row drawn from the next row's law.
+  std::mt19937_64 rng(23);
+  const auto laws = rows(rng, 201, 40, 2.0);
+  std::uniform_real_distribution<double> u(0, 1);
+  PitHistogram one(100);
+  std::vector<RowCounts> counts(200);
+  for (std::size_t r = 0; r < 200; ++r) {
+    one.add(laws[r], laws[r + 1].inverse(u(rng)), u(rng));
+    std::vector<double> c(40, 0.0);
+    for (int d = 0; d < 4; ++d) c[laws[r + 1].inverse(u(rng))] += 1;
+    for (std::uint32_t i = 0; i < 40; ++i)
+      if (c[i] > 0) counts[r].drawn.emplace_back(i, c[i]);
+  }
+  EXPECT_TRUE(pit_uniformity_test(one.counts(PitOrder::Heaviest), 0.001).reject);
+  EXPECT_TRUE(rows_chi_square_test(std::span<const RowLaw>(laws).first(200), counts, 4, 0.001).reject);
+}
