@@ -18,7 +18,7 @@
 // and Pearson's chi-square with exact or simulated p-values (stats/).
 //
 // With S >= 2, each row's own chi-square, summed over the rows,
-//   T = sum_r sum_i (O_ri - S p_ri)^2 / (S p_ri) = sum_r sum_i O_ri^2 / (S p_ri) - M S,
+//   T = sum_r sum_i (O_ri - S p_ri)^2 / (S p_ri) = sum_r (sum_i O_ri^2 / (S p_ri) - S),
 // takes only the categories a row drew; its null is simulated from the rows'
 // own laws (S inverse-CDF draws a row), so it is valid however few draws a
 // category expects.
@@ -73,15 +73,25 @@ class PitHistogram {
 // the bins in order (a p-value exact, simulated, or the DKW bound).
 TestResult pit_uniformity_test(std::span<const double> bin_counts, double alpha);
 
-// The rows' own chi-squares summed (S >= 2 draws a row): `counts[r]` holds
-// row r's (category, count) pairs for the categories it drew. Sequential
-// Monte Carlo p-value from the rows' laws (S draws a row by inverse CDF),
+// The rows' own chi-squares summed (S_r >= 2 draws in row r): `counts[r]`
+// holds row r's (category, count) pairs for the categories it drew, S_r
+// their sum. Sequential Monte Carlo p-value from the rows' laws (S_r draws a
+// row by inverse CDF),
 // seeded from the counts unless `seed` is given; at most `max_work` draws
 // simulated (rows x S x replicates). Rows with no counts are left out.
 struct RowCounts {
   std::vector<std::pair<std::uint32_t, double>> drawn;  // (category, count), categories distinct
 };
-TestResult rows_chi_square_test(std::span<const RowLaw> laws, std::span<const RowCounts> counts, std::uint64_t draws_a_row,
-                                double alpha, std::optional<std::uint64_t> seed = std::nullopt, double max_work = 2e8);
+TestResult rows_chi_square_test(std::span<const RowLaw> laws, std::span<const RowCounts> counts, double alpha,
+                                std::optional<std::uint64_t> seed = std::nullopt, double max_work = 2e8);
+
+// Draws of different rows are independent. For disjoint pairs of rows (a, b)
+// and each draw position j, d = (u_aj - u_bj)^2 over the two draws' PITs in
+// index order has mean 1/6 when the rows are independent (U, U' uniform); a
+// sampler that draws both rows with one uniform (a per-row seed ignored)
+// makes it near 0. Statistic |mean d - 1/6|, its null simulated (sequential
+// Monte Carlo, n pairs of uniforms a replicate).
+TestResult rows_independence_test(std::span<const double> squared_differences, double alpha,
+                                  std::optional<std::uint64_t> seed = std::nullopt);
 
 }  // namespace warpsim::stats

@@ -77,7 +77,7 @@ TEST(RowLaws, RowsChiSquareIsCalibratedAtTinyExpectedCounts) {
       for (std::size_t i = 0; i < c.size(); ++i)
         if (c[i] > 0) counts[r].drawn.emplace_back(static_cast<std::uint32_t>(i), c[i]);
     }
-    rejected += rows_chi_square_test(laws, counts, 3, 0.05).reject;
+    rejected += rows_chi_square_test(laws, counts, 0.05).reject;
   }
   const auto iv = binomial_interval(kReps, 0.05);
   EXPECT_GE(rejected, iv.lo);
@@ -99,5 +99,31 @@ TEST(RowLaws, ARowDrawnFromItsNeighboursLawFails) {
       if (c[i] > 0) counts[r].drawn.emplace_back(i, c[i]);
   }
   EXPECT_TRUE(pit_uniformity_test(one.counts(PitOrder::Heaviest), 0.001).reject);
-  EXPECT_TRUE(rows_chi_square_test(std::span<const RowLaw>(laws).first(200), counts, 4, 0.001).reject);
+  EXPECT_TRUE(rows_chi_square_test(std::span<const RowLaw>(laws).first(200), counts, 0.001).reject);
+}
+
+TEST(RowLaws, RowsIndependenceSeesASharedUniformAndPassesIndependentRows) {
+  std::mt19937_64 rng(24);
+  const auto laws = rows(rng, 400, 64, 2.0);
+  std::uniform_real_distribution<double> u(0, 1);
+  int rejected = 0;
+  for (int rep = 0; rep < 200; ++rep) {
+    std::vector<double> d;
+    for (std::size_t r = 0; r + 1 < laws.size(); r += 2) {
+      const double a = randomised_pit(laws[r], laws[r].inverse(u(rng)), u(rng), PitOrder::Index);
+      const double b = randomised_pit(laws[r + 1], laws[r + 1].inverse(u(rng)), u(rng), PitOrder::Index);
+      d.push_back((a - b) * (a - b));
+    }
+    rejected += rows_independence_test(d, 0.05).reject;
+  }
+  EXPECT_LE(rejected, warpsim::stats_testing::binomial_interval(200, 0.05).hi);
+  // both rows of a pair drawn with one uniform: a seed shared
+  std::vector<double> d;
+  for (std::size_t r = 0; r + 1 < laws.size(); r += 2) {
+    const double w = u(rng);
+    const double a = randomised_pit(laws[r], laws[r].inverse(w), u(rng), PitOrder::Index);
+    const double b = randomised_pit(laws[r + 1], laws[r + 1].inverse(w), u(rng), PitOrder::Index);
+    d.push_back((a - b) * (a - b));
+  }
+  EXPECT_TRUE(rows_independence_test(d, 0.001).reject);
 }
