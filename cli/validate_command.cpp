@@ -33,6 +33,7 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
   v->add_option("--weights", o.weights, "the weights: K values (one distribution) or an M x K matrix (.npy or text; - for stdin)");
   v->add_option("--draws", o.draws, "the indices drawn: S from one distribution, or one or S a row (.npy int or text)");
   v->add_option("--uniforms", o.uniforms, "the uniform each draw used, shaped as --draws: check each draw against the scalar definition");
+  v->add_option("--row-seeds", o.row_seeds, "with --draws and weights whose rows differ: each row's seed (rows of equal seeds may repeat each other)");
   v->add_option("--plugin", o.plugin, "a plugin library (include/warpsim/plugin.h)");
   v->add_option("--sampler", o.sampler, "the plugin's sampler to check (needed if it offers several)");
   v->add_option("--builtin", o.builtin, "a registered algorithm (--list names them)");
@@ -167,10 +168,11 @@ int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource&
                                        {o.counterexample.has_value(), "--counterexample", "nothing is shrunk: the draws are the file's"}});
     if (o.weights.empty()) throw UsageError("--draws needs --weights, the weights the draws came from");
     if (o.adds_in_order && o.uniforms.empty()) throw UsageError("--adds-in-order goes with --uniforms (it sharpens the draw-by-draw check)");
-    FileOptions fo{o.weights, o.draws, o.uniforms, o.dtype, o.alpha, o.adds_in_order};
+    FileOptions fo{o.weights, o.draws, o.uniforms, o.dtype, o.alpha, o.adds_in_order, o.row_seeds};
     report = check_files(inputs, fo, progress);
   } else {
     if (!o.uniforms.empty()) throw UsageError("--uniforms goes with --draws (a file of draws)");
+    if (!o.row_seeds.empty()) throw UsageError("--row-seeds goes with --draws (a file of draws)");
     if (o.adds_in_order) throw UsageError("--adds-in-order goes with --draws and --uniforms (a plugin declares it with WARPSIM_ADDS_IN_ORDER)");
     if (plugin_way) {
       if (o.on != "auto") throw UsageError("--on applies to --builtin and --mutants; a plugin says where it runs");

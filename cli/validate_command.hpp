@@ -16,7 +16,7 @@ class App;
 namespace warpsim::cli {
 
 struct ValidateOptions {
-  std::string weights, draws, uniforms;
+  std::string weights, draws, uniforms, row_seeds;
   std::string plugin, sampler;
   std::string builtin;
   bool mutants = false;

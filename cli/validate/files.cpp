@@ -8,6 +8,7 @@
 #include "cli/errors.hpp"
 #include "cli/validate/arrays.hpp"
 #include "cli/validate/law.hpp"
+#include "cli/validate/rows.hpp"
 #include "properties/checks.hpp"
 #include "stats/input_checks.hpp"
 
@@ -73,6 +74,24 @@ Weights read_weights(const InputSource& inputs, const std::string& path, const s
 }
 
 namespace {
+
+// --row-seeds: one whole number a row.
+std::vector<std::uint64_t> read_row_seeds(const InputSource& inputs, const std::string& path, const Weights& w) {
+  if (path.empty()) return {};
+  const auto a = read_whole_array(inputs, path, kMaxWeights);
+  if (a.values.size() != w.rows) {
+    throw UsageError(a.info.quoted + " holds " + std::to_string(a.values.size()) + " seeds; the weights have " + std::to_string(w.rows) + " rows: one a row");
+  }
+  std::vector<std::uint64_t> seeds;
+  for (std::size_t i = 0; i < a.values.size(); ++i) {
+    const double v = a.values[i];
+    if (!(v >= 0) || v != std::floor(v) || v >= 18446744073709551616.0) {
+      throw UsageError(a.info.quoted + ": seed " + std::to_string(i) + " is " + g(v) + ", not a whole number in [0, 2^64)");
+    }
+    seeds.push_back(static_cast<std::uint64_t>(v));
+  }
+  return seeds;
+}
 
 // The scalar definition of each row, built when a draw of that row arrives
 // (the last row kept: draws come row by row or from one row).
@@ -152,6 +171,9 @@ Report check(const InputSource& inputs, const FileOptions& o, const Weights& w, 
   const std::vector<double> one_law = w.rows_differ ? std::vector<double>{} : probabilities_of(std::span<const double>(w.values.data(), k));
   LawCounter counter = w.rows_differ ? LawCounter(k) : LawCounter(std::span<const double>(one_law));
   std::vector<std::uint64_t> per_row(w.rows, 0);
+  std::unique_ptr<RowChecks> row_checks;
+  if (w.rows_differ) row_checks = std::make_unique<RowChecks>(w.values, w.rows, w.cols, read_row_seeds(inputs, o.row_seeds, w));
+  else if (!o.row_seeds.empty()) throw UsageError("--row-seeds goes with weights whose rows differ (every row here is the same law)");
   FirstDraw out_of_range, zero_weight, off_definition;
   std::uint64_t exact = 0, within = 0;
   DefinitionCache<T> definitions(w);
@@ -196,6 +218,7 @@ Report check(const InputSource& inputs, const FileOptions& o, const Weights& w, 
       }
       const auto idx = static_cast<std::uint64_t>(x);
       if (w.values[r * k + idx] == 0) zero_weight.note(e, r, x);
+      else if (row_checks) row_checks->add(e, r, idx);
       if (uniforms) {
         const auto& def = definitions.row(r);
         const int want = def.definition(uu);
@@ -274,8 +297,10 @@ Report check(const InputSource& inputs, const FileOptions& o, const Weights& w, 
       for (std::uint64_t j = 0; j < k; ++j) m[j] = static_cast<double>(mass[j]);
       p = probabilities_of(m);
     }
-    const int tests = law_check_count(counter.data().batched);
-    law_checks(counter.data(), p, {.alpha_each = o.alpha / tests, .label = "the weights in " + w.quoted, .rows_differ = w.rows_differ}, report);
+    const int tests = law_check_count(counter.data().batched) + (row_checks ? row_checks->check_count() : 0);
+    const std::string label = "the weights in " + w.quoted;
+    law_checks(counter.data(), p, {.alpha_each = o.alpha / tests, .label = label, .rows_differ = w.rows_differ}, report);
+    if (row_checks) row_checks->finish(o.alpha / tests, label, report);
     report.notes.push_back("the statistical checks run at alpha / " + std::to_string(tests) + " each, so the report's false-positive rate is at most " +
                            g(o.alpha));
   }

@@ -11,7 +11,8 @@
 // The draws and uniforms stream (constant memory); the weights are held.
 // Checks: every index in [0, K); none of weight 0 (both the sampler's
 // failure, exit 1, reported with the first such draw); the scalar definition
-// (with uniforms); the law (cli/validate/law.hpp).
+// (with uniforms); the law (cli/validate/law.hpp); where the rows differ,
+// every draw by its own row's law (cli/validate/rows.hpp).
 #pragma once
 
 #include <optional>
@@ -33,6 +34,9 @@ struct FileOptions {
   // definition does): with uniforms, each draw must equal the definition
   // exactly, not only within its rounding bound.
   bool adds_in_order = false;
+  // One seed a row (rows that differ): rows_independent leaves out pairs of
+  // equal seeds, which may repeat each other's draws. "" if none.
+  std::string row_seeds;
 };
 
 // The most weights held (M x K).

@@ -79,6 +79,10 @@ std::string render_text(const Report& r) {
       s << line;
     }
   }
+  if (r.rows && !r.rows->worst.empty()) {
+    s << "  rows that stand out (" << (r.rows->draws == r.rows->rows ? "the most improbable draws" : "the largest chi-squares") << "):\n";
+    for (const auto& w : r.rows->worst) s << "    row " << w.row << ": " << w.what << "\n";
+  }
   if (!r.mutants.empty()) {
     int killed = 0;
     for (const auto& m : r.mutants) killed += m.killed ? 1 : 0;
@@ -142,6 +146,12 @@ nlohmann::ordered_json render_json(const Report& r) {
                       {"checks", checks},
                       {"laws", laws},
                       {"notes", r.notes}};
+  if (r.rows) {
+    nlohmann::ordered_json worst = nlohmann::ordered_json::array();
+    for (const auto& w : r.rows->worst) worst.push_back({{"row", w.row}, {"what", w.what}, {"score", w.score}});
+    j["rows"] = {{"rows", r.rows->rows}, {"draws", r.rows->draws}, {"pit_heaviest", r.rows->pit_heaviest}, {"pit_index", r.rows->pit_index},
+                 {"worst", worst}};
+  }
   if (r.counterexample) {
     const auto& c = *r.counterexample;
     j["counterexample"] = {{"property", c.property}, {"dtype", c.dtype}, {"seed", c.seed}, {"rows", c.rows}, {"cols", c.cols},
@@ -213,6 +223,29 @@ std::string histogram_svg(const Law& law) {
   return s.str();
 }
 
+// The PITs' histogram, 1,000 bins shown as 50: flat under the null.
+std::string pit_svg(const std::vector<double>& bins, const char* title) {
+  constexpr int kShown = 50;
+  if (bins.empty()) return "";
+  std::vector<double> shown(kShown, 0.0);
+  for (std::size_t i = 0; i < bins.size(); ++i) shown[i * kShown / bins.size()] += bins[i];
+  double total = 0;
+  for (double c : shown) total += c;
+  const double top = std::max(1.0, *std::max_element(shown.begin(), shown.end()));
+  std::ostringstream s;
+  s << "<svg class=\"pit\" xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"200\">\n<text x=\"20\" y=\"14\" font-size=\"12\">"
+    << title << "</text>\n";
+  for (int b = 0; b < kShown; ++b) {
+    const double h = 150.0 * shown[static_cast<std::size_t>(b)] / top;
+    s << "<rect class=\"bin\" x=\"" << 20 + 10 * b << "\" y=\"" << 170 - h << "\" width=\"9\" height=\"" << h << "\" fill=\"#17becf\"><title>u in ["
+      << b / 50.0 << ", " << (b + 1) / 50.0 << "): " << shown[static_cast<std::size_t>(b)] << "</title></rect>";
+  }
+  const double flat = 170 - 150.0 * (total / kShown) / top;
+  s << "<line x1=\"20\" x2=\"520\" y1=\"" << flat << "\" y2=\"" << flat << "\" stroke=\"#000\" stroke-dasharray=\"4\"/>";
+  s << "<text x=\"20\" y=\"190\" font-size=\"11\">u from 0 to 1; dashed: the uniform law, what every draw following its row gives</text>\n</svg>\n";
+  return s.str();
+}
+
 }  // namespace
 
 std::string render_html(const Report& r, const std::string& layout_svg) {
@@ -235,6 +268,16 @@ std::string render_html(const Report& r, const std::string& layout_svg) {
   for (const auto& law : r.laws) {
     s << "<h2>Observed against expected: " << escape_xml(law.label) << "</h2><p>" << law.draws << " draws.</p>\n" << category_svg(law);
     if (!law.batch_p_values.empty()) s << "<h3>Two-level test: p-values of the batches</h3>\n" << histogram_svg(law);
+  }
+  if (r.rows) {
+    s << "<h2>Every draw by its own row</h2><p>" << r.rows->draws << " draws of " << r.rows->rows << " rows.</p>\n"
+      << pit_svg(r.rows->pit_heaviest, "PITs, each row's categories heaviest first (too peaked: piled left; too flat: piled right)")
+      << pit_svg(r.rows->pit_index, "PITs in index order");
+    if (!r.rows->worst.empty()) {
+      s << "<h3>Rows that stand out</h3><table id=\"worst-rows\"><tr><th>row</th><th>what</th></tr>\n";
+      for (const auto& w : r.rows->worst) s << "<tr class=\"worst-row\"><td>" << w.row << "</td><td>" << escape_xml(w.what) << "</td></tr>\n";
+      s << "</table>\n";
+    }
   }
   if (!r.mutants.empty()) {
     s << "<h2>Seeded bugs</h2><table id=\"mutants\"><tr><th></th><th>mutant</th><th>form</th><th>the bug</th><th>killed by</th><th>s</th></tr>\n";

@@ -31,6 +31,21 @@ struct Category {
   bool rejected = false;
 };
 
+// A row (or a draw) that stands out in the per-row checks.
+struct WorstRow {
+  std::uint64_t row = 0;
+  std::string what;  // in words: what it drew against what its law expects
+  double score = 0;  // larger stands out more (the order of the list)
+};
+
+// The per-row checks' view (rows that differ): the PITs' histograms (bin
+// counts, uniform under the null) and the rows or draws that stand out.
+struct RowsView {
+  std::uint64_t rows = 0, draws = 0;
+  std::vector<double> pit_heaviest, pit_index;
+  std::vector<WorstRow> worst;  // at most 10, the most outstanding first
+};
+
 struct Law {
   std::string label;                 // which distribution ("weights in 'w.npy'", "fp32 power law of 64")
   std::uint64_t draws = 0;
@@ -66,6 +81,7 @@ struct Report {
   double alpha = 1e-3;   // the false-positive rate of the whole report
   std::vector<Check> checks;
   std::vector<Law> laws;
+  std::optional<RowsView> rows;
   std::optional<Counterexample> counterexample;
   std::vector<MutantLine> mutants;
   std::vector<std::string> notes;

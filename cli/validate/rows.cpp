@@ -1,0 +1,188 @@
+#include "cli/validate/rows.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <span>
+
+#include "rng/philox_uniform.hpp"
+#include "stats/input_checks.hpp"
+#include "stats/ks_discrete.hpp"
+
+namespace warpsim::cli::validate {
+
+namespace {
+
+std::string g4(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+}  // namespace
+
+struct RowChecks::State {
+  const std::vector<double>& weights;
+  std::uint64_t rows, cols;
+  std::vector<std::uint64_t> seeds;
+  bool keep_laws;  // for rows_chi_square
+  std::vector<stats::RowLaw> laws;
+  std::vector<stats::RowCounts> counts;
+  std::unique_ptr<stats::RowLaw> current;
+  std::uint64_t row = UINT64_MAX;
+  std::vector<std::uint32_t> row_draws;  // the current row's indices
+  std::vector<double> even_u;            // the even row's index-order PITs, for its pair
+  std::uint64_t even_row = UINT64_MAX;
+  std::vector<double> pair_d;
+  stats::PitHistogram pit{kPitBins};
+  std::uint64_t most_a_row = 0, draws = 0;
+  std::vector<WorstRow> worst;
+  bool counts_kept = true;
+
+  State(const std::vector<double>& w, std::uint64_t m, std::uint64_t k, std::vector<std::uint64_t> sd)
+      : weights(w), rows(m), cols(k), seeds(std::move(sd)), keep_laws(m * k <= kRowsChiSquareMaxWeights) {
+    if (keep_laws) counts.resize(static_cast<std::size_t>(m));
+  }
+
+  const stats::RowLaw& law_of(std::uint64_t r) {
+    if (keep_laws) {
+      while (laws.size() <= r) {
+        const auto i = laws.size();
+        laws.emplace_back(std::span<const double>(weights.data() + i * cols, static_cast<std::size_t>(cols)));
+      }
+      return laws[static_cast<std::size_t>(r)];
+    }
+    current = std::make_unique<stats::RowLaw>(std::span<const double>(weights.data() + r * cols, static_cast<std::size_t>(cols)));
+    return *current;
+  }
+
+  void note_worst(WorstRow w) {
+    worst.push_back(std::move(w));
+    std::sort(worst.begin(), worst.end(), [](const WorstRow& a, const WorstRow& b) { return a.score > b.score || (a.score == b.score && a.row < b.row); });
+    if (worst.size() > 10) worst.pop_back();
+  }
+
+  // The row's draws are all in: its counts, and its standing.
+  void close_row() {
+    if (row == UINT64_MAX || row_draws.empty()) return;
+    const auto& law = keep_laws ? laws[static_cast<std::size_t>(row)] : *current;
+    std::sort(row_draws.begin(), row_draws.end());
+    std::vector<std::pair<std::uint32_t, double>> drawn;
+    for (std::size_t a = 0; a < row_draws.size();) {
+      std::size_t b = a;
+      while (b < row_draws.size() && row_draws[b] == row_draws[a]) ++b;
+      drawn.emplace_back(row_draws[a], static_cast<double>(b - a));
+      a = b;
+    }
+    const double s = static_cast<double>(row_draws.size());
+    most_a_row = std::max<std::uint64_t>(most_a_row, row_draws.size());
+    if (row_draws.size() == 1) {
+      // one draw: how improbable was it under this row's law
+      const auto x = row_draws[0];
+      note_worst({row, "drew " + std::to_string(x) + " (probability " + g4(law.p(x)) + "; the heavier categories hold " + g4(law.before_heavier(x)) +
+                           " of the row)",
+                  -std::log(law.p(x))});
+    } else {
+      double x2 = -s, top = 0;
+      std::uint32_t top_i = 0;
+      std::size_t positive = 0;
+      for (std::size_t i = 0; i < law.size(); ++i) positive += law.p(i) > 0;
+      for (const auto& [i, c] : drawn) {
+        x2 += c * c / (s * law.p(i));
+        if (c > top) top = c, top_i = i;
+      }
+      const double df = std::max(1.0, static_cast<double>(positive) - 1);
+      note_worst({row, std::to_string(row_draws.size()) + " draws: chi-square " + g4(x2) + " over " + std::to_string(positive) + " categories; most drawn " +
+                           std::to_string(top_i) + ", " + g4(top) + " times, " + g4(s * law.p(top_i)) + " expected",
+                  (x2 - df) / std::sqrt(2 * df)});
+    }
+    if (keep_laws && counts_kept) counts[static_cast<std::size_t>(row)].drawn = std::move(drawn);
+    row_draws.clear();
+  }
+};
+
+RowChecks::RowChecks(const std::vector<double>& weights, std::uint64_t rows, std::uint64_t cols, std::vector<std::uint64_t> seeds)
+    : s_(std::make_unique<State>(weights, rows, cols, std::move(seeds))) {}
+
+RowChecks::~RowChecks() = default;
+
+void RowChecks::add(std::uint64_t e, std::uint64_t r, std::uint64_t x) {
+  auto& s = *s_;
+  if (r != s.row) {
+    s.close_row();
+    s.row = r;
+    s.law_of(r);
+  }
+  const auto& law = s.keep_laws ? s.laws[static_cast<std::size_t>(r)] : *s.current;
+  const double v = rng::uniform<double>(kPitSeed, e);
+  s.pit.add(law, static_cast<std::size_t>(x), v);
+  const double u = stats::randomised_pit(law, static_cast<std::size_t>(x), v, stats::PitOrder::Index);
+  // rows (2i, 2i + 1) paired draw by draw
+  const std::size_t j = s.row_draws.size();
+  if (r % 2 == 0) {
+    if (s.even_row != r) s.even_u.clear(), s.even_row = r;
+    s.even_u.push_back(u);
+  } else if (s.even_row == r - 1 && j < s.even_u.size() && s.pair_d.size() < kIndependencePairs &&
+             (s.seeds.empty() || s.seeds[static_cast<std::size_t>(r)] != s.seeds[static_cast<std::size_t>(r - 1)])) {
+    s.pair_d.push_back((s.even_u[j] - u) * (s.even_u[j] - u));
+  }
+  s.row_draws.push_back(static_cast<std::uint32_t>(x));
+  if (++s.draws > kRowsChiSquareMaxDraws) s.counts_kept = false;
+}
+
+int RowChecks::check_count() {
+  s_->close_row();
+  return s_->most_a_row >= 2 ? 4 : 3;
+}
+
+void RowChecks::finish(double alpha, const std::string& label, Report& report) {
+  auto& s = *s_;
+  s.close_row();
+  auto pit_check = [&](const char* name, stats::PitOrder order, const char* which) {
+    const auto t = stats::pit_uniformity_test(s.pit.counts(order), alpha);
+    report.checks.push_back({name, t.reject ? Outcome::Fail : Outcome::Pass,
+                             label + ": every draw's randomised PIT under its own row (" + which + "), " + std::to_string(s.pit.draws()) + " draws in " +
+                                 std::to_string(kPitBins) + " bins, against the uniform law: KS p = " + g4(t.p_value) + " (" + t.p_value_method +
+                                 ") at alpha " + g4(alpha) + "; a pass rules out, with power 0.9, PITs whose CDF is >= " +
+                                 g4(t.detectable.kolmogorov_distance.value_or(1)) + " from the uniform one",
+                             t});
+  };
+  pit_check("pit_heaviest", stats::PitOrder::Heaviest, "each row's categories heaviest first");
+  pit_check("pit_index", stats::PitOrder::Index, "in index order");
+  if (s.pair_d.empty()) {
+    report.checks.push_back({"rows_independent", Outcome::Skipped,
+                             label + ": no pair of rows to compare" + std::string(s.seeds.empty() ? "" : " (pairs of equal seeds are left out)"),
+                             std::nullopt});
+  } else {
+    const auto t = stats::rows_independence_test(s.pair_d, alpha);
+    double mean = 0;
+    for (double d : s.pair_d) mean += d;
+    mean /= static_cast<double>(s.pair_d.size());
+    report.checks.push_back({"rows_independent", t.reject ? Outcome::Fail : Outcome::Pass,
+                             label + ": rows (0, 1), (2, 3), ... draw by draw, " + std::to_string(s.pair_d.size()) +
+                                 " pairs: mean squared difference of their PITs " + g4(mean) + " against 1/6 for independent rows; p = " +
+                                 g4(t.p_value) + " (" + t.p_value_method + ")" + (s.seeds.empty() ? "" : "; pairs of equal seeds left out"),
+                             t});
+  }
+  if (s.most_a_row >= 2) {
+    if (!s.keep_laws || !s.counts_kept) {
+      report.checks.push_back({"rows_chi_square", Outcome::Skipped,
+                               label + ": more than 2^22 weights or 2^26 draws: the rows' laws and counts are not all kept", std::nullopt});
+    } else {
+      const auto t = stats::rows_chi_square_test(s.laws, s.counts, alpha);
+      report.checks.push_back({"rows_chi_square", t.reject ? Outcome::Fail : Outcome::Pass,
+                               label + ": each row's chi-square against its own law, summed over the rows: " + g4(t.statistic) + " (df " +
+                                   g4(t.df.value_or(0)) + "), p = " + g4(t.p_value) + " (" + t.p_value_method + ", the null drawn from the rows' laws)",
+                               t});
+    }
+  }
+  RowsView view;
+  view.rows = s.rows;
+  view.draws = s.pit.draws();
+  view.pit_heaviest.assign(s.pit.counts(stats::PitOrder::Heaviest).begin(), s.pit.counts(stats::PitOrder::Heaviest).end());
+  view.pit_index.assign(s.pit.counts(stats::PitOrder::Index).begin(), s.pit.counts(stats::PitOrder::Index).end());
+  view.worst = s.worst;
+  report.rows = std::move(view);
+}
+
+}  // namespace warpsim::cli::validate
