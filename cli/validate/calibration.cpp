@@ -235,14 +235,20 @@ class KsTable {
  public:
   KsTable(const std::vector<double>& p, std::uint64_t n, const std::vector<double>& levels, int threads, double work)
       : pass_below_(levels.size(), 0.0) {
+    std::vector<double> computed(levels.size(), 0.0);
     std::atomic<std::size_t> next{0};
     auto bisect = [&] {
-      for (std::size_t i; (i = next++) < levels.size();) pass_below_[i] = critical(p, n, levels[i], work);
+      for (std::size_t i; (i = next++) < levels.size();) computed[i] = critical(p, n, levels[i], work);
     };
     std::vector<std::thread> pool;
     for (int t = 1; t < std::min<int>(threads, static_cast<int>(levels.size())); ++t) pool.emplace_back(bisect);
     bisect();
     for (auto& t : pool) t.join();
+    // A D that passes at a level passes at every smaller one: each level's
+    // threshold is the largest of its own and those of the larger levels.
+    for (std::size_t i = 0; i < levels.size(); ++i)
+      for (std::size_t j = 0; j < levels.size(); ++j)
+        if (levels[j] >= levels[i]) pass_below_[i] = std::max(pass_below_[i], computed[j]);
   }
   double pass_below(std::size_t level) const { return pass_below_[level]; }
 
