@@ -48,6 +48,11 @@ class MultinomialSampler {
 // A seed made from the counts' values (splitmix64 over their bits).
 std::uint64_t seed_from_counts(std::span<const double> counts, std::uint64_t salt = 0);
 
+// A uniform in [0, 1) from 53 of the generator's bits (std::uniform_real_
+// distribution computes a logarithm a call in libstdc++: most of a
+// simulation's time where a replicate draws one uniform a draw).
+inline double unit_uniform(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+
 // Simulates one sample under the null and returns its statistic.
 using NullStatistic = std::function<double(std::mt19937_64&)>;
 

@@ -36,6 +36,9 @@ inline constexpr int kPitBins = 1000;
 // rows_chi_square keeps every row's law and counts: past these, it is skipped.
 inline constexpr std::uint64_t kRowsChiSquareMaxWeights = std::uint64_t{1} << 24;
 inline constexpr std::uint64_t kRowsChiSquareMaxDraws = std::uint64_t{1} << 26;
+// rows_chi_square simulates at most this many draws (a failing report's
+// cost: a few seconds); it judges the first rows that fit (stats/row_laws.hpp).
+inline constexpr double kRowsChiSquareWork = 5e7;
 // rows_independent uses at most this many pairs of draws.
 inline constexpr std::size_t kIndependencePairs = 100000;
 

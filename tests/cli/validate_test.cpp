@@ -7,6 +7,7 @@
 #include <boost/math/distributions/binomial.hpp>
 
 #include <cstring>
+#include <random>
 #include <iostream>
 #include <sstream>
 
@@ -162,6 +163,134 @@ TEST(ValidateFiles, AMatrixOfDifferentRowsOneDrawEach) {
   EXPECT_NE(r.out.find("rows differ: conservative"), std::string::npos) << r.out;
   in.files["short"] = "0\n2\n";
   EXPECT_EQ(validate(in, {"--weights", "w", "--draws", "short"}).rc, 2);
+}
+
+// Rows that differ, judged draw by draw: 600 rows of 16 categories (the
+// softmax of N(0, 2^2) logits at a temperature of the row's own, 1/4 to 4),
+// one draw a row and four, at --alpha 0.01 (a failing report simulates up to
+// 10 / alpha samples: cheaper). Correct draws pass every per-row check; a row
+// drawn from the next row's law, pairs of rows swapped, and the temperature
+// ignored fail, each by the checks the report names.
+namespace rows_case {
+
+constexpr int kRows = 600, kK = 16;
+
+std::vector<std::vector<double>> laws(bool ignore_temperature) {
+  std::mt19937_64 rng(31);
+  std::normal_distribution<double> z(0, 2);
+  std::uniform_real_distribution<double> log_t(std::log(0.25), std::log(4.0));
+  std::vector<std::vector<double>> out;
+  for (int r = 0; r <= kRows; ++r) {
+    std::vector<double> w(kK);
+    const double temperature = std::exp(log_t(rng));
+    for (auto& x : w) x = std::exp(z(rng) / (ignore_temperature ? 1.0 : temperature));
+    out.push_back(w);
+  }
+  return out;
+}
+
+std::string text(const std::vector<std::vector<double>>& rows, int m) {
+  std::string s;
+  for (int r = 0; r < m; ++r) s += warpsim::properties::row_text<double>(rows[static_cast<std::size_t>(r)]) + "\n";
+  return s;
+}
+
+// S draws a row; row r drawn from the law `from(r)`.
+template <class From>
+std::string draws(const std::vector<std::vector<double>>& rows, int s, From from) {
+  std::string out;
+  for (int r = 0; r < kRows; ++r) {
+    for (int j = 0; j < s; ++j) {
+      const auto& law = rows[static_cast<std::size_t>(from(r))];
+      const double u = warpsim::rng::uniform<double>(77, static_cast<std::uint64_t>(r * s + j));
+      out += (j ? " " : "") + std::to_string(warpsim::oracle::reference_draw<double>(law, u));
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::vector<std::string> failed(const std::string& report) {
+  std::vector<std::string> names;
+  std::istringstream in(report);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("  FAIL", 0) == 0) {
+      std::istringstream l(line);
+      std::string outcome, name;
+      l >> outcome >> name;
+      names.push_back(name);
+    }
+  }
+  return names;
+}
+
+}  // namespace rows_case
+
+TEST(ValidateFiles, RowsThatDifferAreJudgedDrawByDraw) {
+  using namespace rows_case;
+  const auto right = laws(false), flat = laws(true);
+  MemoryInputs in;
+  in.files["w"] = text(right, kRows);
+  const auto same = [](int r) { return r; };
+  const auto shifted = [](int r) { return r + 1; };
+  const auto swapped = [](int r) { return r % 2 ? r - 1 : r + 1; };
+  for (int s : {1, 4}) {
+    in.files["d"] = draws(right, s, same);
+    auto r = validate(in, {"--weights", "w", "--draws", "d", "--alpha", "0.01"});
+    EXPECT_EQ(r.rc, 0) << "S = " << s << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("pass     pit_heaviest"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("pass     rows_independent"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("rows_chi_square") != std::string::npos, s > 1) << r.out;
+    EXPECT_NE(r.out.find("rows that stand out"), std::string::npos) << r.out;
+
+    in.files["d"] = draws(right, s, shifted);
+    r = validate(in, {"--weights", "w", "--draws", "d", "--alpha", "0.01"});
+    EXPECT_EQ(r.rc, 1) << "a row drawn from the next row's law, S = " << s << "\n" << r.out;
+    const auto f1 = failed(r.out);
+    EXPECT_NE(std::find(f1.begin(), f1.end(), "pit_heaviest"), f1.end()) << r.out;
+
+    in.files["d"] = draws(right, s, swapped);
+    r = validate(in, {"--weights", "w", "--draws", "d", "--alpha", "0.01"});
+    EXPECT_EQ(r.rc, 1) << "rows swapped in pairs, S = " << s << "\n" << r.out;
+
+    // the temperature ignored: drawn from the flat laws, judged against the right ones
+    in.files["d"] = draws(flat, s, same);
+    r = validate(in, {"--weights", "w", "--draws", "d", "--alpha", "0.01"});
+    EXPECT_EQ(r.rc, 1) << "the temperature ignored, S = " << s << "\n" << r.out;
+    const auto f3 = failed(r.out);
+    EXPECT_NE(std::find(f3.begin(), f3.end(), "pit_heaviest"), f3.end()) << r.out;
+  }
+}
+
+TEST(ValidateFiles, RowSeedsLeaveOutPairsThatShareASeed) {
+  using namespace rows_case;
+  const auto right = laws(false);
+  MemoryInputs in;
+  in.files["w"] = text(right, kRows);
+  // both rows of each pair drawn with one uniform: a seed ignored
+  std::string d;
+  for (int r = 0; r < kRows; ++r) {
+    const double u = warpsim::rng::uniform<double>(5, static_cast<std::uint64_t>(r / 2));
+    d += std::to_string(warpsim::oracle::reference_draw<double>(right[static_cast<std::size_t>(r)], u)) + "\n";
+  }
+  in.files["d"] = d;
+  auto r = validate(in, {"--weights", "w", "--draws", "d"});
+  EXPECT_EQ(r.rc, 1) << r.out;
+  const auto f = failed(r.out);
+  EXPECT_NE(std::find(f.begin(), f.end(), "rows_independent"), f.end()) << r.out;
+  // the same seed for each pair (a request replayed): those pairs are left out
+  std::string seeds;
+  for (int row = 0; row < kRows; ++row) seeds += std::to_string(row / 2) + "\n";
+  in.files["seeds"] = seeds;
+  r = validate(in, {"--weights", "w", "--draws", "d", "--row-seeds", "seeds"});
+  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("skipped  rows_independent"), std::string::npos) << r.out;
+  // refused where it cannot apply
+  in.files["one"] = "1\n2\n";
+  in.files["one_d"] = "0\n1\n";
+  EXPECT_EQ(validate(in, {"--weights", "one", "--draws", "one_d", "--row-seeds", "seeds"}).rc, 2);
+  in.files["few"] = "1\n2\n";
+  EXPECT_EQ(validate(in, {"--weights", "w", "--draws", "d", "--row-seeds", "few"}).rc, 2);
 }
 
 TEST(ValidateFiles, AnIndexOutOfRangeOrOfWeightZeroIsTheSamplersFailure) {
