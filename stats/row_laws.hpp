@@ -93,8 +93,10 @@ TestResult rows_chi_square_test(std::span<const RowLaw> laws, std::span<const Ro
 // index order has mean 1/6 when the rows are independent (U, U' uniform); a
 // sampler that draws both rows with one uniform (a per-row seed ignored)
 // makes it near 0. Statistic |mean d - 1/6|, its null simulated (sequential
-// Monte Carlo, n pairs of uniforms a replicate).
+// Monte Carlo, n pairs of uniforms a replicate: at least 2 / alpha
+// replicates, at most 10 / alpha; the first max_work alpha / 2 pairs are
+// judged, and the result says so).
 TestResult rows_independence_test(std::span<const double> squared_differences, double alpha,
-                                  std::optional<std::uint64_t> seed = std::nullopt);
+                                  std::optional<std::uint64_t> seed = std::nullopt, double max_work = 5e7);
 
 }  // namespace warpsim::stats
