@@ -103,4 +103,33 @@ struct ExactTail {
 // `most_outcomes`: only the sizes with at most this many outcomes (CI's slice: 1,000).
 std::vector<ExactTail> exact_tails(double level = 0.001, std::uint64_t most_outcomes = UINT64_MAX);
 
+// Rows that differ, judged draw by draw (cli/validate/rows.hpp), beside the
+// summed-law checks: M rows of K categories, S draws a row. Laws: "logits",
+// the softmax of N(0, 2^2) logits at a temperature of the row's own (1/4 to
+// 4, log-uniform); "tiny", the same with every fourth logit at -30 first. A
+// correct sampler (fault "none") or a fault: "shifted" (row r drawn from row
+// r + 1's law), "swapped" (rows 2i and 2i + 1 trade laws), "temperature"
+// (the temperature ignored), "seed" (rows 2i and 2i + 1 drawn with one
+// uniform). Draws are simulated (inverse CDF) and fed to the checks as a
+// file's are; the report runs at alpha 0.001, as a user gets it.
+struct RowsCell {
+  std::string family;
+  std::uint64_t m = 0, k = 0, s = 1;
+  std::string fault = "none";
+};
+std::vector<RowsCell> rows_small_grid();
+std::vector<RowsCell> rows_full_grid();   // correct samplers: M = 10..10^6, K = 2..10^5, S = 1 and 4
+std::vector<RowsCell> rows_power_grid();  // the faults
+
+struct RowsResult {
+  RowsCell cell;
+  std::uint64_t runs = 0;
+  // pit_heaviest, pit_index, rows_independent, rows_chi_square, chi_square,
+  // per_category_binomial, ks_discrete: rejections at kLevels; then
+  // "report": at alpha 0.05 and 0.001 (its default)
+  std::vector<Tally> tallies;
+  double seconds = 0;
+};
+RowsResult run_rows_cell(const RowsCell& cell, const RunOptions& options);
+
 }  // namespace warpsim::cli::validate::calibration

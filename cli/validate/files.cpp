@@ -300,7 +300,31 @@ Report check(const InputSource& inputs, const FileOptions& o, const Weights& w, 
     const int tests = law_check_count(counter.data().batched) + (row_checks ? row_checks->check_count() : 0);
     const std::string label = "the weights in " + w.quoted;
     law_checks(counter.data(), p, {.alpha_each = o.alpha / tests, .label = label, .rows_differ = w.rows_differ}, report);
-    if (row_checks) row_checks->finish(o.alpha / tests, label, report);
+    if (row_checks) {
+      // The second pass: every draw again, for the PITs (cli/validate/rows.hpp).
+      std::string no_pit;
+      if (row_checks->wants_pit_pass()) {
+        if (o.draws == "-") {
+          no_pit = "the draws came from standard input, and the PITs read them twice";
+        } else {
+          auto again = open_array(inputs, o.draws, {.max_elements = kMaxDraws});
+          progress.start("draws, again for the PITs", e);
+          std::uint64_t f = 0;
+          while (const std::size_t n = again->read(v, rows)) {
+            for (std::size_t i = 0; i < n; ++i, ++f) {
+              const std::uint64_t r = w.vector ? 0 : rows[i];
+              const double x = v[i];
+              if (x < 0 || x >= static_cast<double>(k)) continue;
+              const auto idx = static_cast<std::uint64_t>(x);
+              if (w.values[r * k + idx] > 0) row_checks->pit(f, r, idx);
+            }
+            progress.update(f);
+          }
+          progress.finish();
+        }
+      }
+      row_checks->finish(o.alpha / tests, label, report, no_pit);
+    }
     report.notes.push_back("the statistical checks run at alpha / " + std::to_string(tests) + " each, so the report's false-positive rate is at most " +
                            g(o.alpha));
   }

@@ -29,15 +29,21 @@ struct RowChecks::State {
   std::vector<stats::RowLaw> laws;
   std::vector<stats::RowCounts> counts;
   std::unique_ptr<stats::RowLaw> current;
+  std::uint64_t current_row = UINT64_MAX;
+  // pass 1
   std::uint64_t row = UINT64_MAX;
   std::vector<std::uint32_t> row_draws;  // the current row's indices
-  std::vector<double> even_u;            // the even row's index-order PITs, for its pair
-  std::uint64_t even_row = UINT64_MAX;
-  std::vector<double> pair_d;
-  stats::PitHistogram pit{kPitBins};
   std::uint64_t most_a_row = 0, draws = 0;
   std::vector<WorstRow> worst;
   bool counts_kept = true;
+  std::uint64_t fingerprint = 0x9e3779b97f4a7c15ULL;
+  double log_likeliest = 0, row_log_max = 0;  // log of the draws' likeliest outcome; of the current row's heaviest category
+  // pass 2
+  bool pit_done = false;
+  std::uint64_t pit_row = UINT64_MAX, pit_j = 0;
+  std::vector<double> even_u;  // the even row's index-order PITs, for its pair
+  std::vector<double> pair_d;
+  stats::PitHistogram pit{kPitBins};
 
   State(const std::vector<double>& w, std::uint64_t m, std::uint64_t k, std::vector<std::uint64_t> sd)
       : weights(w), rows(m), cols(k), seeds(std::move(sd)), keep_laws(m * k <= kRowsChiSquareMaxWeights) {
@@ -52,8 +58,17 @@ struct RowChecks::State {
       }
       return laws[static_cast<std::size_t>(r)];
     }
-    current = std::make_unique<stats::RowLaw>(std::span<const double>(weights.data() + r * cols, static_cast<std::size_t>(cols)));
+    if (current_row != r) {
+      current = std::make_unique<stats::RowLaw>(std::span<const double>(weights.data() + r * cols, static_cast<std::size_t>(cols)));
+      current_row = r;
+    }
     return *current;
+  }
+
+  static std::uint64_t mix(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
   }
 
   void note_worst(WorstRow w) {
@@ -65,7 +80,7 @@ struct RowChecks::State {
   // The row's draws are all in: its counts, and its standing.
   void close_row() {
     if (row == UINT64_MAX || row_draws.empty()) return;
-    const auto& law = keep_laws ? laws[static_cast<std::size_t>(row)] : *current;
+    const auto& law = law_of(row);
     std::sort(row_draws.begin(), row_draws.end());
     std::vector<std::pair<std::uint32_t, double>> drawn;
     for (std::size_t a = 0; a < row_draws.size();) {
@@ -106,28 +121,47 @@ RowChecks::RowChecks(const std::vector<double>& weights, std::uint64_t rows, std
 
 RowChecks::~RowChecks() = default;
 
-void RowChecks::add(std::uint64_t e, std::uint64_t r, std::uint64_t x) {
+void RowChecks::add(std::uint64_t, std::uint64_t r, std::uint64_t x) {
   auto& s = *s_;
   if (r != s.row) {
     s.close_row();
     s.row = r;
-    s.law_of(r);
+    const auto& law = s.law_of(r);
+    double most = 0;
+    for (std::size_t i = 0; i < law.size(); ++i) most = std::max(most, law.p(i));
+    s.row_log_max = std::log(most);
   }
-  const auto& law = s.keep_laws ? s.laws[static_cast<std::size_t>(r)] : *s.current;
-  const double v = rng::uniform<double>(kPitSeed, e);
+  s.log_likeliest += s.row_log_max;
+  s.fingerprint = State::mix(s.fingerprint ^ State::mix(r * 0x100000001b3ULL + x + 1));
+  s.row_draws.push_back(static_cast<std::uint32_t>(x));
+  if (++s.draws > kRowsChiSquareMaxDraws) s.counts_kept = false;
+}
+
+bool RowChecks::wants_pit_pass() {
+  s_->close_row();
+  return s_->draws > 0 && s_->log_likeliest <= std::log(kPitMostLikelyOutcome);
+}
+
+void RowChecks::pit(std::uint64_t e, std::uint64_t r, std::uint64_t x) {
+  auto& s = *s_;
+  s.pit_done = true;
+  const auto& law = s.law_of(r);
+  if (r != s.pit_row) {
+    s.pit_row = r;
+    s.pit_j = 0;
+    if (r % 2 == 0) s.even_u.clear();
+  }
+  const double v = rng::uniform<double>(s.fingerprint, e);
   s.pit.add(law, static_cast<std::size_t>(x), v);
   const double u = stats::randomised_pit(law, static_cast<std::size_t>(x), v, stats::PitOrder::Index);
   // rows (2i, 2i + 1) paired draw by draw
-  const std::size_t j = s.row_draws.size();
   if (r % 2 == 0) {
-    if (s.even_row != r) s.even_u.clear(), s.even_row = r;
     s.even_u.push_back(u);
-  } else if (s.even_row == r - 1 && j < s.even_u.size() && s.pair_d.size() < kIndependencePairs &&
+  } else if (s.pit_j < s.even_u.size() && s.pair_d.size() < kIndependencePairs &&
              (s.seeds.empty() || s.seeds[static_cast<std::size_t>(r)] != s.seeds[static_cast<std::size_t>(r - 1)])) {
-    s.pair_d.push_back((s.even_u[j] - u) * (s.even_u[j] - u));
+    s.pair_d.push_back((s.even_u[s.pit_j] - u) * (s.even_u[s.pit_j] - u));
   }
-  s.row_draws.push_back(static_cast<std::uint32_t>(x));
-  if (++s.draws > kRowsChiSquareMaxDraws) s.counts_kept = false;
+  ++s.pit_j;
 }
 
 int RowChecks::check_count() {
@@ -135,7 +169,7 @@ int RowChecks::check_count() {
   return s_->most_a_row >= 2 ? 4 : 3;
 }
 
-void RowChecks::finish(double alpha, const std::string& label, Report& report) {
+void RowChecks::finish(double alpha, const std::string& label, Report& report, const std::string& no_pit_pass) {
   auto& s = *s_;
   s.close_row();
   auto pit_check = [&](const char* name, stats::PitOrder order, const char* which) {
@@ -147,22 +181,31 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report) {
                                  g4(t.detectable.kolmogorov_distance.value_or(1)) + " from the uniform one",
                              t});
   };
-  pit_check("pit_heaviest", stats::PitOrder::Heaviest, "each row's categories heaviest first");
-  pit_check("pit_index", stats::PitOrder::Index, "in index order");
-  if (s.pair_d.empty()) {
-    report.checks.push_back({"rows_independent", Outcome::Skipped,
-                             label + ": no pair of rows to compare" + std::string(s.seeds.empty() ? "" : " (pairs of equal seeds are left out)"),
-                             std::nullopt});
+  const bool fixed = s.log_likeliest > std::log(kPitMostLikelyOutcome);
+  if (!s.pit_done) {
+    const std::string why = fixed ? "the draws are nearly fixed (their likeliest outcome together has probability " +
+                                        g4(std::exp(s.log_likeliest)) + "): PITs would follow the uniforms, not the draws"
+                                  : no_pit_pass.empty() ? "no draws" : no_pit_pass;
+    for (const char* name : {"pit_heaviest", "pit_index", "rows_independent"})
+      report.checks.push_back({name, Outcome::Skipped, label + ": " + why, std::nullopt});
   } else {
-    const auto t = stats::rows_independence_test(s.pair_d, alpha);
-    double mean = 0;
-    for (double d : s.pair_d) mean += d;
-    mean /= static_cast<double>(s.pair_d.size());
-    report.checks.push_back({"rows_independent", t.reject ? Outcome::Fail : Outcome::Pass,
-                             label + ": rows (0, 1), (2, 3), ... draw by draw, " + std::to_string(s.pair_d.size()) +
-                                 " pairs: mean squared difference of their PITs " + g4(mean) + " against 1/6 for independent rows; p = " +
-                                 g4(t.p_value) + " (" + t.p_value_method + ")" + (s.seeds.empty() ? "" : "; pairs of equal seeds left out"),
-                             t});
+    pit_check("pit_heaviest", stats::PitOrder::Heaviest, "each row's categories heaviest first");
+    pit_check("pit_index", stats::PitOrder::Index, "in index order");
+    if (s.pair_d.empty()) {
+      report.checks.push_back({"rows_independent", Outcome::Skipped,
+                               label + ": no pair of rows to compare" + std::string(s.seeds.empty() ? "" : " (pairs of equal seeds are left out)"),
+                               std::nullopt});
+    } else {
+      const auto t = stats::rows_independence_test(s.pair_d, alpha);
+      double mean = 0;
+      for (double d : s.pair_d) mean += d;
+      mean /= static_cast<double>(s.pair_d.size());
+      report.checks.push_back({"rows_independent", t.reject ? Outcome::Fail : Outcome::Pass,
+                               label + ": rows (0, 1), (2, 3), ... draw by draw, " + std::to_string(s.pair_d.size()) +
+                                   " pairs: mean squared difference of their PITs " + g4(mean) + " against 1/6 for independent rows; p = " +
+                                   g4(t.p_value) + " (" + t.p_value_method + ")" + (s.seeds.empty() ? "" : "; pairs of equal seeds left out"),
+                               t});
+    }
   }
   if (s.most_a_row >= 2) {
     if (!s.keep_laws || !s.counts_kept) {
@@ -178,7 +221,7 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report) {
   }
   RowsView view;
   view.rows = s.rows;
-  view.draws = s.pit.draws();
+  view.draws = s.draws;
   view.pit_heaviest.assign(s.pit.counts(stats::PitOrder::Heaviest).begin(), s.pit.counts(stats::PitOrder::Heaviest).end());
   view.pit_index.assign(s.pit.counts(stats::PitOrder::Index).begin(), s.pit.counts(stats::PitOrder::Index).end());
   view.worst = s.worst;
