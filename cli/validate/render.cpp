@@ -307,12 +307,16 @@ std::string render_html(const Report& r, const std::string& layout_svg) {
     for (auto i : categories_to_show(r.laws[l], 256)) rejected += r.laws[l].categories[i].rejected ? 1 : 0;
     s << (l ? "," : "") << rejected;
   }
-  s << "], layout: " << (r.counterexample && !layout_svg.empty() ? "true" : "false") << "};\n"
+  s << "], layout: " << (r.counterexample && !layout_svg.empty() ? "true" : "false") << ", pit: " << (r.rows ? 2 : 0)
+    << ", worst: " << (r.rows ? r.rows->worst.size() : 0) << "};\n"
     << "if (location.search.includes('selftest')) {\n"
     << "  const charts = document.querySelectorAll('svg.categories');\n"
     << "  let ok = document.querySelectorAll('tr.check').length === expect.checks && charts.length === expect.laws;\n"
     << "  charts.forEach((c, i) => { ok = ok && c.querySelectorAll('rect.bar').length > 0 && c.querySelectorAll('rect.rejected').length === expect.rejected[i]"
     << " && c.getBoundingClientRect().width > 0; });\n"
+    << "  const pits = document.querySelectorAll('svg.pit');\n"
+    << "  ok = ok && pits.length === expect.pit && document.querySelectorAll('tr.worst-row').length === expect.worst;\n"
+    << "  pits.forEach(c => { ok = ok && c.querySelectorAll('rect.bin').length === 50 && c.getBoundingClientRect().width > 0; });\n"
     << "  if (expect.layout) ok = ok && document.querySelector('div.layout svg') !== null"
     << " && document.querySelector('div.layout svg').getBoundingClientRect().width > 0;\n"
     << "  document.getElementById('selftest').textContent = 'selftest: ' + (ok ? 'pass' : 'fail');\n"
