@@ -52,8 +52,8 @@ int main(int argc, char** argv) {
       const auto t0 = std::chrono::steady_clock::now();
       o.progress = [&](std::uint64_t d) {
         const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::fprintf(stderr, "\r[%zu/%zu] %s M=%lu K=%lu S=%lu %s: %lu/%lu runs, %.0f s   ", done + 1, cells.size(), c.family.c_str(), c.m, c.k, c.s,
-                     c.fault.c_str(), d, runs, el);
+        std::fprintf(stderr, "\r[%zu/%zu] %s M=%lu K=%lu S=%lu %s: %lu runs, %.0f s   ", done + 1, cells.size(), c.family.c_str(), c.m, c.k, c.s,
+                     c.fault.c_str(), d, el);
       };
       const auto r = run_rows_cell(c, o);
       ++done;
@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
         const bool bad = c.fault == "none" && t.ran > 0 && (t.rejected[0] > b05 || t.rejected[1] > b01);
         flagged += bad;
         std::printf("%s\t%lu\t%lu\t%lu\t%s\t%s\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%s\t%.1f\n", c.family.c_str(), c.m, c.k, c.s, c.fault.c_str(),
-                    t.check.c_str(), r.runs, t.ran, t.rejected[0], b05, t.rejected[1], b01,
+                    t.check.c_str(), r.runs, t.ran, t.rejected[0], b05, t.rejected[1], b01,  // r.runs: the cell's (capped) runs
                     c.fault != "none" ? "power" : t.ran == 0 ? "skipped" : bad ? "FLAGGED" : "ok", r.seconds);
       }
       std::fflush(stdout);

@@ -116,6 +116,7 @@ struct RowsCell {
   std::string family;
   std::uint64_t m = 0, k = 0, s = 1;
   std::string fault = "none";
+  std::uint64_t most_runs = 0;  // where a run costs seconds: at most this many (0: as asked)
 };
 std::vector<RowsCell> rows_small_grid();
 std::vector<RowsCell> rows_full_grid();   // correct samplers: M = 10..10^6, K = 2..10^5, S = 1 and 4
