@@ -587,12 +587,24 @@ RowsResult run_rows_cell(const RowsCell& cell, const RunOptions& options) {
     truth.emplace_back(std::span<const double>(w, k));
   }
   std::vector<double> mean(k, 0.0);  // the summed checks' law: every row the same number of draws
+  // The score statistic sum log p_r(x_r) (the other candidate), for
+  // comparison only: its mean and variance under the judged laws, and the
+  // normal limit (two-sided). Not one of validate's checks.
+  std::vector<double> log_p(m * k);
+  double score_mean = 0, score_var = 0;
   for (std::size_t r = 0; r < m; ++r) {
     const stats::RowLaw law(std::span<const double>(&weights[r * k], k));
-    for (std::size_t i = 0; i < k; ++i) mean[i] += law.p(i) / static_cast<double>(m);
+    double mu = 0, second = 0;
+    for (std::size_t i = 0; i < k; ++i) {
+      mean[i] += law.p(i) / static_cast<double>(m);
+      log_p[r * k + i] = law.p(i) > 0 ? std::log(law.p(i)) : -1e300;
+      if (law.p(i) > 0) mu += law.p(i) * log_p[r * k + i], second += law.p(i) * log_p[r * k + i] * log_p[r * k + i];
+    }
+    score_mean += static_cast<double>(cell.s) * mu;
+    score_var += static_cast<double>(cell.s) * (second - mu * mu);
   }
   const std::vector<std::string> names{"pit_heaviest", "pit_index", "rows_independent", "rows_chi_square", "chi_square", "per_category_binomial",
-                                       "ks_discrete"};
+                                       "ks_discrete", "score_normal"};
   std::vector<std::array<std::uint64_t, 2>> rejected(names.size() + 1, {0, 0});
   std::vector<std::uint64_t> ran(names.size() + 1, 0);
   std::mutex merge;
@@ -606,6 +618,7 @@ RowsResult run_rows_cell(const RowsCell& cell, const RunOptions& options) {
       LawCounter counter(cell.k);
       RowChecks rows(weights, cell.m, cell.k, {});
       std::uint64_t e = 0;
+      double score = 0;
       std::vector<std::pair<std::size_t, std::size_t>> kept;  // (row, index) of every draw, for the PITs' pass
       std::vector<double> shared(static_cast<std::size_t>(cell.s));  // row 2i's uniforms, for row 2i + 1
       for (std::size_t r = 0; r < m; ++r) {
@@ -616,6 +629,7 @@ RowsResult run_rows_cell(const RowsCell& cell, const RunOptions& options) {
             else u = shared[j];
           }
           const auto x = truth[r].inverse(u);
+          score += log_p[r * k + x];
           counter.add(x);
           if (weights[r * k + x] > 0) rows.add(e, r, x);
           kept.emplace_back(r, x);
@@ -638,6 +652,13 @@ RowsResult run_rows_cell(const RowsCell& cell, const RunOptions& options) {
         ++ran_here[c];
         for (std::size_t l = 0; l < 2; ++l) rej[c][l] += ch.test->p_value <= kLevels[l];
         any05 = any05 || ch.test->p_value <= 0.05 / checks;
+      }
+      if (score_var > 0) {  // the score's two-sided normal p-value, at 0.05 and 0.001 (a report's alpha)
+        const double zs = std::abs(score - score_mean) / std::sqrt(score_var);
+        const auto c = names.size() - 1;
+        ++ran_here[c];
+        rej[c][0] += zs >= 1.959963984540054;
+        rej[c][1] += zs >= 3.290526731491926;
       }
       ++ran_here[names.size()];
       rej[names.size()][0] += any05;
