@@ -74,3 +74,19 @@ TEST(Calibration, TheBoundSeesADoubledRate) {
   EXPECT_GT(power_against_doubled(1000, 0.05, b), 0.85) << b;
   EXPECT_LT(b, 100u);
 }
+
+TEST(Calibration, RowsThatDifferRejectCorrectSamplersAtMostAtTheLevel) {
+  // The per-row checks and the summed ones, on correct draws of rows that
+  // differ (cli/validate/calibration.hpp): CI's slice of `--rows full`.
+  const auto grid = rows_small_grid();
+  const double tail = 0.001 / static_cast<double>(grid.size() * 9 * 2);
+  for (const auto& cell : grid) {
+    const auto r = run_rows_cell(cell, {.runs = 150, .seed = 9, .threads = 2});
+    for (const auto& t : r.tallies) {
+      if (t.ran == 0) continue;
+      const double second = t.check == "report" || t.check == "score_normal" ? 0.001 : kLevels[1];
+      EXPECT_LE(t.rejected[0], rejection_bound(t.ran, kLevels[0], tail)) << cell.family << " M=" << cell.m << " K=" << cell.k << ": " << t.check;
+      EXPECT_LE(t.rejected[1], rejection_bound(t.ran, second, tail)) << cell.family << " M=" << cell.m << " K=" << cell.k << ": " << t.check;
+    }
+  }
+}
