@@ -12,6 +12,9 @@
 // probability below 0.001 / (the tallies of the grid): the bound, with the
 // power to see a doubled rate stated beside it.
 //
+// Rows that differ (run_rows_cell, cli/validate/calibration_rows.cpp): draws
+// simulated row by row and fed to the per-row checks as a file's are.
+//
 // The per-category binomial and KS checks are decided from tables made once
 // a cell (stats::binomial_acceptance; the KS p-value's critical D), exactly
 // as their functions would decide (tests/cli/calibration_test.cpp holds them
