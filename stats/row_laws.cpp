@@ -77,23 +77,28 @@ namespace {
 // One row's part of the summed chi-square: sum over its drawn categories of
 // O^2 / (S p) - S, the categories in increasing order (one function for the
 // observed and the simulated, so that they compare like with like).
-double row_statistic(const RowLaw& law, std::span<const std::pair<std::uint32_t, double>> sorted, double s) {
+enum class RowStatistic { ChiSquare, Score };
+
+double row_statistic(RowStatistic kind, const RowLaw& law, std::span<const std::pair<std::uint32_t, double>> sorted, double s) {
   double t = 0;
   for (const auto& [i, c] : sorted) {
     if (law.p(i) == 0) return std::numeric_limits<double>::infinity();
-    t += c * c / (s * law.p(i));
+    t += kind == RowStatistic::ChiSquare ? c * c / (s * law.p(i)) : c * std::log(law.p(i));
   }
-  return t - s;
+  return kind == RowStatistic::ChiSquare ? t - s : t;
 }
 
 }  // namespace
 
-TestResult rows_chi_square_test(std::span<const RowLaw> laws, std::span<const RowCounts> counts, double alpha,
-                                std::optional<std::uint64_t> seed, double max_work) {
+namespace {
+
+// The rows' chi-square or score, its null simulated from the rows' laws.
+TestResult rows_simulated_test(RowStatistic kind, std::span<const RowLaw> laws, std::span<const RowCounts> counts, double alpha,
+                               std::optional<std::uint64_t> seed, double max_work) {
   check_alpha(alpha);
   if (laws.size() != counts.size()) throw std::invalid_argument("rows' chi-square: laws and counts differ in length");
   TestResult r;
-  r.test = "rows-chi-square";
+  r.test = kind == RowStatistic::ChiSquare ? "rows-chi-square" : "rows-score";
   r.alpha = alpha;
   struct Row {
     std::size_t row;
@@ -130,7 +135,7 @@ TestResult rows_chi_square_test(std::span<const RowLaw> laws, std::span<const Ro
     rows.push_back({row, std::move(sorted), total});
   }
   r.sample_size = static_cast<std::size_t>(draws);
-  r.df = df;
+  if (kind == RowStatistic::ChiSquare) r.df = df;
   if (left_out) {
     r.notes.push_back("the first " + std::to_string(rows.size()) + " rows with draws judged (" + number_text(draws) + " draws; " +
                       std::to_string(left_out) + " more left out: their simulation would pass the work limit)");
@@ -139,8 +144,20 @@ TestResult rows_chi_square_test(std::span<const RowLaw> laws, std::span<const Ro
     r.notes.push_back("no row with two categories of positive probability: nothing to test");
     return r;
   }
+  // the score's expectation: sum over the rows of S_r sum_i p_i log p_i
+  double expected = 0;
+  if (kind == RowStatistic::Score) {
+    for (const auto& row : rows) {
+      double mu = 0;
+      for (std::size_t i = 0; i < laws[row.row].size(); ++i)
+        if (laws[row.row].p(i) > 0) mu += laws[row.row].p(i) * std::log(laws[row.row].p(i));
+      expected += row.s * mu;
+    }
+  }
+  const auto finish = [&](double total) { return kind == RowStatistic::ChiSquare ? total : std::abs(total - expected); };
   double t = 0;
-  for (const auto& row : rows) t += row_statistic(laws[row.row], row.sorted, row.s);
+  for (const auto& row : rows) t += row_statistic(kind, laws[row.row], row.sorted, row.s);
+  t = finish(t);
   r.statistic = t;
   if (std::isinf(t)) {
     r.p_value = 0;
@@ -170,9 +187,9 @@ TestResult rows_chi_square_test(std::span<const RowLaw> laws, std::span<const Ro
             drawn.emplace_back(idx[a], static_cast<double>(b - a));
             a = b;
           }
-          total += row_statistic(law, drawn, row.s);
+          total += row_statistic(kind, law, drawn, row.s);
         }
-        return total;
+        return finish(total);
       },
       {.max_replicates = replicates, .stop_after = 10, .seed = seed.value_or(seed_from_counts(fingerprint, 4))});
   r.p_value = mc.p_value;
@@ -181,6 +198,18 @@ TestResult rows_chi_square_test(std::span<const RowLaw> laws, std::span<const Ro
   r.reject = r.p_value <= alpha;
   r.detectable.basis = "no power statement: its power against faults is measured in docs/validate.md";
   return r;
+}
+
+}  // namespace
+
+TestResult rows_chi_square_test(std::span<const RowLaw> laws, std::span<const RowCounts> counts, double alpha, std::optional<std::uint64_t> seed,
+                                double max_work) {
+  return rows_simulated_test(RowStatistic::ChiSquare, laws, counts, alpha, seed, max_work);
+}
+
+TestResult rows_score_test(std::span<const RowLaw> laws, std::span<const RowCounts> counts, double alpha, std::optional<std::uint64_t> seed,
+                           double max_work) {
+  return rows_simulated_test(RowStatistic::Score, laws, counts, alpha, seed, max_work);
 }
 
 TestResult rows_independence_test(std::span<const double> all, double alpha, std::optional<std::uint64_t> seed, double max_work) {

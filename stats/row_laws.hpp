@@ -88,6 +88,14 @@ struct RowCounts {
 TestResult rows_chi_square_test(std::span<const RowLaw> laws, std::span<const RowCounts> counts, double alpha,
                                 std::optional<std::uint64_t> seed = std::nullopt, double max_work = 2e8);
 
+// The score: T = sum over the draws of log p_r(x_r), two-sided: |T - E T|,
+// its null simulated as the rows' chi-square's is (same limits). A row drawn
+// from another row's law, or a temperature ignored either way, moves T off
+// its expectation; with one draw a row it is the most powerful of these
+// tests against an ignored temperature (docs/validate.md).
+TestResult rows_score_test(std::span<const RowLaw> laws, std::span<const RowCounts> counts, double alpha,
+                           std::optional<std::uint64_t> seed = std::nullopt, double max_work = 2e8);
+
 // Draws of different rows are independent. For disjoint pairs of rows (a, b)
 // and each draw position j, d = (u_aj - u_bj)^2 over the two draws' PITs in
 // index order has mean 1/6 when the rows are independent (U, U' uniform); a

@@ -166,7 +166,7 @@ void RowChecks::pit(std::uint64_t e, std::uint64_t r, std::uint64_t x) {
 
 int RowChecks::check_count() {
   s_->close_row();
-  return s_->most_a_row >= 2 ? 4 : 3;
+  return s_->most_a_row >= 2 ? 5 : 4;
 }
 
 void RowChecks::finish(double alpha, const std::string& label, Report& report, const std::string& no_pit_pass) {
@@ -207,14 +207,25 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report, c
                                t});
     }
   }
+  // laws are built up to the last row that drew; the rows after it hold no counts
+  const auto kept_counts = std::span<const stats::RowCounts>(s.counts).first(std::min(s.counts.size(), s.laws.size()));
+  if (!s.keep_laws || !s.counts_kept) {
+    report.checks.push_back({"rows_score", Outcome::Skipped,
+                             label + ": more than 2^22 weights or 2^26 draws: the rows' laws and counts are not all kept", std::nullopt});
+  } else {
+    const auto t = stats::rows_score_test(s.laws, kept_counts, alpha, std::nullopt, kRowsChiSquareWork);
+    report.checks.push_back({"rows_score", t.reject ? Outcome::Fail : Outcome::Pass,
+                             label + ": the draws' log-probabilities under their rows, summed, against their expectation: |T - E T| = " +
+                                 g4(t.statistic) + ", p = " + g4(t.p_value) + " (" + t.p_value_method + ", the null drawn from the rows' laws)" +
+                                 (t.notes.empty() ? "" : "; " + t.notes.front()),
+                             t});
+  }
   if (s.most_a_row >= 2) {
     if (!s.keep_laws || !s.counts_kept) {
       report.checks.push_back({"rows_chi_square", Outcome::Skipped,
                                label + ": more than 2^22 weights or 2^26 draws: the rows' laws and counts are not all kept", std::nullopt});
     } else {
-      // laws are built up to the last row that drew; the rows after it hold no counts
-      const auto t = stats::rows_chi_square_test(s.laws, std::span<const stats::RowCounts>(s.counts).first(s.laws.size()), alpha, std::nullopt,
-                                                 kRowsChiSquareWork);
+      const auto t = stats::rows_chi_square_test(s.laws, kept_counts, alpha, std::nullopt, kRowsChiSquareWork);
       report.checks.push_back({"rows_chi_square", t.reject ? Outcome::Fail : Outcome::Pass,
                                label + ": each row's chi-square against its own law, summed over the rows: " + g4(t.statistic) + " (df " +
                                    g4(t.df.value_or(0)) + "), p = " + g4(t.p_value) + " (" + t.p_value_method + ", the null drawn from the rows' laws)",

@@ -10,6 +10,11 @@
 //   rows_independent  pairs of rows (0, 1), (2, 3), ... draw by draw: rows
 //                     must not share their randomness (with --row-seeds,
 //                     pairs of equal seeds are left out)
+//   rows_score        the draws' log-probabilities under their rows, summed,
+//                     against their expectation, its null simulated from the
+//                     rows' laws: a temperature ignored (the strongest check
+//                     against it with one draw a row), a row drawn from
+//                     another's law
 //   rows_chi_square   S >= 2 a row: each row's chi-square, summed, its null
 //                     simulated from the rows' laws
 //
@@ -33,11 +38,12 @@ namespace warpsim::cli::validate {
 // Above this probability of the draws' likeliest outcome, the PIT checks are not run.
 inline constexpr double kPitMostLikelyOutcome = 1e-6;
 inline constexpr int kPitBins = 1000;
-// rows_chi_square keeps every row's law and counts: past these, it is skipped.
+// rows_score and rows_chi_square keep every row's law and counts: past these, they are skipped.
 inline constexpr std::uint64_t kRowsChiSquareMaxWeights = std::uint64_t{1} << 24;
 inline constexpr std::uint64_t kRowsChiSquareMaxDraws = std::uint64_t{1} << 26;
-// rows_chi_square simulates at most this many draws (a failing report's
-// cost: a few seconds); it judges the first rows that fit (stats/row_laws.hpp).
+// rows_score and rows_chi_square simulate at most this many draws each (a
+// failing report's cost: a few seconds); they judge the first rows that fit
+// (stats/row_laws.hpp).
 inline constexpr double kRowsChiSquareWork = 5e7;
 // rows_independent uses at most this many pairs of draws.
 inline constexpr std::size_t kIndependencePairs = 100000;
@@ -63,8 +69,8 @@ class RowChecks {
   bool wants_pit_pass();
   // Pass 2: the same draws again, in the same order.
   void pit(std::uint64_t e, std::uint64_t r, std::uint64_t x);
-  // The checks this adds to a report (for the Bonferroni split): 4 where
-  // some row holds 2 draws or more, else 3.
+  // The checks this adds to a report (for the Bonferroni split): 5 where
+  // some row holds 2 draws or more, else 4.
   int check_count();
   // Runs the checks at alpha_each, appends them and the rows' view.
   // `no_pit_pass`: why the second pass did not happen ("" if it did, or was
