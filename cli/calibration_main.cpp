@@ -42,8 +42,8 @@ int main(int argc, char** argv) {
   }
   if (!rows.empty()) {
     const auto cells = rows == "small" ? rows_small_grid() : rows == "full" ? rows_full_grid() : rows_power_grid();
-    // correct samplers: every tally at once, as for the laws' grid (9 a cell, 2 levels)
-    const double tail = 0.001 / static_cast<double>(rows_full_grid().size() * 9 * 2);
+    // correct samplers: every tally at once, as for the laws' grid (11 a cell, 2 levels)
+    const double tail = 0.001 / static_cast<double>(rows_full_grid().size() * 11 * 2);
     std::printf("family\tM\tK\tS\tfault\tcheck\truns\tran\trej@0.05\tbound@0.05\trej@0.01\tbound@0.01\tverdict\tseconds\n");
     int flagged = 0;
     std::size_t done = 0;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "stats/binomial.hpp"
 #include "stats/input_checks.hpp"
 #include "stats/ks_discrete.hpp"
 #include "stats/monte_carlo.hpp"
@@ -210,6 +211,68 @@ TestResult rows_chi_square_test(std::span<const RowLaw> laws, std::span<const Ro
 TestResult rows_score_test(std::span<const RowLaw> laws, std::span<const RowCounts> counts, double alpha, std::optional<std::uint64_t> seed,
                            double max_work) {
   return rows_simulated_test(RowStatistic::Score, laws, counts, alpha, seed, max_work);
+}
+
+TestResult rows_binomial_test(std::span<const RowLaw> laws, std::span<const RowCounts> counts, double alpha, std::vector<RowCell>* worst,
+                              std::size_t keep) {
+  check_alpha(alpha);
+  if (laws.size() != counts.size()) throw std::invalid_argument("rows' binomial tests: laws and counts differ in length");
+  TestResult r;
+  r.test = "rows-binomial";
+  r.alpha = alpha;
+  r.p_value_method = "exact";
+  double cells = 0, draws = 0;
+  for (std::size_t row = 0; row < laws.size(); ++row) {
+    if (counts[row].drawn.empty()) continue;
+    cells += static_cast<double>(laws[row].size());
+    for (const auto& d : counts[row].drawn) draws += d.second;
+  }
+  r.sample_size = static_cast<std::size_t>(draws);
+  if (cells == 0) {
+    r.notes.push_back("no row with draws: nothing to test");
+    return r;
+  }
+  // A cell's p-value is at least its own pmf: where that exceeds the
+  // Bonferroni level the cell cannot reject, and is not computed.
+  const double level = alpha / cells, log_level = std::log(level);
+  std::vector<RowCell> found;
+  double smallest = 1;
+  std::size_t computed = 0;
+  std::vector<double> count_of;
+  for (std::size_t row = 0; row < laws.size(); ++row) {
+    if (counts[row].drawn.empty()) continue;
+    const auto& law = laws[row];
+    double s = 0;
+    count_of.assign(law.size(), 0.0);
+    for (const auto& [i, c] : counts[row].drawn) count_of[i] = c, s += c;
+    const double lg_s = std::lgamma(s + 1);
+    for (std::size_t i = 0; i < law.size(); ++i) {
+      const double p = law.p(i), c = count_of[i];
+      double log_pmf;
+      if (p == 0) log_pmf = c == 0 ? 0.0 : -INFINITY;
+      else if (p >= 1) log_pmf = c == s ? 0.0 : -INFINITY;
+      else log_pmf = lg_s - std::lgamma(c + 1) - std::lgamma(s - c + 1) + c * std::log(p) + (s - c) * std::log1p(-p);
+      if (log_pmf > log_level + 1e-9) continue;  // cannot reach the level (a margin for the rounding of log-gamma)
+      ++computed;
+      const double pv = binomial_two_sided_p_value(static_cast<std::uint64_t>(c), static_cast<std::uint64_t>(s), p);
+      smallest = std::min(smallest, pv);
+      found.push_back({row, static_cast<std::uint32_t>(i), c, s * p, pv});
+    }
+  }
+  std::sort(found.begin(), found.end(), [](const RowCell& a, const RowCell& b) { return a.p_value < b.p_value; });
+  if (worst) {
+    worst->clear();
+    for (const auto& f : found) {
+      if (worst->size() >= keep) break;
+      if (std::none_of(worst->begin(), worst->end(), [&](const RowCell& w) { return w.row == f.row; })) worst->push_back(f);
+    }
+  }
+  r.statistic = static_cast<double>(std::count_if(found.begin(), found.end(), [&](const RowCell& f) { return f.p_value <= level; }));
+  r.p_value = std::min(1.0, smallest * cells);
+  r.reject = r.p_value <= alpha;
+  r.notes.push_back(number_text(cells) + " cells, " + std::to_string(computed) + " near the level computed; " + number_text(r.statistic) +
+                    " rejected at alpha / cells");
+  return r;
 }
 
 TestResult rows_independence_test(std::span<const double> all, double alpha, std::optional<std::uint64_t> seed, double max_work) {

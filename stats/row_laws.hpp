@@ -96,6 +96,20 @@ TestResult rows_chi_square_test(std::span<const RowLaw> laws, std::span<const Ro
 TestResult rows_score_test(std::span<const RowLaw> laws, std::span<const RowCounts> counts, double alpha,
                            std::optional<std::uint64_t> seed = std::nullopt, double max_work = 2e8);
 
+// Every cell (row, category) by its own exact two-sided binomial test, its
+// count against S_r p_ri, Bonferroni across the cells of every row with a
+// draw (Holm's first step: the family-wise decision). Only cells whose own
+// pmf leaves room for a p-value at the level are computed (the rest cannot
+// reject). The summary's p-value is the smallest adjusted one; `worst` gets
+// the rows of the smallest raw p-values, smallest first (at most `keep`).
+struct RowCell {
+  std::size_t row = 0;
+  std::uint32_t category = 0;
+  double count = 0, expected = 0, p_value = 1;
+};
+TestResult rows_binomial_test(std::span<const RowLaw> laws, std::span<const RowCounts> counts, double alpha, std::vector<RowCell>* worst = nullptr,
+                              std::size_t keep = 10);
+
 // Draws of different rows are independent. For disjoint pairs of rows (a, b)
 // and each draw position j, d = (u_aj - u_bj)^2 over the two draws' PITs in
 // index order has mean 1/6 when the rows are independent (U, U' uniform); a

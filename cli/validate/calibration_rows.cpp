@@ -102,8 +102,8 @@ RowsResult run_rows_cell(const RowsCell& cell, const RunOptions& options) {
     score_mean += static_cast<double>(cell.s) * mu;
     score_var += static_cast<double>(cell.s) * (second - mu * mu);
   }
-  const std::vector<std::string> names{"pit_heaviest", "pit_index", "rows_independent", "rows_score", "rows_chi_square", "chi_square",
-                                       "per_category_binomial", "ks_discrete", "score_normal"};
+  const std::vector<std::string> names{"pit_heaviest", "pit_index", "rows_independent", "rows_score", "rows_binomial", "rows_chi_square",
+                                       "chi_square",   "per_category_binomial", "ks_discrete", "score_normal"};
   std::vector<std::array<std::uint64_t, 2>> rejected(names.size() + 1, {0, 0});
   std::vector<std::uint64_t> ran(names.size() + 1, 0);
   std::mutex merge;

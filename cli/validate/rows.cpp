@@ -166,7 +166,7 @@ void RowChecks::pit(std::uint64_t e, std::uint64_t r, std::uint64_t x) {
 
 int RowChecks::check_count() {
   s_->close_row();
-  return s_->most_a_row >= 2 ? 5 : 4;
+  return s_->most_a_row >= 2 ? 6 : 5;
 }
 
 void RowChecks::finish(double alpha, const std::string& label, Report& report, const std::string& no_pit_pass) {
@@ -219,6 +219,20 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report, c
                                  g4(t.statistic) + ", p = " + g4(t.p_value) + " (" + t.p_value_method + ", the null drawn from the rows' laws)" +
                                  (t.notes.empty() ? "" : "; " + t.notes.front()),
                              t});
+  }
+  if (!s.keep_laws || !s.counts_kept) {
+    report.checks.push_back({"rows_binomial", Outcome::Skipped,
+                             label + ": more than 2^22 weights or 2^26 draws: the rows' laws and counts are not all kept", std::nullopt});
+  } else {
+    std::vector<stats::RowCell> cells;
+    const auto t = stats::rows_binomial_test(s.laws, kept_counts, alpha, &cells, 3);
+    std::string worst;
+    for (const auto& c : cells) {
+      worst += (worst.empty() ? "; smallest p: row " : ", row ") + std::to_string(c.row) + " category " + std::to_string(c.category) + " drawn " +
+               g4(c.count) + " times, " + g4(c.expected) + " expected (p " + g4(c.p_value) + ")";
+    }
+    report.checks.push_back({"rows_binomial", t.reject ? Outcome::Fail : Outcome::Pass,
+                             label + ": every (row, category) by its exact binomial test, Bonferroni over the " + t.notes.front() + worst, t});
   }
   if (s.most_a_row >= 2) {
     if (!s.keep_laws || !s.counts_kept) {

@@ -15,6 +15,10 @@
 //                     rows' laws: a temperature ignored (the strongest check
 //                     against it with one draw a row), a row drawn from
 //                     another's law
+//   rows_binomial     every (row, category) by its exact binomial test,
+//                     Bonferroni over the cells: one category of one row far
+//                     off (with one draw a row: a draw of a category whose
+//                     probability is below alpha / cells)
 //   rows_chi_square   S >= 2 a row: each row's chi-square, summed, its null
 //                     simulated from the rows' laws
 //
@@ -69,8 +73,8 @@ class RowChecks {
   bool wants_pit_pass();
   // Pass 2: the same draws again, in the same order.
   void pit(std::uint64_t e, std::uint64_t r, std::uint64_t x);
-  // The checks this adds to a report (for the Bonferroni split): 5 where
-  // some row holds 2 draws or more, else 4.
+  // The checks this adds to a report (for the Bonferroni split): 6 where
+  // some row holds 2 draws or more, else 5.
   int check_count();
   // Runs the checks at alpha_each, appends them and the rows' view.
   // `no_pit_pass`: why the second pass did not happen ("" if it did, or was

@@ -79,7 +79,7 @@ TEST(Calibration, RowsThatDifferRejectCorrectSamplersAtMostAtTheLevel) {
   // The per-row checks and the summed ones, on correct draws of rows that
   // differ (cli/validate/calibration.hpp): CI's slice of `--rows full`.
   const auto grid = rows_small_grid();
-  const double tail = 0.001 / static_cast<double>(grid.size() * 9 * 2);
+  const double tail = 0.001 / static_cast<double>(grid.size() * 11 * 2);
   for (const auto& cell : grid) {
     const auto r = run_rows_cell(cell, {.runs = 150, .seed = 9, .threads = 2});
     for (const auto& t : r.tallies) {

@@ -127,3 +127,34 @@ TEST(RowLaws, RowsIndependenceSeesASharedUniformAndPassesIndependentRows) {
   }
   EXPECT_TRUE(rows_independence_test(d, 0.001).reject);
 }
+
+TEST(RowLaws, RowsBinomialIsConservativeAndSeesOneCellFarOff) {
+  std::mt19937_64 rng(25);
+  const auto laws = rows(rng, 50, 10, 1.5);
+  std::uniform_real_distribution<double> u(0, 1);
+  auto counts_of = [&](int s) {
+    std::vector<RowCounts> counts(laws.size());
+    for (std::size_t r = 0; r < laws.size(); ++r) {
+      std::vector<double> c(laws[r].size(), 0.0);
+      for (int d = 0; d < s; ++d) c[laws[r].inverse(u(rng))] += 1;
+      for (std::size_t i = 0; i < c.size(); ++i)
+        if (c[i] > 0) counts[r].drawn.emplace_back(static_cast<std::uint32_t>(i), c[i]);
+    }
+    return counts;
+  };
+  int rejected = 0;
+  for (int rep = 0; rep < kReps; ++rep) rejected += rows_binomial_test(laws, counts_of(20), 0.05).reject;
+  EXPECT_LE(rejected, binomial_interval(kReps, 0.05).hi);  // exact tests, Bonferroni: at most the level
+  // one row's tiny category (probability e^-30 of the row) drawn once in 20
+  auto counts = counts_of(20);
+  auto& row = counts[7].drawn;
+  row[0].second -= 1;
+  if (row[0].second == 0) row.erase(row.begin());
+  row.emplace_back(3u, 1.0);  // category 3 is one of the tiny ones (i % 7 == 3)
+  std::vector<RowCell> worst;
+  const auto t = rows_binomial_test(laws, counts, 0.001, &worst);
+  EXPECT_TRUE(t.reject);
+  ASSERT_FALSE(worst.empty());
+  EXPECT_EQ(worst[0].row, 7u);
+  EXPECT_EQ(worst[0].category, 3u);
+}
