@@ -10,10 +10,27 @@
 
 namespace warpsim::cli {
 
+void refuse_unless_regular(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);  // follows links: what opening would reach
+  if (ec || !std::filesystem::exists(st)) return;
+  const char* kind = nullptr;
+  const char* why = "";
+  switch (st.type()) {
+    case std::filesystem::file_type::regular: return;
+    case std::filesystem::file_type::directory: kind = "a directory"; break;
+    case std::filesystem::file_type::fifo: kind = "a FIFO (a named pipe)", why = ": opening it could block forever"; break;
+    case std::filesystem::file_type::socket: kind = "a socket"; break;
+    case std::filesystem::file_type::character: kind = "a character device", why = ": it may never end (use - for standard input)"; break;
+    case std::filesystem::file_type::block: kind = "a block device"; break;
+    default: kind = "something other than a file"; break;
+  }
+  throw UsageError(what + " '" + printable(path, 200) + "' is " + kind + ", not a file" + why);
+}
+
 std::unique_ptr<std::istream> FileInputs::open(const std::string& path) const {
   if (path == "-") return std::make_unique<std::istream>(std::cin.rdbuf());
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw UsageError("'" + printable(path, 200) + "' is a directory, not a file");
+  refuse_unless_regular(path, "input");
   auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
   if (!*file) throw UsageError("cannot open '" + printable(path, 200) + "'");
   return file;

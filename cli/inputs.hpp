@@ -19,6 +19,13 @@ class InputSource {
   virtual std::unique_ptr<std::istream> open(const std::string& path) const = 0;
 };
 
+// Refuses (UsageError) a path that names something reading or writing would
+// block on or never finish: a FIFO, a socket, a character or block device
+// (a terminal, /dev/zero), a directory. A path that does not exist passes
+// (the caller's own open says so). `what` names the path's role ("plugin",
+// "the counterexample file").
+void refuse_unless_regular(const std::string& path, const std::string& what);
+
 // Files and standard input.
 class FileInputs final : public InputSource {
  public:

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "cli/errors.hpp"
+#include "cli/inputs.hpp"
 #include "cli/validate/device.hpp"
 
 namespace warpsim::cli::validate {
@@ -86,6 +87,7 @@ std::shared_ptr<Plugin> Plugin::load(const std::string& path) {
   p->path_ = path;
   const std::string quoted = "plugin '" + printable(path, 200) + "'";
   if (::access(path.c_str(), F_OK) != 0) throw UsageError(quoted + ": no such file");
+  refuse_unless_regular(path, "plugin");  // dlopen on a FIFO blocks forever
   // A bare name would be searched for on the library path: say what was meant.
   const std::string load_path = path.find('/') == std::string::npos ? "./" + path : path;
   {

@@ -30,6 +30,7 @@ Outcome of(const properties::Verdict& v) { return v.ok ? Outcome::Pass : Outcome
 // shortest text that reads back to the same value.
 void save(Counterexample& c, const std::string& file) {
   if (file.empty()) return;
+  refuse_unless_regular(file, "the counterexample file");
   std::ofstream out(file);
   if (!out) throw UsageError("cannot write the counterexample to '" + printable(file, 200) + "'");
   for (int r = 0; r < c.rows; ++r) {

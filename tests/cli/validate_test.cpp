@@ -7,6 +7,10 @@
 #include <boost/math/distributions/binomial.hpp>
 
 #include <cstring>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <fstream>
+#include <filesystem>
 #include <random>
 #include <iostream>
 #include <sstream>
@@ -524,3 +528,32 @@ TEST(ValidateReplay, AnSDrawFailureIsSavedAndReplayedWithItsS) {
 }
 
 }  // namespace
+
+// Paths that would block or never end are refused up front, wherever a path
+// is read (or a counterexample written): a FIFO as weights, draws or plugin,
+// a character device as input.
+TEST(ValidateFiles, FilesThatBlockAreRefusedUpFront) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("warpsim-fifo-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string fifo = (dir / "pipe").string(), w = (dir / "w.txt").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  { std::ofstream(w) << "1\n2\n"; }
+  auto run = [](std::vector<std::string> args) {
+    std::ostringstream out, err;
+    const int rc = run_cli(args, out, err, warpsim::cli::FileInputs{});
+    return std::pair<int, std::string>{rc, err.str()};
+  };
+  for (const auto& args : std::vector<std::vector<std::string>>{{"validate", "--weights", fifo, "--draws", w},
+                                                                {"validate", "--weights", w, "--draws", fifo},
+                                                                {"validate", "--plugin", fifo},
+                                                                {"stats", "chi-square", "--observed", "/dev/zero", "--probabilities", w}}) {
+    const auto [rc, err] = run(args);
+    EXPECT_EQ(rc, 2) << args[2];
+    EXPECT_TRUE(err.find("FIFO") != std::string::npos || err.find("character device") != std::string::npos) << err;
+  }
+  EXPECT_THROW(warpsim::cli::refuse_unless_regular(fifo, "the counterexample file"), warpsim::cli::UsageError);
+  EXPECT_NO_THROW(warpsim::cli::refuse_unless_regular(w, "input"));
+  EXPECT_NO_THROW(warpsim::cli::refuse_unless_regular((dir / "absent").string(), "input"));
+  fs::remove_all(dir);
+}
