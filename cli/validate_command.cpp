@@ -10,6 +10,7 @@
 #include "cli/validate/files.hpp"
 #include "cli/validate/plugin.hpp"
 #include "cli/validate/render.hpp"
+#include "cli/validate/sandbox.hpp"
 #include "cli/validate/samplers.hpp"
 #include "properties/rc_checks.hpp"
 #include "properties/registry.hpp"
@@ -64,6 +65,8 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
               "with --uniforms: the sampler adds each row's weights in index order, so each draw must equal the scalar definition exactly");
   v->add_option("--counterexample", o.counterexample,
                 "plugins, built-ins and mutants: where a shrunk counterexample is saved ('none': not saved; default warpsim-counterexample.txt)");
+  v->add_option("--time-limit", o.time_limit,
+                "with --plugin: the most seconds the worker that runs the plugin may take (default 600): a plugin that hangs is stopped, exit 2");
   v->add_option("--progress", o.progress, "a progress line on standard error: auto (on a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
@@ -114,9 +117,8 @@ void refuse_with(const std::string& way, std::initializer_list<Refused> options)
     if (r.given) throw UsageError(std::string(r.name) + " does not apply to " + way + (r.why ? std::string(": ") + r.why : ""));
 }
 
-}  // namespace
-
-int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource& inputs, std::ostream* progress_out) {
+// Everything but the worker: the checks and the report, in this process.
+int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource& inputs, std::ostream* progress_out) {
   const bool file_way = !o.draws.empty(), plugin_way = !o.plugin.empty(), builtin_way = !o.builtin.empty();
   const int ways = (file_way ? 1 : 0) + (plugin_way ? 1 : 0) + (builtin_way ? 1 : 0) + (o.mutants ? 1 : 0);
   if (ways == 0) {
@@ -225,6 +227,20 @@ int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource&
     out << render_text(report);
   }
   return report.consistent() ? kExitOk : kExitFailureFound;
+}
+
+}  // namespace
+
+int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource& inputs, std::ostream* progress_out) {
+  if (o.time_limit && o.plugin.empty()) throw UsageError("--time-limit bounds a plugin's worker: it goes with --plugin");
+  if (o.time_limit && !(*o.time_limit >= 1 && *o.time_limit <= 1e6)) throw UsageError("--time-limit must lie in [1, 10^6] seconds");
+  if (o.plugin.empty()) return validate_here(o, out, inputs, progress_out);
+  // A plugin's code runs in a worker process it cannot outlive or end the
+  // verdict from (cli/validate/sandbox.hpp).
+  const auto r = run_in_worker([&](std::ostream& w) { return validate_here(o, w, inputs, progress_out); },
+                               "plugin '" + printable(o.plugin, 200) + "'", o.time_limit.value_or(kDefaultTimeLimit));
+  out << r.output;
+  return r.exit_code;
 }
 
 }  // namespace warpsim::cli

@@ -38,7 +38,11 @@ struct ValidateOptions {
   std::string progress = "auto";  // auto | always | never
   bool adds_in_order = false;
   int row_draws = 0;  // --row-draws S (0: not given)
+  std::optional<double> time_limit;  // --time-limit: a plugin's worker's seconds
 };
+
+// A plugin's worker's time limit where --time-limit is not given (seconds).
+inline constexpr double kDefaultTimeLimit = 600;
 
 CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o);
 

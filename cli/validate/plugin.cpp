@@ -11,6 +11,7 @@
 #include "cli/errors.hpp"
 #include "cli/inputs.hpp"
 #include "cli/validate/device.hpp"
+#include "cli/validate/sandbox.hpp"
 
 namespace warpsim::cli::validate {
 
@@ -45,6 +46,7 @@ extern "C" void on_plugin_crash(int sig) {
 class CallGuard {
  public:
   explicit CallGuard(const std::string& what) {
+    note_call(what);  // the worker's parent names it if the plugin ends the worker here
     const std::string m = what + " crashed";
     g_crash_length = std::min(m.size(), sizeof g_crash_message);
     std::memcpy(g_crash_message, m.data(), g_crash_length);
@@ -63,6 +65,7 @@ class CallGuard {
   }
   ~CallGuard() {
     for (std::size_t i = 0; i < std::size(kSignals); ++i) ::sigaction(kSignals[i], &g_previous[i], nullptr);
+    note_call("");
   }
 };
 

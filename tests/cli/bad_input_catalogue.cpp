@@ -138,7 +138,7 @@ const std::vector<Case>& catalogue() {
       {"show_k_past_limit", "resource limit", "`show prefix --k 4097`", {"show", "prefix", "--k", "4097"}, {}, kExitUsage, "4097",
        "refuses"},
       {"weights_dev_zero", "resource limit", "`--weights /dev/zero`", {"show", "prefix", "--lanes", "2", "--k", "2", "--weights", "/dev/zero"},
-       {}, kExitUsage, "a token longer than 1000 characters", "refuses after 1000 bytes (it grew without bound)"},
+       {}, kExitUsage, "is a character device, not a file", "refuses before reading: a character device (it grew without bound)"},
       {"ks_discrete_many_categories", "resource limit", "ks-discrete over 10^5 categories",
        {"stats", "ks-discrete", "--observed", "@a", "--probabilities", "@p", "--normalize"},
        {{"a", repeat("100\n500\n", 50000)}, {"p", repeat("1\n", 100000)}}, kEither, "Dvoretzky-Kiefer-Wolfowitz-Massart",
