@@ -25,7 +25,7 @@ struct RowChecks::State {
   const std::vector<double>& weights;
   std::uint64_t rows, cols;
   std::vector<std::uint64_t> seeds;
-  bool keep_laws;  // for rows_chi_square
+  bool keep_laws;  // every row's law kept: rows_score, rows_binomial, rows_chi_square
   std::vector<stats::RowLaw> laws;
   std::vector<stats::RowCounts> counts;
   std::unique_ptr<stats::RowLaw> current;
