@@ -135,7 +135,7 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
   if (o.list) {
     if (plugin_way) {
       const auto plugin = Plugin::load(o.plugin);
-      for (const auto* s : plugin->samplers()) out << s->name << "  (" << Plugin::describe(*s) << ")" << (s->description ? std::string("  ") + s->description : "") << "\n";
+      for (const auto* s : plugin->samplers()) out << s->name << "  (" << plugin->describe(*s) << ")" << (s->description ? std::string("  ") + s->description : "") << "\n";
     } else {
       for (const auto& a : properties::registry()) out << a.name << "  " << a.listing << (a.gpu ? "  [GPU]" : "") << "\n";
     }
@@ -180,10 +180,18 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
       if (o.on != "auto") throw UsageError("--on applies to --builtin and --mutants; a plugin says where it runs");
       const auto plugin = Plugin::load(o.plugin);
       const warpsim_sampler& raw = plugin->find(o.sampler);
+      if (!raw.draw_rows) {
+        throw UsageError("plugin '" + printable(o.plugin, 200) + "', sampler '" + raw.name + "' draws values of the " + plugin->v3_of(raw)->law +
+                         " law (ABI version 3): validate judges indices; continuous laws come in a later version (docs/validate.md)");
+      }
+      if (!(raw.dtypes & (WARPSIM_DTYPE_BIT(WARPSIM_F32) | WARPSIM_DTYPE_BIT(WARPSIM_F64)))) {
+        throw UsageError("plugin '" + printable(o.plugin, 200) + "', sampler '" + raw.name +
+                         "' takes only bf16 or fp16 weights: validate generates fp32 and fp64 weights (16-bit ones come with token sampling)");
+      }
       SamplerUnderTest s;
       s.sampler = plugin->as_sampler(raw);
       s.kind = "plugin";
-      s.subject = "plugin '" + o.plugin + "', sampler '" + raw.name + "' (" + Plugin::describe(raw) + ")";
+      s.subject = "plugin '" + o.plugin + "', sampler '" + raw.name + "' (" + plugin->describe(raw) + ")";
       s.take_error = [plugin] { return plugin->take_error(); };
       s.law32 = [plugin, &raw](const std::vector<float>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
         return plugin->draw_law<float>(raw, w, n, seed, c, p);

@@ -126,6 +126,10 @@ struct Sampler {
   // S draws a row (samplers that make them: empty elsewhere).
   RowDraws<float> rows32 = {};
   RowDraws<double> rows64 = {};
+  // Draw 0 of each row of S draws is the one-draw entry's index for that row
+  // (warpsim's samplers); a plugin's rows each follow their own seed and
+  // offset, and the first_draw property does not apply to them.
+  bool row_draws_begin_with_the_one_draw = true;
   // The draw at a chosen uniform and what it resolves (oracle entries whose
   // draw is one uniform's function; empty elsewhere).
   UniformDraw<float> at32 = {};

@@ -114,7 +114,7 @@ std::shared_ptr<Plugin> Plugin::load(const std::string& path) {
   }
   if (!p->table_) throw UsageError(quoted + ": " WARPSIM_PLUGIN_ENTRY_SYMBOL "() returned NULL");
   const auto& t = *p->table_;
-  if (t.abi_version != 1 && t.abi_version != WARPSIM_PLUGIN_ABI_VERSION) {
+  if (t.abi_version < 1 || t.abi_version > WARPSIM_PLUGIN_ABI_VERSION) {
     throw UsageError(quoted + " was built for warpsim plugin ABI version " + std::to_string(t.abi_version) + "; this warpsim reads versions 1 to " +
                      std::to_string(WARPSIM_PLUGIN_ABI_VERSION) + " (rebuild it against this warpsim's include/warpsim/plugin.h)");
   }
@@ -133,9 +133,29 @@ std::shared_ptr<Plugin> Plugin::load(const std::string& path) {
     if (s.flags & ~static_cast<std::uint32_t>(WARPSIM_REPLAYABLE | WARPSIM_ADDS_IN_ORDER)) {
       throw UsageError(named + ": unknown flags " + std::to_string(s.flags) + " (ABI version 1 knows WARPSIM_REPLAYABLE and WARPSIM_ADDS_IN_ORDER)");
     }
-    const std::uint32_t known = WARPSIM_DTYPE_BIT(WARPSIM_F32) | WARPSIM_DTYPE_BIT(WARPSIM_F64);
-    if (s.dtypes == 0 || (s.dtypes & ~known)) throw UsageError(named + ": dtypes must name fp32, fp64 or both (WARPSIM_DTYPE_BIT)");
-    if (!s.draw_rows) throw UsageError(named + " has no draw_rows entry (it is required)");
+    const std::uint32_t wide = WARPSIM_DTYPE_BIT(WARPSIM_F32) | WARPSIM_DTYPE_BIT(WARPSIM_F64);
+    const std::uint32_t known = t.abi_version >= 3 ? wide | WARPSIM_DTYPE_BIT(WARPSIM_BF16) | WARPSIM_DTYPE_BIT(WARPSIM_F16) : wide;
+    const warpsim_sampler_v3* v3 = t.abi_version >= 3 && t.v3 ? &t.v3[i] : nullptr;
+    const bool values_only = v3 && v3->draw_values && !s.draw_rows;
+    if (!values_only && (s.dtypes == 0 || (s.dtypes & ~known))) {
+      throw UsageError(named + ": dtypes must name the weights it takes (WARPSIM_DTYPE_BIT of fp32, fp64" +
+                       std::string(t.abi_version >= 3 ? ", bf16, fp16" : "") + ")");
+    }
+    if (!s.draw_rows && !values_only) throw UsageError(named + " has no draw_rows entry (it is required of a sampler of indices)");
+    if (v3) {
+      if (v3->reserved[0] || v3->reserved[1] || v3->reserved[2]) throw UsageError(named + ": its version-3 entry's reserved fields must be 0");
+      if (v3->draw_values) {
+        static const char* const laws[] = {"uniform", "normal", "exponential", "gamma", "beta"};
+        if (!v3->law || std::none_of(std::begin(laws), std::end(laws), [&](const char* l) { return std::strcmp(l, v3->law) == 0; })) {
+          throw UsageError(named + ": draw_values needs its law named: uniform, normal, exponential, gamma or beta");
+        }
+        if (v3->value_dtypes == 0 || (v3->value_dtypes & ~(wide | WARPSIM_DTYPE_BIT(WARPSIM_BF16) | WARPSIM_DTYPE_BIT(WARPSIM_F16)))) {
+          throw UsageError(named + ": value_dtypes must name the value types draw_values writes");
+        }
+      } else if (v3->law || v3->value_dtypes) {
+        throw UsageError(named + ": law and value_dtypes go with draw_values, which it does not give");
+      }
+    }
     if (t.abi_version == 1 && s.alias_build) throw UsageError(named + ": the reserved field (alias_build) must be NULL in ABI version 1");
     if (s.alias_build) {
       if (s.alias_build->keep_format > WARPSIM_KEEP_U64) {
@@ -145,8 +165,15 @@ std::shared_ptr<Plugin> Plugin::load(const std::string& path) {
       if (!s.alias_build->build) throw UsageError(named + ": alias_build has no build entry");
     }
     p->samplers_.push_back(&s);
+    p->v3_.push_back(v3);
   }
   return p;
+}
+
+const warpsim_sampler_v3* Plugin::v3_of(const warpsim_sampler& s) const {
+  for (std::size_t i = 0; i < samplers_.size(); ++i)
+    if (samplers_[i] == &s) return v3_[i];
+  return nullptr;
 }
 
 Plugin::~Plugin() {
@@ -165,11 +192,18 @@ const warpsim_sampler& Plugin::find(const std::string& name) const {
   throw UsageError(quoted + " offers no sampler '" + printable(name) + "' (it offers: " + names + ")");
 }
 
-std::string Plugin::describe(const warpsim_sampler& s) {
+std::string Plugin::describe(const warpsim_sampler& s) const {
   std::string d = s.memory == WARPSIM_DEVICE_MEMORY ? "device memory" : "host memory";
-  d += s.flags & WARPSIM_REPLAYABLE ? ", replayable" : ", checked in law";
-  const bool f32 = s.dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F32), f64 = s.dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F64);
-  d += f32 && f64 ? ", fp32 and fp64" : f32 ? ", fp32" : ", fp64";
+  const auto* v3 = v3_of(s);
+  if (s.draw_rows) {
+    d += s.flags & WARPSIM_REPLAYABLE ? ", replayable" : ", checked in law";
+    std::string types;
+    for (const auto& [bit, name] : {std::pair{WARPSIM_F32, "fp32"}, {WARPSIM_F64, "fp64"}, {WARPSIM_BF16, "bf16"}, {WARPSIM_F16, "fp16"}})
+      if (s.dtypes & WARPSIM_DTYPE_BIT(bit)) types += std::string(types.empty() ? ", " : ", ") + name;
+    d += types;
+  }
+  if (v3 && v3->draw_row_draws) d += ", S draws a row (each row's seed and offset)";
+  if (v3 && v3->draw_values) d += std::string(", values of the ") + v3->law + " law";
   if (s.alias_build) {
     d += s.alias_build->keep_format == WARPSIM_KEEP_F32   ? ", an alias-table builder (fp32 keeps)"
          : s.alias_build->keep_format == WARPSIM_KEEP_F64 ? ", an alias-table builder (fp64 keeps)"
@@ -224,6 +258,42 @@ std::vector<int> Plugin::draw_rows(const warpsim_sampler& s, const properties::M
     if (const auto e = device::synchronize_error(); !e.empty()) fail(s, "draw_rows", "its launch left " + e);
     returned(rc);
     out.download(idx.data(), out.bytes());
+  }
+  return {idx.begin(), idx.end()};
+}
+
+template <class T>
+std::vector<int> Plugin::draw_row_draws(const warpsim_sampler& s, const properties::Matrix<T>& m, std::uint64_t seed, int draws) {
+  const auto& entry = *v3_of(s);
+  const auto total = static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(draws);
+  std::vector<std::int32_t> idx(total, -1);
+  // Each row its own stream of the run's seed: row r's counter starts at
+  // r 2^32, so that no two rows share a uniform (S < 2^32).
+  std::vector<std::uint64_t> seeds(static_cast<std::size_t>(m.rows), seed), offsets(static_cast<std::size_t>(m.rows));
+  for (std::size_t r = 0; r < offsets.size(); ++r) offsets[r] = static_cast<std::uint64_t>(r) << 32;
+  const std::string call = "plugin '" + printable(path_, 200) + "', sampler '" + s.name + "', draw_row_draws";
+  int rc = 0;
+  if (s.memory == WARPSIM_HOST_MEMORY) {
+    CallGuard guard(call);
+    rc = entry.draw_row_draws(s.context, m.weights.data(), dtype_of<T>(), m.rows, m.cols, draws, seeds.data(), offsets.data(), idx.data());
+  } else {
+    if (const auto why = device::unavailable(); !why.empty()) fail(s, "draw_row_draws", "it takes device memory, and " + why);
+    device::Buffer w(m.weights.size() * sizeof(T), call + ": the weights"), out(total * sizeof(std::int32_t), call + ": the indices");
+    w.upload(m.weights.data(), w.bytes());
+    out.upload(idx.data(), out.bytes());
+    {
+      CallGuard guard(call);
+      rc = entry.draw_row_draws(s.context, w.get(), dtype_of<T>(), m.rows, m.cols, draws, seeds.data(), offsets.data(),
+                                static_cast<std::int32_t*>(out.get()));
+    }
+    if (const auto e = device::synchronize_error(); !e.empty()) fail(s, "draw_row_draws", "its launch left " + e);
+    out.download(idx.data(), out.bytes());
+  }
+  if (rc != WARPSIM_OK) {
+    const char* msg = table_->last_error ? table_->last_error() : nullptr;
+    const std::string text = msg ? printable(msg, 300) : std::string("no last_error message");
+    if (rc == WARPSIM_FAULT) throw std::runtime_error("the sampler reported a fault (WARPSIM_FAULT): " + text);
+    fail(s, "draw_row_draws", "returned " + std::to_string(rc) + ": " + text);
   }
   return {idx.begin(), idx.end()};
 }
@@ -320,6 +390,24 @@ properties::Sampler Plugin::as_sampler(const warpsim_sampler& s) {
     };
     if (s.dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F32)) out.table32 = tables(0.0f);
     if (s.dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F64)) out.table64 = tables(0.0);
+  }
+  if (const auto* v3 = v3_of(s); v3 && v3->draw_row_draws) {
+    // Its draw 0 of a row follows the row's own stream, not draw_rows's.
+    out.row_draws_begin_with_the_one_draw = false;
+    auto rows = [this, &s](auto zero) {
+      using T = decltype(zero);
+      return properties::RowDraws<T>([this, &s](const properties::Matrix<T>& m, std::uint64_t seed, int draws) {
+        if (!error_.empty()) throw std::runtime_error(error_);
+        try {
+          return draw_row_draws<T>(s, m, seed, draws);
+        } catch (const UsageError& e) {
+          error_ = e.what();
+          throw;
+        }
+      });
+    };
+    if (s.dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F32)) out.rows32 = rows(0.0f);
+    if (s.dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F64)) out.rows64 = rows(0.0);
   }
   if (s.memory == WARPSIM_DEVICE_MEMORY) out.unavailable = [] { return device::unavailable(); };
   return out;

@@ -33,6 +33,8 @@ class Plugin {
 
   const std::string& path() const { return path_; }
   const std::vector<const warpsim_sampler*>& samplers() const { return samplers_; }
+  // The sampler's version-3 entry, or null (versions 1 and 2, or none given).
+  const warpsim_sampler_v3* v3_of(const warpsim_sampler& s) const;
   // The sampler of that name (or the only one, if `name` is empty); throws
   // UsageError listing the names.
   const warpsim_sampler& find(const std::string& name) const;
@@ -51,12 +53,14 @@ class Plugin {
                        const std::function<void(std::uint64_t)>& progress);
 
   // What `s` is, in words: "host memory, replayable, fp32 and fp64".
-  static std::string describe(const warpsim_sampler& s);
+  std::string describe(const warpsim_sampler& s) const;
 
  private:
   Plugin() = default;
   template <class T>
   std::vector<int> draw_rows(const warpsim_sampler& s, const properties::Matrix<T>& m, std::uint64_t seed);
+  template <class T>
+  std::vector<int> draw_row_draws(const warpsim_sampler& s, const properties::Matrix<T>& m, std::uint64_t seed, int draws);
   template <class T>
   properties::AliasTableImage build_table(const warpsim_sampler& s, std::span<const T> weights);
   [[noreturn]] void fail(const warpsim_sampler& s, const std::string& entry, const std::string& why);
@@ -64,6 +68,7 @@ class Plugin {
   void* handle_ = nullptr;
   const warpsim_plugin* table_ = nullptr;
   std::vector<const warpsim_sampler*> samplers_;
+  std::vector<const warpsim_sampler_v3*> v3_;  // beside samplers_
   std::string error_;
 };
 

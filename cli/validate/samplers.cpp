@@ -314,8 +314,8 @@ Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, cons
     if (fp32 ? !s.sampler.rows32 : !s.sampler.rows64) continue;
     check(fp32, "S draws a row", "row_draws", [&] { return properties::check_row_draws(s.sampler, co); },
           std::to_string(o.tests) + " generated inputs, S from 1 to " + std::to_string(co.max_draws) +
-              " draws a row: in_range, zero_never_drawn, single_nonzero (each draw of every row), first_draw (draw 0 is the one draw), "
-              "same_seed");
+              " draws a row: in_range, zero_never_drawn, single_nonzero (each draw of every row), " +
+              (s.sampler.row_draws_begin_with_the_one_draw ? "first_draw (draw 0 is the one draw), " : "") + "same_seed");
   }
 
   // 2. The law, in each precision: through the one draw of many rows, and

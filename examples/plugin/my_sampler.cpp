@@ -1,6 +1,7 @@
-// An example warpsim plugin: one sampler on the host, and (built with CUDA)
-// the same one on the device. Everything a plugin needs is here: the table,
-// the entry point, error reporting.
+// An example warpsim plugin (ABI version 3): one sampler on the host, and
+// (built with CUDA) the same one on the device. Everything a plugin needs is
+// here: the table, S draws a row with each row's seed and offset (version
+// 3's table beside the samplers), the entry point, error reporting.
 #include <warpsim/plugin.h>
 
 #include <cstdint>
@@ -42,6 +43,23 @@ int draw_many(void*, const void* weights, warpsim_dtype dtype, std::int64_t k, s
   return dtype == WARPSIM_F32 ? many_host<float>(weights, k, draws, seed, first, out) : many_host<double>(weights, k, draws, seed, first, out);
 }
 
+// S draws a row: draw j of row r from the row's own seed, at its offset + j
+// (an LLM server's request seed and step).
+template <class T>
+int row_draws_host(const void* weights, std::int64_t rows, std::int64_t cols, std::int64_t s, const std::uint64_t* seeds, const std::uint64_t* offsets,
+                   std::int32_t* out) {
+  const T* w = static_cast<const T*>(weights);
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = 0; j < s; ++j) out[r * s + j] = draw_one(w + r * cols, cols, warpsim::rng::uniform<T>(seeds[r], offsets[r] + static_cast<std::uint64_t>(j)));
+  return 0;
+}
+
+int draw_row_draws(void*, const void* weights, warpsim_dtype dtype, std::int64_t rows, std::int64_t cols, std::int64_t s, const std::uint64_t* seeds,
+                   const std::uint64_t* offsets, std::int32_t* out) {
+  return dtype == WARPSIM_F32 ? row_draws_host<float>(weights, rows, cols, s, seeds, offsets, out)
+                              : row_draws_host<double>(weights, rows, cols, s, seeds, offsets, out);
+}
+
 const char* error_message() { return last_error.c_str(); }
 
 }  // namespace
@@ -49,6 +67,8 @@ const char* error_message() { return last_error.c_str(); }
 #if MY_SAMPLER_CUDA
 int my_sampler_cuda_rows(void*, const void*, warpsim_dtype, std::int64_t, std::int64_t, std::uint64_t, std::int32_t*);
 int my_sampler_cuda_many(void*, const void*, warpsim_dtype, std::int64_t, std::int64_t, std::uint64_t, std::uint64_t, std::int32_t*);
+int my_sampler_cuda_row_draws(void*, const void*, warpsim_dtype, std::int64_t, std::int64_t, std::int64_t, const std::uint64_t*, const std::uint64_t*,
+                              std::int32_t*);
 const char* my_sampler_cuda_error();
 #endif
 
@@ -72,7 +92,15 @@ const char* any_error() {
   return error_message();
 }
 
-const warpsim_plugin kPlugin = {WARPSIM_PLUGIN_ABI_VERSION, sizeof kSamplers / sizeof kSamplers[0], kSamplers, any_error};
+// Version 3: one entry a sampler, in the samplers' order.
+const warpsim_sampler_v3 kV3[] = {
+    {draw_row_draws, nullptr, nullptr, 0, {0, 0, 0}},
+#if MY_SAMPLER_CUDA
+    {my_sampler_cuda_row_draws, nullptr, nullptr, 0, {0, 0, 0}},
+#endif
+};
+
+const warpsim_plugin kPlugin = {WARPSIM_PLUGIN_ABI_VERSION, sizeof kSamplers / sizeof kSamplers[0], kSamplers, any_error, kV3};
 
 }  // namespace
 

@@ -1,6 +1,9 @@
-/* warpsim plugin ABI, version 2: how a shared library offers samplers to
+/* warpsim plugin ABI, version 3: how a shared library offers samplers to
  * `warpsim validate --plugin libmine.so`. Version 2 adds alias-table
- * builders (alias_build); this warpsim reads plugins of versions 1 and 2.
+ * builders (alias_build); version 3 adds, in a table beside the samplers
+ * (warpsim_plugin.v3), S draws a row with each row's own seed and offset,
+ * the values of continuous laws, and bf16 and fp16 weights. This warpsim
+ * reads plugins of versions 1, 2 and 3.
  *
  * A plugin exports one C symbol, warpsim_plugin_entry, returning a table of
  * samplers. warpsim checks the table's ABI version before it calls anything
@@ -64,7 +67,7 @@
 extern "C" {
 #endif
 
-#define WARPSIM_PLUGIN_ABI_VERSION 2u
+#define WARPSIM_PLUGIN_ABI_VERSION 3u
 
 #if defined(_WIN32)
 #define WARPSIM_PLUGIN_EXPORT __declspec(dllexport)
@@ -74,7 +77,9 @@ extern "C" {
 
 enum { WARPSIM_OK = 0, WARPSIM_ERROR = 1, WARPSIM_FAULT = 2 };
 
-typedef enum warpsim_dtype { WARPSIM_F32 = 0, WARPSIM_F64 = 1 } warpsim_dtype;
+/* The weights' (and version 3's values') element type. BF16 and F16 (version
+ * 3): the 16-bit patterns of bfloat16 and IEEE binary16, as uint16_t. */
+typedef enum warpsim_dtype { WARPSIM_F32 = 0, WARPSIM_F64 = 1, WARPSIM_BF16 = 2, WARPSIM_F16 = 3 } warpsim_dtype;
 #define WARPSIM_DTYPE_BIT(d) (1u << (d))
 
 typedef enum warpsim_memory { WARPSIM_HOST_MEMORY = 1, WARPSIM_DEVICE_MEMORY = 2 } warpsim_memory;
@@ -113,18 +118,55 @@ typedef struct warpsim_sampler {
   const char* description;  /* one line, or NULL */
   uint32_t memory;          /* warpsim_memory */
   uint32_t flags;           /* WARPSIM_REPLAYABLE | WARPSIM_ADDS_IN_ORDER */
-  uint32_t dtypes;          /* WARPSIM_DTYPE_BIT(WARPSIM_F32) | WARPSIM_DTYPE_BIT(WARPSIM_F64) */
-  warpsim_draw_rows_fn draw_rows;  /* required */
+  uint32_t dtypes;          /* the weights it takes: WARPSIM_DTYPE_BIT of fp32, fp64 (and, version 3, bf16, fp16) */
+  warpsim_draw_rows_fn draw_rows;  /* required (version 3: NULL for a sampler of values only) */
   warpsim_draw_many_fn draw_many;  /* optional (NULL: warpsim calls draw_rows on copies of the row) */
   const warpsim_alias_builder* alias_build; /* version 2: the sampler's alias-table builder, or NULL (version 1: NULL) */
   void* context;            /* passed back to every call */
 } warpsim_sampler;
+
+/* Version 3: S draws a row, each row with its own seed and offset (what an
+ * LLM server passes: a request's seed, and its step as the offset). Draw j
+ * of row r goes to indices[r * draws_a_row + j]; a replayable sampler draws
+ * it with u = warpsim::rng::uniform<T>(seeds[r], offsets[r] + j), so the
+ * same request and step replay the same draws and the next step draws
+ * afresh. seeds and offsets (rows of each) are in host memory; weights and
+ * indices where the sampler's memory says. warpsim checks S draws a row as
+ * it checks its own sum tree's (each draw of every row in range, of positive
+ * weight, the one index of a row of one positive weight; the same seeds give
+ * the same draws) and their law through S draws of one row. */
+typedef int (*warpsim_draw_row_draws_fn)(void* context, const void* weights, warpsim_dtype dtype, int64_t rows, int64_t cols,
+                                         int64_t draws_a_row, const uint64_t* seeds, const uint64_t* offsets, int32_t* indices);
+
+/* Version 3: values of a continuous law (gamma variates for Dirichlet and
+ * LDA, normals, exponentials): `draws` values, value i the (first_draw +
+ * i)-th of the seed's stream, of the law the sampler names (law, below) with
+ * these parameters (e.g. gamma: shape, scale), written as value_dtype, in
+ * the sampler's memory. warpsim validates such laws from the issue that
+ * brings continuous laws to `validate`; until then it lists them and says
+ * so. */
+typedef int (*warpsim_draw_values_fn)(void* context, const double* params, int64_t param_count, int64_t draws, uint64_t seed,
+                                      uint64_t first_draw, warpsim_dtype value_dtype, void* values);
+
+/* Version 3: what a sampler offers beyond version 2, one entry a sampler,
+ * in the samplers' order. A sampler of indices needs draw_rows (version 1);
+ * a sampler of values only may leave draw_rows NULL and give draw_values. */
+typedef struct warpsim_sampler_v3 {
+  warpsim_draw_row_draws_fn draw_row_draws; /* or NULL */
+  warpsim_draw_values_fn draw_values;       /* or NULL */
+  const char* law;       /* with draw_values: "uniform", "normal", "exponential", "gamma", "beta"; else NULL */
+  uint32_t value_dtypes; /* with draw_values: WARPSIM_DTYPE_BIT of the value types it writes (fp32, fp64, bf16, fp16); else 0 */
+  uint32_t reserved[3];  /* 0 */
+} warpsim_sampler_v3;
 
 typedef struct warpsim_plugin {
   uint32_t abi_version;     /* WARPSIM_PLUGIN_ABI_VERSION the plugin was built with */
   uint32_t sampler_count;
   const warpsim_sampler* samplers;
   const char* (*last_error)(void); /* the last failing call's message, or NULL */
+  /* Version 3 (read only where abi_version is 3): sampler_count entries beside
+   * the samplers, or NULL. Versions 1 and 2 end before this field. */
+  const warpsim_sampler_v3* v3;
 } warpsim_plugin;
 
 /* The one symbol a plugin exports. */

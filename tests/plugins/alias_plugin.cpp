@@ -100,7 +100,7 @@ const warpsim_sampler samplers[] = {
      draw_many<true>, &wrong, nullptr},
 };
 
-const warpsim_plugin plugin = {WARPSIM_PLUGIN_ABI_VERSION, 2, samplers, nullptr};
+const warpsim_plugin plugin = {WARPSIM_PLUGIN_ABI_VERSION, 2, samplers, nullptr, nullptr};
 
 }  // namespace
 

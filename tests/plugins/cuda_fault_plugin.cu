@@ -23,7 +23,7 @@ const warpsim_sampler samplers[] = {
     {"faulty", "writes through a null pointer on the device", WARPSIM_DEVICE_MEMORY, 0, WARPSIM_DTYPE_BIT(WARPSIM_F32), draw_rows, nullptr,
      nullptr, nullptr},
 };
-const warpsim_plugin plugin = {WARPSIM_PLUGIN_ABI_VERSION, 1, samplers, nullptr};
+const warpsim_plugin plugin = {WARPSIM_PLUGIN_ABI_VERSION, 1, samplers, nullptr, nullptr};
 
 }  // namespace
 

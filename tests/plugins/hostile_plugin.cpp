@@ -43,7 +43,7 @@ const warpsim_sampler samplers[] = {
     {"spin", "spins forever in draw_rows", WARPSIM_HOST_MEMORY, 0, kBoth, spin, nullptr, nullptr, nullptr},
     {"sleep", "sleeps for a day in draw_rows", WARPSIM_HOST_MEMORY, 0, kBoth, sleeps, nullptr, nullptr, nullptr},
 };
-const warpsim_plugin plugin = {WARPSIM_PLUGIN_ABI_VERSION, sizeof samplers / sizeof samplers[0], samplers, nullptr};
+const warpsim_plugin plugin = {WARPSIM_PLUGIN_ABI_VERSION, sizeof samplers / sizeof samplers[0], samplers, nullptr, nullptr};
 
 }  // namespace
 

@@ -73,6 +73,6 @@ std::vector<warpsim_sampler> make_table() {
 
 extern "C" WARPSIM_PLUGIN_EXPORT const warpsim_plugin* warpsim_plugin_entry(void) {
   static const std::vector<warpsim_sampler> table = make_table();
-  static const warpsim_plugin plugin = {WARPSIM_PLUGIN_ABI_VERSION, static_cast<std::uint32_t>(table.size()), table.data(), error};
+  static const warpsim_plugin plugin = {WARPSIM_PLUGIN_ABI_VERSION, static_cast<std::uint32_t>(table.size()), table.data(), error, nullptr};
   return &plugin;
 }
