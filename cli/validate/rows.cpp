@@ -13,7 +13,7 @@ namespace warpsim::cli::validate {
 
 namespace {
 
-std::string g4(double v) {
+std::string four_digits(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
@@ -94,7 +94,7 @@ struct RowChecks::State {
     if (row_draws.size() == 1) {
       // one draw: how improbable was it under this row's law
       const auto x = row_draws[0];
-      note_worst({row, "drew " + std::to_string(x) + " (probability " + g4(law.p(x)) + "; the heavier categories hold " + g4(law.before_heavier(x)) +
+      note_worst({row, "drew " + std::to_string(x) + " (probability " + four_digits(law.p(x)) + "; the heavier categories hold " + four_digits(law.before_heavier(x)) +
                            " of the row)",
                   -std::log(law.p(x))});
     } else {
@@ -107,8 +107,8 @@ struct RowChecks::State {
         if (c > top) top = c, top_i = i;
       }
       const double df = std::max(1.0, static_cast<double>(positive) - 1);
-      note_worst({row, std::to_string(row_draws.size()) + " draws: chi-square " + g4(x2) + " over " + std::to_string(positive) + " categories; most drawn " +
-                           std::to_string(top_i) + ", " + g4(top) + " times, " + g4(s * law.p(top_i)) + " expected",
+      note_worst({row, std::to_string(row_draws.size()) + " draws: chi-square " + four_digits(x2) + " over " + std::to_string(positive) + " categories; most drawn " +
+                           std::to_string(top_i) + ", " + four_digits(top) + " times, " + four_digits(s * law.p(top_i)) + " expected",
                   (x2 - df) / std::sqrt(2 * df)});
     }
     if (keep_laws && counts_kept) counts[static_cast<std::size_t>(row)].drawn = std::move(drawn);
@@ -176,15 +176,15 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report, c
     const auto t = stats::pit_uniformity_test(s.pit.counts(order), alpha);
     report.checks.push_back({name, t.reject ? Outcome::Fail : Outcome::Pass,
                              label + ": every draw's randomised PIT under its own row (" + which + "), " + std::to_string(s.pit.draws()) + " draws in " +
-                                 std::to_string(kPitBins) + " bins, against the uniform law: KS p = " + g4(t.p_value) + " (" + t.p_value_method +
-                                 ") at alpha " + g4(alpha) + "; a pass rules out, with power 0.9, PITs whose CDF is >= " +
-                                 g4(t.detectable.kolmogorov_distance.value_or(1)) + " from the uniform one",
+                                 std::to_string(kPitBins) + " bins, against the uniform law: KS p = " + four_digits(t.p_value) + " (" + t.p_value_method +
+                                 ") at alpha " + four_digits(alpha) + "; a pass rules out, with power 0.9, PITs whose CDF is >= " +
+                                 four_digits(t.detectable.kolmogorov_distance.value_or(1)) + " from the uniform one",
                              t});
   };
   const bool fixed = s.log_likeliest > std::log(kPitMostLikelyOutcome);
   if (!s.pit_done) {
     const std::string why = fixed ? "the draws are nearly fixed (their likeliest outcome together has probability " +
-                                        g4(std::exp(s.log_likeliest)) + "): PITs would follow the uniforms, not the draws"
+                                        four_digits(std::exp(s.log_likeliest)) + "): PITs would follow the uniforms, not the draws"
                                   : no_pit_pass.empty() ? "no draws" : no_pit_pass;
     for (const char* name : {"pit_heaviest", "pit_index", "rows_independent"})
       report.checks.push_back({name, Outcome::Skipped, label + ": " + why, std::nullopt});
@@ -202,8 +202,8 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report, c
       mean /= static_cast<double>(s.pair_d.size());
       report.checks.push_back({"rows_independent", t.reject ? Outcome::Fail : Outcome::Pass,
                                label + ": rows (0, 1), (2, 3), ... draw by draw, " + std::to_string(s.pair_d.size()) +
-                                   " pairs: mean squared difference of their PITs " + g4(mean) + " against 1/6 for independent rows; p = " +
-                                   g4(t.p_value) + " (" + t.p_value_method + ")" + (s.seeds.empty() ? "" : "; pairs of equal seeds left out"),
+                                   " pairs: mean squared difference of their PITs " + four_digits(mean) + " against 1/6 for independent rows; p = " +
+                                   four_digits(t.p_value) + " (" + t.p_value_method + ")" + (s.seeds.empty() ? "" : "; pairs of equal seeds left out"),
                                t});
     }
   }
@@ -216,7 +216,7 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report, c
     const auto t = stats::rows_score_test(s.laws, kept_counts, alpha, std::nullopt, kRowsChiSquareWork);
     report.checks.push_back({"rows_score", t.reject ? Outcome::Fail : Outcome::Pass,
                              label + ": the draws' log-probabilities under their rows, summed, against their expectation: |T - E T| = " +
-                                 g4(t.statistic) + ", p = " + g4(t.p_value) + " (" + t.p_value_method + ", the null drawn from the rows' laws)" +
+                                 four_digits(t.statistic) + ", p = " + four_digits(t.p_value) + " (" + t.p_value_method + ", the null drawn from the rows' laws)" +
                                  (t.notes.empty() ? "" : "; " + t.notes.front()),
                              t});
   }
@@ -229,7 +229,7 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report, c
     std::string worst;
     for (const auto& c : cells) {
       worst += (worst.empty() ? "; smallest p: row " : ", row ") + std::to_string(c.row) + " category " + std::to_string(c.category) + " drawn " +
-               g4(c.count) + " times, " + g4(c.expected) + " expected (p " + g4(c.p_value) + ")";
+               four_digits(c.count) + " times, " + four_digits(c.expected) + " expected (p " + four_digits(c.p_value) + ")";
     }
     report.checks.push_back({"rows_binomial", t.reject ? Outcome::Fail : Outcome::Pass,
                              label + ": every (row, category) by its exact binomial test, Bonferroni over the " + t.notes.front() + worst, t});
@@ -241,8 +241,8 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report, c
     } else {
       const auto t = stats::rows_chi_square_test(s.laws, kept_counts, alpha, std::nullopt, kRowsChiSquareWork);
       report.checks.push_back({"rows_chi_square", t.reject ? Outcome::Fail : Outcome::Pass,
-                               label + ": each row's chi-square against its own law, summed over the rows: " + g4(t.statistic) + " (df " +
-                                   g4(t.df.value_or(0)) + "), p = " + g4(t.p_value) + " (" + t.p_value_method + ", the null drawn from the rows' laws)",
+                               label + ": each row's chi-square against its own law, summed over the rows: " + four_digits(t.statistic) + " (df " +
+                                   four_digits(t.df.value_or(0)) + "), p = " + four_digits(t.p_value) + " (" + t.p_value_method + ", the null drawn from the rows' laws)",
                                t});
     }
   }
