@@ -91,8 +91,11 @@ RowsResult run_rows_cell(const RowsCell& cell, const RunOptions& options) {
   // normal limit (two-sided). Not one of validate's checks.
   std::vector<double> log_p(m * k);
   double score_mean = 0, score_var = 0;
+  std::vector<stats::RowLaw> judged;  // the judged laws, made once for every run's checks
+  judged.reserve(m);
   for (std::size_t r = 0; r < m; ++r) {
-    const stats::RowLaw law(std::span<const double>(&weights[r * k], k));
+    judged.emplace_back(std::span<const double>(&weights[r * k], k));
+    const stats::RowLaw& law = judged.back();
     double mu = 0, second = 0;
     for (std::size_t i = 0; i < k; ++i) {
       mean[i] += law.p(i) / static_cast<double>(m);
@@ -115,7 +118,7 @@ RowsResult run_rows_cell(const RowsCell& cell, const RunOptions& options) {
     for (std::uint64_t run; (run = next++) < o.runs;) {
       std::mt19937_64 rng(mix(cell_seed, run));
       LawCounter counter(cell.k);
-      RowChecks rows(weights, cell.m, cell.k, {});
+      RowChecks rows(weights, cell.m, cell.k, {}, &judged);
       std::uint64_t e = 0;
       double score = 0;
       std::vector<std::pair<std::size_t, std::size_t>> kept;  // (row, index) of every draw, for the PITs' pass

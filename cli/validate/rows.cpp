@@ -45,12 +45,17 @@ struct RowChecks::State {
   std::vector<double> pair_d;
   stats::PitHistogram pit{kPitBins};
 
-  State(const std::vector<double>& w, std::uint64_t m, std::uint64_t k, std::vector<std::uint64_t> sd)
-      : weights(w), rows(m), cols(k), seeds(std::move(sd)), keep_laws(m * k <= kRowsChiSquareMaxWeights) {
+  const std::vector<stats::RowLaw>* built;
+
+  State(const std::vector<double>& w, std::uint64_t m, std::uint64_t k, std::vector<std::uint64_t> sd, const std::vector<stats::RowLaw>* b)
+      : weights(w), rows(m), cols(k), seeds(std::move(sd)), keep_laws(m * k <= kRowsChiSquareMaxWeights), built(b) {
     if (keep_laws) counts.resize(static_cast<std::size_t>(m));
   }
 
   const stats::RowLaw& law_of(std::uint64_t r) {
+    if (built) {
+      return (*built)[static_cast<std::size_t>(r)];
+    }
     if (keep_laws) {
       while (laws.size() <= r) {
         const auto i = laws.size();
@@ -116,8 +121,9 @@ struct RowChecks::State {
   }
 };
 
-RowChecks::RowChecks(const std::vector<double>& weights, std::uint64_t rows, std::uint64_t cols, std::vector<std::uint64_t> seeds)
-    : s_(std::make_unique<State>(weights, rows, cols, std::move(seeds))) {}
+RowChecks::RowChecks(const std::vector<double>& weights, std::uint64_t rows, std::uint64_t cols, std::vector<std::uint64_t> seeds,
+                     const std::vector<stats::RowLaw>* built)
+    : s_(std::make_unique<State>(weights, rows, cols, std::move(seeds), built)) {}
 
 RowChecks::~RowChecks() = default;
 
@@ -208,12 +214,14 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report, c
     }
   }
   // laws are built up to the last row that drew; the rows after it hold no counts
-  const auto kept_counts = std::span<const stats::RowCounts>(s.counts).first(std::min(s.counts.size(), s.laws.size()));
+  const std::span<const stats::RowLaw> laws = s.built ? std::span<const stats::RowLaw>(*s.built) : std::span<const stats::RowLaw>(s.laws);
+  const auto kept_counts = std::span<const stats::RowCounts>(s.counts).first(std::min(s.counts.size(), laws.size()));
+  const auto kept_laws = laws.first(kept_counts.size());
   if (!s.keep_laws || !s.counts_kept) {
     report.checks.push_back({"rows_score", Outcome::Skipped,
                              label + ": more than 2^22 weights or 2^26 draws: the rows' laws and counts are not all kept", std::nullopt});
   } else {
-    const auto t = stats::rows_score_test(s.laws, kept_counts, alpha, std::nullopt, kRowsChiSquareWork);
+    const auto t = stats::rows_score_test(kept_laws, kept_counts, alpha, std::nullopt, kRowsChiSquareWork);
     report.checks.push_back({"rows_score", t.reject ? Outcome::Fail : Outcome::Pass,
                              label + ": the draws' log-probabilities under their rows, summed, against their expectation: |T - E T| = " +
                                  four_digits(t.statistic) + ", p = " + four_digits(t.p_value) + " (" + t.p_value_method + ", the null drawn from the rows' laws)" +
@@ -225,7 +233,7 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report, c
                              label + ": more than 2^22 weights or 2^26 draws: the rows' laws and counts are not all kept", std::nullopt});
   } else {
     std::vector<stats::RowCell> cells;
-    const auto t = stats::rows_binomial_test(s.laws, kept_counts, alpha, &cells, 3);
+    const auto t = stats::rows_binomial_test(kept_laws, kept_counts, alpha, &cells, 3);
     std::string worst;
     for (const auto& c : cells) {
       worst += (worst.empty() ? "; smallest p: row " : ", row ") + std::to_string(c.row) + " category " + std::to_string(c.category) + " drawn " +
@@ -239,7 +247,7 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report, c
       report.checks.push_back({"rows_chi_square", Outcome::Skipped,
                                label + ": more than 2^22 weights or 2^26 draws: the rows' laws and counts are not all kept", std::nullopt});
     } else {
-      const auto t = stats::rows_chi_square_test(s.laws, kept_counts, alpha, std::nullopt, kRowsChiSquareWork);
+      const auto t = stats::rows_chi_square_test(kept_laws, kept_counts, alpha, std::nullopt, kRowsChiSquareWork);
       report.checks.push_back({"rows_chi_square", t.reject ? Outcome::Fail : Outcome::Pass,
                                label + ": each row's chi-square against its own law, summed over the rows: " + four_digits(t.statistic) + " (df " +
                                    four_digits(t.df.value_or(0)) + "), p = " + four_digits(t.p_value) + " (" + t.p_value_method + ", the null drawn from the rows' laws)",

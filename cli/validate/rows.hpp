@@ -63,8 +63,11 @@ inline constexpr std::size_t kIndependencePairs = 100000;
 // fingerprint varies enough, and the PIT checks are not run.
 class RowChecks {
  public:
-  // weights: rows x cols (each a law); seeds: one a row, or empty.
-  RowChecks(const std::vector<double>& weights, std::uint64_t rows, std::uint64_t cols, std::vector<std::uint64_t> seeds);
+  // weights: rows x cols (each a law); seeds: one a row, or empty. `built`:
+  // the rows' laws made already (the calibration harness reuses them across
+  // runs), or null; which checks run does not depend on it.
+  RowChecks(const std::vector<double>& weights, std::uint64_t rows, std::uint64_t cols, std::vector<std::uint64_t> seeds,
+            const std::vector<stats::RowLaw>* built = nullptr);
   ~RowChecks();
   // Pass 1: draw e (numbered from 0 over the file) of row r is index x (in
   // range, of weight > 0: the file's checks report the others).
