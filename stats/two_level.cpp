@@ -63,7 +63,7 @@ TwoLevelResult two_level_test(std::span<const double> batch_counts, int batches,
   // Merge the cells (in order) so that the smallest batch expects at least
   // min_cell_expected draws in each; 2 cells at least.
   const double smallest = *std::min_element(sizes.begin(), sizes.end());
-  const int want = static_cast<int>(std::clamp(std::floor(smallest / std::max(o.min_cell_expected, 1e-300)), 2.0, static_cast<double>(c)));
+  const int want = static_cast<int>(std::clamp(std::floor(smallest / std::max(o.min_cell_expected, 1e-300)), 2.0, std::max(2.0, static_cast<double>(c))));
   std::vector<std::uint32_t> group(c);
   if (static_cast<std::size_t>(want) < c) {
     group = group_in_index_order(cell_p, want);

@@ -158,3 +158,11 @@ TEST(RowLaws, RowsBinomialIsConservativeAndSeesOneCellFarOff) {
   EXPECT_EQ(worst[0].row, 7u);
   EXPECT_EQ(worst[0].category, 3u);
 }
+
+TEST(TwoLevel, OneCellIsNothingToTest) {
+  // a law of one category: one cell, every batch's chi-square 0
+  const std::vector<double> counts(20, 50.0), p{1.0};
+  const auto r = two_level_test(counts, 20, p);
+  EXPECT_EQ(r.cells, 1);
+  EXPECT_FALSE(r.summary.reject);
+}
