@@ -199,6 +199,14 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
       s.law64 = [plugin, &raw](const std::vector<double>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
         return plugin->draw_law<double>(raw, w, n, seed, c, p);
       };
+      if (const auto* v3 = plugin->v3_of(raw); v3 && v3->draw_row_draws) {
+        s.row_law32 = [plugin, &raw](const std::vector<float>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
+          return plugin->draw_row_law<float>(raw, w, n, seed, c, p);
+        };
+        s.row_law64 = [plugin, &raw](const std::vector<double>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
+          return plugin->draw_row_law<double>(raw, w, n, seed, c, p);
+        };
+      }
       so.replay_prefix = "warpsim validate --plugin " + quote(o.plugin) + " --sampler " + raw.name;
       report = check_sampler_report(inputs, s, so, progress);
     } else if (builtin_way) {

@@ -429,44 +429,75 @@ std::string Plugin::draw_law(const warpsim_sampler& s, const std::vector<T>& wei
     rows.reserve(static_cast<std::size_t>(std::min(chunk, n) * static_cast<std::uint64_t>(k)));
     for (std::uint64_t r = 0; r < std::min(chunk, n); ++r) rows.insert(rows.end(), weights.begin(), weights.end());
   }
-  std::unique_ptr<device::Buffer> d_weights, d_idx, d_counts;
+  const auto& host = s.draw_many ? weights : rows;
+  std::unique_ptr<device::Buffer> d_weights;
   if (device) {
-    const auto& host = s.draw_many ? weights : rows;
     d_weights = std::make_unique<device::Buffer>(host.size() * sizeof(T), call + ": the weights");
     d_weights->upload(host.data(), d_weights->bytes());
+  }
+  const void* w = device ? d_weights->get() : static_cast<const void*>(host.data());
+  const char* entry = s.draw_many ? "draw_many" : "draw_rows";
+  return count_law<T>(s, entry, weights, n, chunk, counter, progress, [&](std::uint64_t first, std::uint64_t m, std::int32_t* out) {
+    if (s.draw_many) return s.draw_many(s.context, w, dtype_of<T>(), k, static_cast<std::int64_t>(m), seed, first, out);
+    // Row r of this chunk is draw first + r: the seed's stream continues
+    // across chunks by a new seed per chunk (a replayable sampler keys row
+    // r's uniform by (seed, r)).
+    return s.draw_rows(s.context, w, dtype_of<T>(), static_cast<std::int64_t>(m), k, seed + first / chunk, out);
+  });
+}
+
+template <class T>
+std::string Plugin::draw_row_law(const warpsim_sampler& s, const std::vector<T>& weights, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
+                                 const std::function<void(std::uint64_t)>& progress) {
+  const auto& entry = *v3_of(s);
+  const std::int64_t k = static_cast<std::int64_t>(weights.size());
+  const std::string call = "plugin '" + printable(path_, 200) + "', sampler '" + s.name + "'";
+  const bool device = s.memory == WARPSIM_DEVICE_MEMORY;
+  if (device) {
+    if (const auto why = device::unavailable(); !why.empty()) fail(s, "draw_row_draws", "it takes device memory, and " + why);
+  }
+  // The draws samplers.cpp's law_through_row_draws makes through
+  // draw_row_draws: one row, 2^22 draws a call, chunk c from seed + c at
+  // offset 0. Counted as draw_law counts (a histogram on the GPU for device
+  // samplers), so that 10^10 draws never leave the device.
+  constexpr std::uint64_t chunk = std::uint64_t{1} << 22;
+  std::unique_ptr<device::Buffer> d_weights;
+  if (device) {
+    d_weights = std::make_unique<device::Buffer>(weights.size() * sizeof(T), call + ": the weights");
+    d_weights->upload(weights.data(), d_weights->bytes());
+  }
+  const void* w = device ? d_weights->get() : static_cast<const void*>(weights.data());
+  return count_law<T>(s, "draw_row_draws", weights, n, chunk, counter, progress, [&](std::uint64_t first, std::uint64_t m, std::int32_t* out) {
+    const std::uint64_t row_seed = seed + first / chunk, offset = 0;
+    return entry.draw_row_draws(s.context, w, dtype_of<T>(), 1, k, static_cast<std::int64_t>(m), &row_seed, &offset, out);
+  });
+}
+
+template <class T>
+std::string Plugin::count_law(const warpsim_sampler& s, const char* entry, const std::vector<T>& weights, std::uint64_t n, std::uint64_t chunk,
+                              LawCounter& counter, const std::function<void(std::uint64_t)>& progress,
+                              const std::function<int(std::uint64_t first, std::uint64_t m, std::int32_t* out)>& draw) {
+  const std::int64_t k = static_cast<std::int64_t>(weights.size());
+  const std::string call = "plugin '" + printable(path_, 200) + "', sampler '" + s.name + "'";
+  const bool device = s.memory == WARPSIM_DEVICE_MEMORY;
+  std::unique_ptr<device::Buffer> d_row, d_idx, d_counts;
+  if (device) {  // the histogram looks weights up in one row
+    d_row = std::make_unique<device::Buffer>(weights.size() * sizeof(T), "the weights");
+    d_row->upload(weights.data(), d_row->bytes());
     d_idx = std::make_unique<device::Buffer>(std::min(chunk, n) * sizeof(std::int32_t), call + ": the indices");
     d_counts = std::make_unique<device::Buffer>(static_cast<std::size_t>(k) * sizeof(std::uint64_t), "the histogram");
     d_counts->zero();
-  }
-  device::Buffer* d_row_weights = nullptr;
-  std::unique_ptr<device::Buffer> d_one_row;
-  if (device && !s.draw_many) {  // the histogram looks weights up in one row
-    d_one_row = std::make_unique<device::Buffer>(weights.size() * sizeof(T), "the weights");
-    d_one_row->upload(weights.data(), d_one_row->bytes());
-    d_row_weights = d_one_row.get();
-  } else if (device) {
-    d_row_weights = d_weights.get();
   }
   std::vector<std::int32_t> idx(static_cast<std::size_t>(std::min(chunk, n)));
   std::string failure;
   std::uint64_t bad_range = 0, bad_zero = 0;
   for (std::uint64_t first = 0; first < n; first += chunk) {
     const std::uint64_t m = std::min(chunk, n - first);
-    void* out = device ? d_idx->get() : idx.data();
+    auto* out = device ? static_cast<std::int32_t*>(d_idx->get()) : idx.data();
     int rc = 0;
-    const char* entry = s.draw_many ? "draw_many" : "draw_rows";
     {
       CallGuard guard(call + ", " + entry);
-      if (s.draw_many) {
-        rc = s.draw_many(s.context, device ? d_weights->get() : weights.data(), dtype_of<T>(), k, static_cast<std::int64_t>(m), seed, first,
-                         static_cast<std::int32_t*>(out));
-      } else {
-        // Row r of this chunk is draw first + r: the seed's stream continues
-        // across chunks by a new seed per chunk (a replayable sampler keys
-        // row r's uniform by (seed, r)).
-        rc = s.draw_rows(s.context, device ? d_weights->get() : rows.data(), dtype_of<T>(), static_cast<std::int64_t>(m), k,
-                         seed + first / chunk, static_cast<std::int32_t*>(out));
-      }
+      rc = draw(first, m, out);
     }
     if (device) {
       if (const auto e = device::synchronize_error(); !e.empty()) fail(s, entry, "its launch left " + e);
@@ -478,17 +509,15 @@ std::string Plugin::draw_law(const warpsim_sampler& s, const std::vector<T>& wei
       fail(s, entry, "returned " + std::to_string(rc) + ": " + text);
     }
     if (device) {
-      const auto f = device::histogram(*d_idx, m, *d_row_weights, sizeof(T), k, *d_counts);
-      if (f.out_of_range && failure.empty()) {
-        std::int32_t v = 0;
+      const auto f = device::histogram(*d_idx, m, *d_row, sizeof(T), k, *d_counts);
+      if ((f.out_of_range || f.zero_weight) && failure.empty()) {
         std::vector<std::int32_t> all(m);
         d_idx->download(all.data(), m * sizeof(std::int32_t));
-        v = all[f.first_out_of_range];
-        failure = "in_range: draw " + std::to_string(first + f.first_out_of_range) + " is " + std::to_string(v) + ", outside [0, " + std::to_string(k) + ")";
-      } else if (f.zero_weight && failure.empty()) {
-        std::vector<std::int32_t> all(m);
-        d_idx->download(all.data(), m * sizeof(std::int32_t));
-        failure = "zero_never_drawn: draw " + std::to_string(first + f.first_zero_weight) + " is " + std::to_string(all[f.first_zero_weight]) + ", of weight 0";
+        if (f.out_of_range) {
+          failure = "in_range: draw " + std::to_string(first + f.first_out_of_range) + " is " + std::to_string(all[f.first_out_of_range]) + ", outside [0, " + std::to_string(k) + ")";
+        } else {
+          failure = "zero_never_drawn: draw " + std::to_string(first + f.first_zero_weight) + " is " + std::to_string(all[f.first_zero_weight]) + ", of weight 0";
+        }
       }
       bad_range += f.out_of_range;
       bad_zero += f.zero_weight;
@@ -522,5 +551,9 @@ template std::string Plugin::draw_law<float>(const warpsim_sampler&, const std::
                                              const std::function<void(std::uint64_t)>&);
 template std::string Plugin::draw_law<double>(const warpsim_sampler&, const std::vector<double>&, std::uint64_t, std::uint64_t, LawCounter&,
                                               const std::function<void(std::uint64_t)>&);
+template std::string Plugin::draw_row_law<float>(const warpsim_sampler&, const std::vector<float>&, std::uint64_t, std::uint64_t, LawCounter&,
+                                                 const std::function<void(std::uint64_t)>&);
+template std::string Plugin::draw_row_law<double>(const warpsim_sampler&, const std::vector<double>&, std::uint64_t, std::uint64_t, LawCounter&,
+                                                  const std::function<void(std::uint64_t)>&);
 
 }  // namespace warpsim::cli::validate

@@ -51,6 +51,12 @@ class Plugin {
   template <class T>
   std::string draw_law(const warpsim_sampler& s, const std::vector<T>& weights, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
                        const std::function<void(std::uint64_t)>& progress);
+  // The same through draw_row_draws (version 3): n draws of one row, S =
+  // 2^22 a call, the call c from seed + c -- the draws of samplers.cpp's
+  // law_through_row_draws, counted as draw_law counts.
+  template <class T>
+  std::string draw_row_law(const warpsim_sampler& s, const std::vector<T>& weights, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
+                           const std::function<void(std::uint64_t)>& progress);
 
   // What `s` is, in words: "host memory, replayable, fp32 and fp64".
   std::string describe(const warpsim_sampler& s) const;
@@ -61,6 +67,13 @@ class Plugin {
   std::vector<int> draw_rows(const warpsim_sampler& s, const properties::Matrix<T>& m, std::uint64_t seed);
   template <class T>
   std::vector<int> draw_row_draws(const warpsim_sampler& s, const properties::Matrix<T>& m, std::uint64_t seed, int draws);
+  // The chunk loop of the law paths: draw(first, m, out) fills m indices at
+  // out (device memory for device samplers) and returns the entry's code;
+  // they are checked in range and of positive weight, and counted.
+  template <class T>
+  std::string count_law(const warpsim_sampler& s, const char* entry, const std::vector<T>& weights, std::uint64_t n, std::uint64_t chunk,
+                        LawCounter& counter, const std::function<void(std::uint64_t)>& progress,
+                        const std::function<int(std::uint64_t first, std::uint64_t m, std::int32_t* out)>& draw);
   template <class T>
   properties::AliasTableImage build_table(const warpsim_sampler& s, std::span<const T> weights);
   [[noreturn]] void fail(const warpsim_sampler& s, const std::string& entry, const std::string& why);

@@ -127,7 +127,11 @@ void law_check(SamplerUnderTest& s, const std::vector<double>& weights, const st
   auto tick = [&](std::uint64_t done) { progress.update(done); };
   std::string failure;
   if (row_draws) {
-    failure = law_through_row_draws(s.sampler, w, n, seed, counter, tick);
+    if constexpr (sizeof(T) == 4) {
+      failure = s.row_law32 ? s.row_law32(w, n, seed, counter, tick) : law_through_row_draws(s.sampler, w, n, seed, counter, tick);
+    } else {
+      failure = s.row_law64 ? s.row_law64(w, n, seed, counter, tick) : law_through_row_draws(s.sampler, w, n, seed, counter, tick);
+    }
   } else if constexpr (sizeof(T) == 4) {
     failure = s.law32 ? s.law32(w, n, seed, counter, tick) : law_draws(s.sampler, w, n, seed, counter, tick);
   } else {

@@ -59,6 +59,8 @@ struct SamplerUnderTest {
   std::string subject;   // in words
   LawDraw32 law32;       // empty: through sampler.draw
   LawDraw64 law64;
+  LawDraw32 row_law32;   // S draws of one row; empty: through sampler.draw_rows
+  LawDraw64 row_law64;
   std::function<std::string()> take_error;  // a plugin's recorded error ("" if none)
 };
 

@@ -22,6 +22,7 @@
 #define V3_ROWS_IGNORE_OFFSETS 14
 #define V3_VALUES_ONLY 15
 #define V3_RIGHT 16
+#define V3_ROWS_BIASED 17
 
 namespace {
 
@@ -29,7 +30,7 @@ int row_draws(void*, const void* weights, warpsim_dtype, std::int64_t rows, std:
               const std::uint64_t* offsets, std::int32_t* out);
 
 [[maybe_unused]] int draw_rows(void*, const void* w, warpsim_dtype d, std::int64_t rows, std::int64_t cols, std::uint64_t seed, std::int32_t* out) {
-#if BROKEN == V3_RIGHT || BROKEN == V3_ROWS_IGNORE_OFFSETS
+#if BROKEN == V3_RIGHT || BROKEN == V3_ROWS_IGNORE_OFFSETS || BROKEN == V3_ROWS_BIASED
   // one draw a row: row r's stream of the seed
   for (std::int64_t r = 0; r < rows; ++r) {
     const std::uint64_t offset = static_cast<std::uint64_t>(r);
@@ -57,7 +58,9 @@ const char* error() { return "out of cheese"; }
 
 // Version 3: S draws a row. Right, it draws draw j of row r from the row's
 // stream at offsets[r] + j; V3_ROWS_IGNORE_OFFSETS draws every draw of a row
-// from offsets[r] alone (one uniform a row: its S draws all the same).
+// from offsets[r] alone (one uniform a row: its S draws all the same);
+// V3_ROWS_BIASED squares the uniform of every draw after a row's first (its
+// one draw a row is right: only the law of S draws of one row is wrong).
 int row_draws(void*, const void* weights, warpsim_dtype, std::int64_t rows, std::int64_t cols, std::int64_t s,
                                const std::uint64_t* seeds, const std::uint64_t* offsets, std::int32_t* out) {
   const float* w = static_cast<const float*>(weights);
@@ -74,7 +77,11 @@ int row_draws(void*, const void* weights, warpsim_dtype, std::int64_t rows, std:
       std::uint64_t z = seeds[r] * 0x9e3779b97f4a7c15ULL + counter + 0x632be59bd9b4e019ULL;
       z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
       z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-      const double u = static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1.0p-53 * total;
+      double unit = static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1.0p-53;
+#if BROKEN == V3_ROWS_BIASED
+      if (j > 0) unit *= unit;
+#endif
+      const double u = unit * total;
       double run = 0;
       std::int64_t x = cols - 1;
       for (std::int64_t i = 0; i < cols; ++i) {
@@ -122,7 +129,8 @@ const warpsim_sampler_v3 v3[] = {{nullptr, values, "gamma", WARPSIM_DTYPE_BIT(WA
 
 #if BROKEN == WRONG_ABI
 const warpsim_plugin plugin = {WARPSIM_PLUGIN_ABI_VERSION + 1, 1, samplers, error, nullptr};
-#elif BROKEN == V3_BAD_LAW || BROKEN == V3_RESERVED || BROKEN == V3_ROWS_IGNORE_OFFSETS || BROKEN == V3_VALUES_ONLY || BROKEN == V3_RIGHT
+#elif BROKEN == V3_BAD_LAW || BROKEN == V3_RESERVED || BROKEN == V3_ROWS_IGNORE_OFFSETS || BROKEN == V3_VALUES_ONLY || BROKEN == V3_RIGHT || \
+    BROKEN == V3_ROWS_BIASED
 const warpsim_plugin plugin = {3, 1, samplers, error, v3};
 #elif BROKEN == NO_SAMPLERS
 const warpsim_plugin plugin = {WARPSIM_PLUGIN_ABI_VERSION, 0, samplers, error, nullptr};
