@@ -27,6 +27,7 @@ nlohmann::json to_json(const stats::TestResult& r) {
             {"total_variation", optional_json(r.detectable.total_variation)},
             {"max_relative_error", optional_json(r.detectable.max_relative_error)},
             {"kolmogorov_distance", optional_json(r.detectable.kolmogorov_distance)},
+            {"mean_shift", optional_json(r.detectable.mean_shift)},
             {"basis", r.detectable.basis}}},
           {"notes", r.notes}};
 }

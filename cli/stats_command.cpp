@@ -33,6 +33,7 @@ std::string to_text(const stats::TestResult& r) {
   if (d.total_variation) s << (any ? ";" : "") << " any bias of total-variation distance >= " << *d.total_variation, any = true;
   if (d.max_relative_error) s << (any ? ";" : "") << " a relative error >= " << *d.max_relative_error << " in any one category", any = true;
   if (d.kolmogorov_distance) s << (any ? ";" : "") << " any bias of Kolmogorov distance >= " << *d.kolmogorov_distance, any = true;
+  if (d.mean_shift) s << (any ? ";" : "") << " a shift of the mean >= " << *d.mean_shift, any = true;
   if (!any) s << " nothing";
   s << "\n  (" << d.basis << ")\n";
   for (const auto& n : r.notes) s << "note: " << n << "\n";

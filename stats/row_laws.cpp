@@ -1,6 +1,7 @@
 #include "stats/row_laws.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -75,6 +76,11 @@ TestResult pit_uniformity_test(std::span<const double> bin_counts, double alpha)
 
 namespace {
 
+// z with P(Z > z) = q for a standard normal Z.
+double normal_upper_quantile(double q) {
+  return boost::math::quantile(boost::math::complement(boost::math::normal_distribution<double>(), q));
+}
+
 // One row's part of the summed chi-square: sum over its drawn categories of
 // O^2 / (S p) - S, the categories in increasing order (one function for the
 // observed and the simulated, so that they compare like with like).
@@ -146,13 +152,18 @@ TestResult rows_simulated_test(RowStatistic kind, std::span<const RowLaw> laws, 
     return r;
   }
   // the score's expectation: sum over the rows of S_r sum_i p_i log p_i
-  double expected = 0;
+  // and its variance, sum of S_r Var_r(log p(X)): the scale of the power
+  // statement
+  double expected = 0, variance = 0;
   if (kind == RowStatistic::Score) {
     for (const auto& row : rows) {
-      double mu = 0;
-      for (std::size_t i = 0; i < laws[row.row].size(); ++i)
-        if (laws[row.row].p(i) > 0) mu += laws[row.row].p(i) * std::log(laws[row.row].p(i));
+      double mu = 0, second = 0;
+      for (std::size_t i = 0; i < laws[row.row].size(); ++i) {
+        const double p = laws[row.row].p(i);
+        if (p > 0) mu += p * std::log(p), second += p * std::log(p) * std::log(p);
+      }
       expected += row.s * mu;
+      variance += row.s * std::max(0.0, second - mu * mu);
     }
   }
   const auto finish = [&](double total) { return kind == RowStatistic::ChiSquare ? total : std::abs(total - expected); };
@@ -197,7 +208,13 @@ TestResult rows_simulated_test(RowStatistic kind, std::span<const RowLaw> laws, 
   r.p_value_method = "Monte Carlo, " + std::to_string(mc.replicates) + " samples";
   r.p_value_standard_error = std::sqrt(mc.p_value * (1 - mc.p_value) / static_cast<double>(mc.replicates));
   r.reject = r.p_value <= alpha;
-  r.detectable.basis = "no power statement: its power against faults is measured in docs/validate.md";
+  if (kind == RowStatistic::Score) {
+    // two-sided at alpha, power 0.9: a mean shifted by (z_{1-alpha/2} + z_0.9) sd
+    r.detectable.mean_shift = (normal_upper_quantile(alpha / 2) + normal_upper_quantile(0.1)) * std::sqrt(variance) / draws;
+    r.detectable.basis = "the score's normal limit: draws whose mean log-probability under their rows is off its expectation by at least this (nats a draw)";
+  } else {
+    r.detectable.basis = "no power statement: its power against faults is measured in docs/validate.md";
+  }
   return r;
 }
 
@@ -316,6 +333,9 @@ TestResult rows_independence_test(std::span<const double> all, double alpha, std
   r.reject = r.p_value <= alpha;
   r.notes.push_back("mean squared difference of paired rows' PITs " + number_text(std::accumulate(d.begin(), d.end(), 0.0) / n) +
                     " (1/6 when independent)");
+  // (U - U')^2 of independent uniforms: mean 1/6, variance 1/15 - 1/36 = 7/180
+  r.detectable.mean_shift = (normal_upper_quantile(alpha / 2) + normal_upper_quantile(0.1)) * std::sqrt(7.0 / 180.0 / n);
+  r.detectable.basis = "the normal limit of the pairs' mean: a mean squared PIT difference off 1/6 by at least this";
   return r;
 }
 

@@ -20,6 +20,10 @@ struct DetectableBias {
   // Any alternative whose CDF is at least this far from the null's
   // (Kolmogorov distance) is detected with at least `power` (KS tests).
   std::optional<double> kolmogorov_distance;
+  // Any shift of the statistic's mean, per draw (or per pair), of at least
+  // this size is detected with at least `power` (tests of a mean: the rows'
+  // score and independence tests; normal approximation of their null).
+  std::optional<double> mean_shift;
   std::string basis;  // how the figure was obtained
 };
 

@@ -209,7 +209,9 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report, c
       report.checks.push_back({"rows_independent", t.reject ? Outcome::Fail : Outcome::Pass,
                                label + ": rows (0, 1), (2, 3), ... draw by draw, " + std::to_string(s.pair_d.size()) +
                                    " pairs: mean squared difference of their PITs " + four_digits(mean) + " against 1/6 for independent rows; p = " +
-                                   four_digits(t.p_value) + " (" + t.p_value_method + ")" + (s.seeds.empty() ? "" : "; pairs of equal seeds left out"),
+                                   four_digits(t.p_value) + " (" + t.p_value_method + ")" + (s.seeds.empty() ? "" : "; pairs of equal seeds left out") +
+                                   "; a pass rules out, with power 0.9, a mean off 1/6 by >= " + four_digits(t.detectable.mean_shift.value_or(1)) +
+                                   " (rows that share a uniform: 1/6)",
                                t});
     }
   }
@@ -225,7 +227,10 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report, c
     report.checks.push_back({"rows_score", t.reject ? Outcome::Fail : Outcome::Pass,
                              label + ": the draws' log-probabilities under their rows, summed, against their expectation: |T - E T| = " +
                                  four_digits(t.statistic) + ", p = " + four_digits(t.p_value) + " (" + t.p_value_method + ", the null drawn from the rows' laws)" +
-                                 (t.notes.empty() ? "" : "; " + t.notes.front()),
+                                 (t.notes.empty() ? "" : "; " + t.notes.front()) +
+                                 (t.detectable.mean_shift ? "; a pass rules out, with power 0.9, draws whose mean log-probability under their rows is off "
+                                                            "its expectation by >= " + four_digits(*t.detectable.mean_shift) + " nats a draw"
+                                                          : std::string()),
                              t});
   }
   if (!s.keep_laws || !s.counts_kept) {

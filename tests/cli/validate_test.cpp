@@ -207,7 +207,8 @@ std::string draws(const std::vector<std::vector<double>>& rows, int s, From from
     for (int j = 0; j < s; ++j) {
       const auto& law = rows[static_cast<std::size_t>(from(r))];
       const double u = warpsim::rng::uniform<double>(77, static_cast<std::uint64_t>(r * s + j));
-      out += (j ? " " : "") + std::to_string(warpsim::oracle::reference_draw<double>(law, u));
+      if (j) out += ' ';
+      out += std::to_string(warpsim::oracle::reference_draw<double>(law, u));
     }
     out += "\n";
   }
