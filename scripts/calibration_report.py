@@ -95,7 +95,7 @@ def main():
     out += [f"{len(cells)} cells (subject x law x K x n), {runs} runs each; {len(tallies)} tallies that ran, "
             f"{len(flagged)} flagged. A tally is flagged when its rejections pass the bound: a correct check passes it "
             f"with probability 0.001 / (the grid's tallies) (a doubled rate passes it with probability "
-            f"{rows[0]['power2x@0.05'] if rows else '?'} at 0.05).", ""]
+            f"{tallies[0]['power2x@0.05'] if tallies else '?'} at 0.05).", ""]
     for r in flagged:
         out.append(f"- **flagged**: {r['subject']} {r['family']} K={r['K']} n={r['n']}: {r['check']} {r['rej@0.05']} at 0.05, {r['rej@0.01']} at 0.01 of {r['ran']}")
     # the worst rate of each check
