@@ -3,6 +3,7 @@
 // includes (the kernels themselves are in the .cu files and *.cuh):
 //
 //   matrix_sampler.hpp  MatrixSampler<T>: one index per row of an M x K matrix
+//   sum_tree_sampler.hpp  SumTreeSampler<T>: S draws a row, rows from a few weights to 10^7
 //   alias_table.hpp     AliasTableBuilder<T>, alias_sample: seed 001's alias tables
 //   bringmann_larsen.hpp  BringmannLarsenBuilder<T>, bringmann_larsen_sample: seed 001's
 //                       rejection sampling (Sec. 2.8), uncached or pre-cached
@@ -23,6 +24,7 @@
 // authors: warp_rejection.cuh, a warp's rejection loop (uncached or with
 // seed 004's pre-caching) over any proposal and acceptance. Which
 // registry row each kernel implements: properties/gpu_kernels.hpp.
+//   not included: gpu/warp_rejection.cuh (device code: a kernel's .cu includes it)
 #pragma once
 
 #include "gpu/alias_table.hpp"
@@ -33,4 +35,6 @@
 #include "gpu/launch.hpp"
 #include "gpu/lda_sampler.hpp"
 #include "gpu/matrix_sampler.hpp"
+#include "gpu/rejection_counts.hpp"
 #include "gpu/rejection_loop.hpp"
+#include "gpu/sum_tree_sampler.hpp"

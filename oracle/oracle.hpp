@@ -13,33 +13,46 @@
 //   butterfly_draw.hpp     Alg. 8-10: the butterfly draw, block search and remnant
 //   draw_matrix.hpp        every row of a matrix, warp after warp, by oracle::Algorithm
 //   lda_corpus.hpp, lda_workload.hpp  the LDA z-draw workload and its replay
+//   sum_tree.hpp, sum_tree_draw.hpp  the sum-tree draw (issue 16) as a scalar and on the warp model
 //   alias/                 alias tables (seed 001) in exact units: units.hpp (weights as
 //                          whole numbers of 2^e), table.hpp (rows, implied mass, sampling),
 //                          walker.hpp, vose.hpp, sweep.hpp (the sequential constructions),
 //                          psa.hpp (partition, split on the merge path, pack by section),
 //                          psa_plus.hpp (greedy packing while partitioning, then PSA),
 //                          sectioned.hpp (sampling by sections, exact binomial splits),
-//                          sample_warp.hpp (the baseline sampler on the warp model),
-//                          split_warp.hpp, pack_warp.hpp (PSA's split and pack on the warp model)
-//   rejection/             seed 004: loop_model.hpp, the exact law of a warp's rejection-loop
-//                          iterations, uncached and pre-cached; loop_warp.hpp, both loops on
-//                          the warp model, the model counting iterations (Markov chains, Eigen;
-//                          included on its own, not by this header, to keep Eigen out of
-//                          the rest); bringmann_larsen.hpp, seed 001 Sec. 2.8: the
-//                          bit array with rank, attempts and draws, and the draws on the
-//                          warp model uncached or pre-cached (included on its own)
+//                          and on the warp model, a phase a file: partition_warp.hpp,
+//                          split_warp.hpp, split_pary.hpp (Alg. 3.1, the p-ary split),
+//                          pack_warp.hpp, pack_chunked.hpp (Alg. 3.2), psa_plus_warp.hpp,
+//                          psa_warp.hpp (PSA end to end, its phase map), sample_warp.hpp,
+//                          sectioned_warp.hpp
+//   rejection/             seed 004 and seed 001 Sec. 2.8: loop_warp.hpp (both of seed
+//                          004's loops on the warp model, the model counting iterations);
+//                          bringmann_larsen.hpp (the bit array with rank, attempts and
+//                          draws, uncached or pre-cached, on the warp model); gamma.hpp
+//                          (Marsaglia-Tsang, LDA's theta and phi)
+//
+// Seed 004's Markov chains need Eigen, kept out of this header's users:
+//   not included: oracle/rejection/loop_model.hpp (the exact law of a warp's rejection-loop iterations: Markov chains, Eigen)
 //
 // Names, listings and the kernels each algorithm pairs with are in the
 // registry (properties/registry.hpp), not here.
 #pragma once
 
+#include "oracle/alias/pack_chunked.hpp"
+#include "oracle/alias/pack_warp.hpp"
+#include "oracle/alias/partition_warp.hpp"
 #include "oracle/alias/psa.hpp"
 #include "oracle/alias/psa_plus.hpp"
+#include "oracle/alias/psa_plus_warp.hpp"
+#include "oracle/alias/psa_warp.hpp"
 #include "oracle/alias/sample_warp.hpp"
 #include "oracle/alias/sectioned.hpp"
-#include "oracle/alias/pack_warp.hpp"
+#include "oracle/alias/sectioned_warp.hpp"
+#include "oracle/alias/split_pary.hpp"
 #include "oracle/alias/split_warp.hpp"
 #include "oracle/alias/sweep.hpp"
+#include "oracle/alias/table.hpp"
+#include "oracle/alias/units.hpp"
 #include "oracle/alias/vose.hpp"
 #include "oracle/alias/walker.hpp"
 #include "oracle/butterfly_closed_form.hpp"
@@ -47,10 +60,16 @@
 #include "oracle/butterfly_table.hpp"
 #include "oracle/draw_matrix.hpp"
 #include "oracle/layouts.hpp"
+#include "oracle/lda_corpus.hpp"
 #include "oracle/lda_workload.hpp"
 #include "oracle/matrix_workload.hpp"
 #include "oracle/prefix_draw.hpp"
 #include "oracle/prefix_search.hpp"
 #include "oracle/reference.hpp"
 #include "oracle/register_transpose.hpp"
+#include "oracle/rejection/bringmann_larsen.hpp"
+#include "oracle/rejection/gamma.hpp"
+#include "oracle/rejection/loop_warp.hpp"
+#include "oracle/sum_tree.hpp"
+#include "oracle/sum_tree_draw.hpp"
 #include "oracle/target.hpp"

@@ -10,12 +10,15 @@
 //   rc_checks.hpp   all of them as shrinking RapidCheck properties: check_sampler()
 //   mutants.hpp     the seeded-bug catalogue: wrong samplers the properties must catch
 //
-// Link warpsim::properties and include this header, never the parts.
+// Link warpsim::properties and include this header, never the parts; where
+// warpsim is built with CUDA, also:
+//   not included: properties/gpu_kernels.hpp (which gpu::MatrixSampler kernel is which registry row; it needs gpu/, so CUDA)
 #pragma once
 
 #include "properties/checks.hpp"
 #include "properties/generators.hpp"
 #include "properties/law.hpp"
+#include "properties/mutants.hpp"
 #include "properties/rc_checks.hpp"
 #include "properties/registry.hpp"
 #include "properties/resolution.hpp"

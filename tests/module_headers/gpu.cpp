@@ -1,0 +1,2 @@
+// gpu/gpu.hpp compiles on its own (tests/module_headers_test.sh checks what it lists).
+#include "gpu/gpu.hpp"

@@ -1,0 +1,2 @@
+// oracle/oracle.hpp compiles on its own (tests/module_headers_test.sh checks what it lists).
+#include "oracle/oracle.hpp"

@@ -1,0 +1,2 @@
+// properties/properties.hpp compiles on its own (tests/module_headers_test.sh checks what it lists).
+#include "properties/properties.hpp"

@@ -1,0 +1,2 @@
+// stats/stats.hpp compiles on its own (tests/module_headers_test.sh checks what it lists).
+#include "stats/stats.hpp"
