@@ -62,7 +62,7 @@ int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& input
   if (o.device && o.method == "psa+" && o.group.value_or(0) > 1024) throw UsageError("--device runs psa+ with groups of at most 1,024 items");
   const bool model_options = o.split != "pary" || o.pack != "chunked";
   if (model_options && !o.counters) throw UsageError("--split and --pack choose how the model builds the table: add --counters");
-  const auto w = validate::read_weights(inputs, o.weights, o.dtype);
+  const auto w = read_weights(inputs, o.weights, o.dtype);
   if (!w.vector) {
     throw UsageError(w.quoted + " holds a " + std::to_string(w.rows) + " x " + std::to_string(w.cols) +
                      " matrix; an alias table is built from one distribution (one weight a line)");

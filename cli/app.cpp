@@ -8,10 +8,10 @@
 #include <new>
 
 #include "cli/alias_command.hpp"
-#include "cli/demo.hpp"
+#include "cli/demo_command.hpp"
 #include "cli/errors.hpp"
 #include "cli/rejection_command.hpp"
-#include "cli/show.hpp"
+#include "cli/show_command.hpp"
 #include "cli/stats_command.hpp"
 #include "cli/validate/progress.hpp"
 #include "cli/validate_command.hpp"

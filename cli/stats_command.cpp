@@ -8,7 +8,7 @@
 #include <numeric>
 #include <sstream>
 
-#include "cli/number_file.hpp"
+#include "cli/input/number_file.hpp"
 #include "cli/report_json.hpp"
 #include "cli/errors.hpp"
 #include "stats/input_checks.hpp"

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "cli/errors.hpp"
-#include "cli/show.hpp"
+#include "cli/show_command.hpp"
 #include "cli/validate/files.hpp"
 #include "cli/validate/plugin.hpp"
 #include "cli/validate/render.hpp"

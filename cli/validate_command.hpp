@@ -7,7 +7,7 @@
 #include <ostream>
 #include <string>
 
-#include "cli/inputs.hpp"
+#include "cli/input/sources.hpp"
 
 namespace CLI {
 class App;

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "cli/app.hpp"
-#include "cli/inputs.hpp"
+#include "cli/input/sources.hpp"
 #include "fuzz/fuzz_contract.hpp"
 
 // The target's fixed arguments (fuzz/CMakeLists.txt, warpsim_fuzz_cli).

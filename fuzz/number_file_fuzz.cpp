@@ -1,4 +1,4 @@
-// Fuzz target: the number-file reader (cli/number_file.hpp), the parser every
+// Fuzz target: the number-file reader (cli/input/number_file.hpp), the parser every
 // command's --weights, --observed and --probabilities go through.
 //
 // Checks: it returns numbers or throws UsageError, nothing else; within the
@@ -12,7 +12,7 @@
 #include <string>
 
 #include "cli/errors.hpp"
-#include "cli/number_file.hpp"
+#include "cli/input/number_file.hpp"
 #include "fuzz/fuzz_contract.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -18,7 +18,8 @@
 #include <optional>
 #include <string>
 
-#include "cli/inputs.hpp"
+#include "cli/input/sources.hpp"
+#include "cli/input/weights.hpp"
 #include "cli/validate/progress.hpp"
 #include "cli/validate/report.hpp"
 
@@ -39,25 +40,10 @@ struct FileOptions {
   std::string row_seeds;
 };
 
-// The most weights held (M x K).
-inline constexpr std::uint64_t kMaxWeights = std::uint64_t{1} << 27;
 // The most draws one file may hold.
 inline constexpr std::uint64_t kMaxDraws = std::uint64_t{1} << 40;
 
 // Throws UsageError for anything malformed (nothing is reported then).
 Report check_files(const InputSource& inputs, const FileOptions& options, Progress& progress);
-
-// The weights, checked: finite, non-negative, each row with a positive total,
-// rounded to the precision the sampler used (fp32 refuses what overflows or
-// flushes to 0).
-struct Weights {
-  std::string quoted;
-  bool fp32 = true;
-  bool vector = false;       // one distribution
-  std::uint64_t rows = 1, cols = 0;
-  std::vector<double> values;  // rows x cols, each exactly a value of the precision
-  bool rows_differ = false;
-};
-Weights read_weights(const InputSource& inputs, const std::string& path, const std::optional<std::string>& dtype);
 
 }  // namespace warpsim::cli::validate

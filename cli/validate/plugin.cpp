@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "cli/errors.hpp"
-#include "cli/inputs.hpp"
+#include "cli/input/sources.hpp"
 #include "cli/validate/device.hpp"
 #include "cli/validate/sandbox.hpp"
 

@@ -21,7 +21,7 @@
 #include <optional>
 #include <string>
 
-#include "cli/inputs.hpp"
+#include "cli/input/sources.hpp"
 #include "cli/validate/law.hpp"
 #include "cli/validate/progress.hpp"
 #include "cli/validate/report.hpp"

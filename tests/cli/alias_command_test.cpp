@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "cli/app.hpp"
-#include "cli/inputs.hpp"
+#include "cli/input/sources.hpp"
 
 namespace {
 

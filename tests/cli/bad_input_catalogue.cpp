@@ -23,7 +23,7 @@
 
 #include "cli/app.hpp"
 #include "cli/errors.hpp"
-#include "cli/inputs.hpp"
+#include "cli/input/sources.hpp"
 
 namespace {
 
@@ -154,7 +154,7 @@ const std::vector<Case>& catalogue() {
       // --- Values accepted but wrong.
       {"fp32_weight_overflows", "accepted but wrong", "a weight of 1e39 (past fp32)",
        {"show", "prefix", "--lanes", "2", "--k", "2", "--weights", "@w"}, {{"w", "1e39 1\n2 3\n"}}, kExitUsage,
-       "larger than the largest fp32 value", "refuses (it became inf, while a literal inf was refused)"},
+       "is 1e+39, which overflows fp32 (the views compute in fp32)", "refuses (it became inf, while a literal inf was refused)"},
       {"fp32_weight_underflows", "accepted but wrong", "a weight of 1e-46 (rounds to 0 in fp32)",
        {"show", "prefix", "--lanes", "2", "--k", "2", "--weights", "@w"}, {{"w", "1e-46 1\n2 3\n"}}, kExitUsage,
        "rounds to 0 in fp32", "refuses"},
@@ -208,9 +208,9 @@ const std::vector<Case>& catalogue() {
       {"missing_file", "malformed file", "a file that does not exist", {"stats", "chi-square", "--observed", "/nonexistent/x", "--probabilities", "@p"},
        {{"p", kP}}, kExitUsage, "cannot open '/nonexistent/x'", "refuses"},
       {"weights_negative", "bad weights", "a weight of -1", {"show", "prefix", "--lanes", "2", "--k", "2", "--weights", "@w"},
-       {{"w", "1 -1\n2 3\n"}}, kExitUsage, "not finite and non-negative", "refuses, naming the weight"},
+       {{"w", "1 -1\n2 3\n"}}, kExitUsage, "weight (0, 1) is -1: negative", "refuses, naming the weight"},
       {"weights_nan", "bad weights", "a weight of nan", {"show", "prefix", "--lanes", "2", "--k", "2", "--weights", "@w"},
-       {{"w", "1 nan\n2 3\n"}}, kExitUsage, "weight 1 (nan)", "refuses, naming the weight"},
+       {{"w", "1 nan\n2 3\n"}}, kExitUsage, "weight (0, 1) is nan: not a number", "refuses, naming the weight"},
       {"weights_too_few", "shape", "3 weights for W x K = 4", {"show", "prefix", "--lanes", "2", "--k", "2", "--weights", "@w"},
        {{"w", "1 2 3\n"}}, kExitUsage, "holds 3 numbers; W x K = 4", "refuses"},
       {"weights_too_many", "shape", "5 weights for W x K = 4", {"show", "prefix", "--lanes", "2", "--k", "2", "--weights", "@w"},

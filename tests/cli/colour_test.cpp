@@ -7,7 +7,7 @@
 
 #include "cli/app.hpp"
 #include "cli/colour.hpp"
-#include "cli/inputs.hpp"
+#include "cli/input/sources.hpp"
 
 using namespace warpsim::cli;
 

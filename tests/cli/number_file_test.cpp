@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cli/errors.hpp"
-#include "cli/number_file.hpp"
+#include "cli/input/number_file.hpp"
 
 using warpsim::cli::NumberLimits;
 using warpsim::cli::read_numbers;

@@ -17,8 +17,8 @@
 
 #include "cli/app.hpp"
 #include "cli/errors.hpp"
-#include "cli/inputs.hpp"
-#include "cli/validate/arrays.hpp"
+#include "cli/input/sources.hpp"
+#include "cli/input/arrays.hpp"
 #include "cli/validate/progress.hpp"
 #include "cli/validate/render.hpp"
 #include "cli/validate/samplers.hpp"
@@ -96,16 +96,16 @@ TEST(ValidateArrays, ReadsNpyOfEveryDtypeAndVersion) {
   in.files["i32"] = npy<std::int32_t>({-1, 7}, "<i4", "(2,)");
   std::vector<double> v(8);
   std::vector<std::uint64_t> rows(8);
-  auto a = warpsim::cli::validate::open_array(in, "f32");
+  auto a = warpsim::cli::open_array(in, "f32");
   ASSERT_EQ(a->read(v, rows), 3u);
   EXPECT_EQ(v[0], 1.5);
   EXPECT_EQ(a->info().dtype(), "float32");
   EXPECT_EQ(a->read(v, rows), 0u);
-  auto b = warpsim::cli::validate::open_array(in, "f64v2");
+  auto b = warpsim::cli::open_array(in, "f64v2");
   ASSERT_EQ(b->read(v, rows), 6u);
   EXPECT_EQ(rows[4], 1u);
   EXPECT_EQ(v[5], 6.0);
-  auto c = warpsim::cli::validate::open_array(in, "i32");
+  auto c = warpsim::cli::open_array(in, "i32");
   ASSERT_EQ(c->read(v, rows), 2u);
   EXPECT_EQ(v[0], -1.0);
 }

@@ -1,4 +1,4 @@
-#include "cli/demo.hpp"
+#include "cli/demo_command.hpp"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-#include "cli/number_file.hpp"
+#include "cli/input/number_file.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "cli/show.hpp"
+#include "cli/show_command.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -13,7 +13,7 @@
 #include "cli/layout_frames.hpp"
 #include "cli/validate/files.hpp"
 #include "cli/errors.hpp"
-#include "cli/weights.hpp"
+#include "cli/input/weights.hpp"
 #include "oracle/butterfly_draw.hpp"
 #include "oracle/butterfly_table.hpp"
 #include "oracle/register_transpose.hpp"
@@ -265,7 +265,7 @@ int run_show_alias(const ShowOptions& o, std::ostream& out, const InputSource& i
   if (o.group && method != "psa+") throw UsageError("--group applies to --method psa+");
   std::vector<double> w;
   if (!o.weights_file.empty()) {
-    const auto read = validate::read_weights(inputs, o.weights_file, std::nullopt);
+    const auto read = read_weights(inputs, o.weights_file, std::nullopt);
     if (!read.vector) throw UsageError(read.quoted + " holds a matrix; the alias view takes one distribution (one weight a line)");
     w = read.values;
   } else {

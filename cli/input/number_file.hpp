@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/inputs.hpp"
+#include "cli/input/sources.hpp"
 
 namespace warpsim::cli {
 

@@ -1,4 +1,4 @@
-#include "cli/inputs.hpp"
+#include "cli/input/sources.hpp"
 
 #include <filesystem>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "cli/validate/arrays.hpp"
+#include "cli/input/arrays.hpp"
 
 #include <array>
 #include <bit>
@@ -7,9 +7,9 @@
 #include <limits>
 
 #include "cli/errors.hpp"
-#include "cli/number_file.hpp"
+#include "cli/input/number_file.hpp"
 
-namespace warpsim::cli::validate {
+namespace warpsim::cli {
 
 std::string ArrayInfo::dtype() const {
   switch (kind) {
@@ -353,4 +353,4 @@ WholeArray read_whole_array(const InputSource& inputs, const std::string& path, 
   return a;
 }
 
-}  // namespace warpsim::cli::validate
+}  // namespace warpsim::cli

@@ -1,4 +1,4 @@
-// Arrays from files, as `warpsim validate` reads them: NumPy .npy (what
+// Arrays from files, as every command that takes arrays reads them: NumPy .npy (what
 // PyTorch, JAX and CuPy write: version 1-3, little-endian, C order;
 // float32/float64 and integers of 1-8 bytes) and plain text (one number a
 // line, or rows of a matrix, one row a line). The format is told by the
@@ -28,9 +28,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/inputs.hpp"
+#include "cli/input/sources.hpp"
 
-namespace warpsim::cli::validate {
+namespace warpsim::cli {
 
 enum class ElementKind { Float, Signed, Unsigned, Text };
 
@@ -81,4 +81,4 @@ struct WholeArray {
 };
 WholeArray read_whole_array(const InputSource& inputs, const std::string& path, std::uint64_t max_elements);
 
-}  // namespace warpsim::cli::validate
+}  // namespace warpsim::cli

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cli/errors.hpp"
-#include "cli/inputs.hpp"
+#include "cli/input/sources.hpp"
 
 namespace CLI {
 class App;
