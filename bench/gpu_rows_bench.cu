@@ -8,7 +8,7 @@
 // read + write floor (those bytes and the M x S 4-byte indices written: the
 // bytes a draw must move), an empty kernel's launch measured the same way,
 // and the target: 1.2 x the read + write floor where it is above 50 us,
-// else 2 x (empty launch + that floor) (docs/PERF.md, "Definitions": at
+// else 2 x (empty launch + that floor) (docs/perf/sum-tree.md, "Definitions": at
 // fp32 K = 4 the indices are a quarter of the bytes read, and no draw that
 // writes them comes within 1.2x of the read alone). One JSON object a line;
 // bench/torch_rows_baselines.py measures PyTorch's methods on the same grid.

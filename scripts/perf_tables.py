@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Renders the GPU tables of docs/PERF.md from a device run's logs
+"""Renders the GPU tables of the performance pages from a device run's logs
 (bench_gpu_matrix.jsonl, torch_baselines.jsonl, bench_gpu_lda.jsonl), between
 the <!-- matrix-table -->, <!-- lda-table --> and <!-- lda-sweep-table -->
-markers.
+markers of each page named (a page without a marker keeps its text).
 
-    python3 scripts/perf_tables.py docs/device-logs/2026-11-21-s3 docs/PERF.md
+    python3 scripts/perf_tables.py docs/device-logs/2026-11-21-s3 docs/perf/matrix.md docs/perf/lda.md
 """
 import json
 import re
@@ -76,16 +76,17 @@ def lda_sweep_table(lda):
 
 
 def main():
-    logs, perf = sys.argv[1], sys.argv[2]
-    text = open(perf).read()
+    logs, pages = sys.argv[1], sys.argv[2:]
     m = matrix_table(load(f"{logs}/bench_gpu_matrix.jsonl"), load(f"{logs}/torch_baselines.jsonl"))
     lda = load(f"{logs}/bench_gpu_lda.jsonl")
     l, ls = lda_table(lda), lda_sweep_table(lda)
-    text = re.sub(r"<!-- matrix-table -->.*?<!-- /matrix-table -->", lambda _: f"<!-- matrix-table -->\n{m}<!-- /matrix-table -->", text, flags=re.S)
-    text = re.sub(r"<!-- lda-table -->.*?<!-- /lda-table -->", lambda _: f"<!-- lda-table -->\n{l}<!-- /lda-table -->", text, flags=re.S)
-    text = re.sub(r"<!-- lda-sweep-table -->.*?<!-- /lda-sweep-table -->", lambda _: f"<!-- lda-sweep-table -->\n{ls}<!-- /lda-sweep-table -->",
-                  text, flags=re.S)
-    open(perf, "w").write(text)
+    for page in pages:
+        text = open(page).read()
+        text = re.sub(r"<!-- matrix-table -->.*?<!-- /matrix-table -->", lambda _: f"<!-- matrix-table -->\n{m}<!-- /matrix-table -->", text, flags=re.S)
+        text = re.sub(r"<!-- lda-table -->.*?<!-- /lda-table -->", lambda _: f"<!-- lda-table -->\n{l}<!-- /lda-table -->", text, flags=re.S)
+        text = re.sub(r"<!-- lda-sweep-table -->.*?<!-- /lda-sweep-table -->", lambda _: f"<!-- lda-sweep-table -->\n{ls}<!-- /lda-sweep-table -->",
+                      text, flags=re.S)
+        open(page, "w").write(text)
 
 
 if __name__ == "__main__":

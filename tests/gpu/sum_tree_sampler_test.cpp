@@ -479,7 +479,7 @@ TEST(SumTreeSampler, RefusesBadShapes) {
 
 // The plan's rule alone, no device needed (this runs in CI): on 132
 // multiprocessors (an H200, or an H100 SXM) the layout of each point of
-// docs/PERF.md's grid is the one its table shows (with S draws in the
+// docs/perf/sum-tree.md's grid is the one its table shows (with S draws in the
 // second kernel, walked since 43f1447), and the rule moves with the
 // multiprocessors where it should.
 TEST(SumTreePlanRule, TheGridsLayoutsOn132MultiprocessorsWithoutADevice) {
