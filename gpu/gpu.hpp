@@ -25,6 +25,13 @@
 // seed 004's pre-caching) over any proposal and acceptance. Which
 // registry row each kernel implements: properties/gpu_kernels.hpp.
 //   not included: gpu/warp_rejection.cuh (device code: a kernel's .cu includes it)
+// The alias tables' phases, a file each, parts of gpu/alias_table.cu:
+//   not included: gpu/alias/units.cuh (part of gpu/alias_table.cu: the units)
+//   not included: gpu/alias/partition.cuh (part of gpu/alias_table.cu: the partition)
+//   not included: gpu/alias/split.cuh (part of gpu/alias_table.cu: the split, seed 001's Alg. 3.1)
+//   not included: gpu/alias/pack.cuh (part of gpu/alias_table.cu: the pack, seed 001's Alg. 3.2)
+//   not included: gpu/alias/sample.cuh (part of gpu/alias_table.cu: sampling)
+//   not included: gpu/alias/psa_plus.cuh (part of gpu/alias_table.cu: PSA+'s greedy packing)
 #pragma once
 
 #include "gpu/alias_table.hpp"
