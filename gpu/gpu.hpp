@@ -25,6 +25,17 @@
 // seed 004's pre-caching) over any proposal and acceptance. Which
 // registry row each kernel implements: properties/gpu_kernels.hpp.
 //   not included: gpu/warp_rejection.cuh (device code: a kernel's .cu includes it)
+// The sum tree's kernels, a file each, parts of gpu/sum_tree_sampler.cu:
+//   not included: gpu/sum_tree/tree.cuh (part of gpu/sum_tree_sampler.cu: the device parts the passes share)
+//   not included: gpu/sum_tree/segment_pass.cuh (part of gpu/sum_tree_sampler.cu: the kernel segment_pass)
+//   not included: gpu/sum_tree/row_pass.cuh (part of gpu/sum_tree_sampler.cu: the kernel row_pass)
+//   not included: gpu/sum_tree/warp_row_pass.cuh (part of gpu/sum_tree_sampler.cu: the kernel warp_row_pass)
+//   not included: gpu/sum_tree/block_pass.cuh (part of gpu/sum_tree_sampler.cu: the kernel block_pass)
+//   not included: gpu/sum_tree/cluster_pass.cuh (part of gpu/sum_tree_sampler.cu: the kernel cluster_pass)
+//   not included: gpu/sum_tree/resident_pass.cuh (part of gpu/sum_tree_sampler.cu: the kernel resident_pass)
+//   not included: gpu/sum_tree/rows_pass.cuh (part of gpu/sum_tree_sampler.cu: the kernel rows_pass)
+//   not included: gpu/sum_tree/thread_pass.cuh (part of gpu/sum_tree_sampler.cu: the kernel thread_pass)
+//   not included: gpu/sum_tree/lanes_pass.cuh (part of gpu/sum_tree_sampler.cu: the kernel lanes_pass)
 // The alias tables' phases, a file each, parts of gpu/alias_table.cu:
 //   not included: gpu/alias/units.cuh (part of gpu/alias_table.cu: the units)
 //   not included: gpu/alias/partition.cuh (part of gpu/alias_table.cu: the partition)
