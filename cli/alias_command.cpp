@@ -8,7 +8,7 @@
 
 #include "cli/alias_device.hpp"
 #include "cli/errors.hpp"
-#include "cli/validate/files.hpp"
+#include "cli/input/weights.hpp"
 #include "cli/report_json.hpp"
 #include "oracle/alias/psa_plus.hpp"
 #include "oracle/alias/psa_warp.hpp"
@@ -50,124 +50,163 @@ CLI::App* add_alias_command(CLI::App& app, AliasOptions& o) {
   return a;
 }
 
-int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& inputs) {
-  using namespace oracle::alias;
-  const bool psa_like = o.method == "psa" || o.method == "psa+";
-  if (o.splits && !psa_like) throw UsageError("--splits applies to psa and psa+");
+namespace {
+
+// run_alias in stages, each visited once, in the order a distribution's
+// weights travel: the options (cli), the weights (cli/input), the table
+// (oracle/alias), the same table on the warp model and on the GPU (each
+// required equal to it), the report.
+
+bool psa_like(const AliasOptions& o) { return o.method == "psa" || o.method == "psa+"; }
+
+// What the options ask, before anything is read.
+void check_options(const AliasOptions& o) {
+  if (o.splits && !psa_like(o)) throw UsageError("--splits applies to psa and psa+");
   if (o.group && o.method != "psa+") throw UsageError("--group applies to psa+");
   if (o.lanes && o.method != "psa+") throw UsageError("--lanes applies to psa+");
-  if (o.counters && !psa_like) throw UsageError("--counters applies to psa and psa+ (the constructions the model runs)");
-  if (o.device && !psa_like) throw UsageError("--device builds with the GPU kernels, which run psa and psa+");
+  if (o.counters && !psa_like(o)) throw UsageError("--counters applies to psa and psa+ (the constructions the model runs)");
+  if (o.device && !psa_like(o)) throw UsageError("--device builds with the GPU kernels, which run psa and psa+");
   if (o.device && o.method == "psa+" && o.lanes.value_or(32) != 32) throw UsageError("--device runs psa+ a warp a group: --lanes 32");
   if (o.device && o.method == "psa+" && o.group.value_or(0) > 1024) throw UsageError("--device runs psa+ with groups of at most 1,024 items");
   const bool model_options = o.split != "pary" || o.pack != "chunked";
   if (model_options && !o.counters) throw UsageError("--split and --pack choose how the model builds the table: add --counters");
-  const auto w = read_weights(inputs, o.weights, o.dtype);
+}
+
+// The distribution and the sizes the options take from it.
+struct Input {
+  Weights w;
+  std::size_t n = 0, splits = 0, group = 0, lanes = 0;
+};
+
+Input read_input(const AliasOptions& o, const InputSource& inputs) {
+  Input in;
+  in.w = read_weights(inputs, o.weights, o.dtype);
+  const auto& w = in.w;
   if (!w.vector) {
     throw UsageError(w.quoted + " holds a " + std::to_string(w.rows) + " x " + std::to_string(w.cols) +
                      " matrix; an alias table is built from one distribution (one weight a line)");
   }
-  const std::size_t n = w.values.size();
+  const std::size_t n = in.n = w.values.size();
   if (n > (std::size_t{1} << 32)) throw UsageError(w.quoted + " holds more than 2^32 weights");
   if (o.method == "walker" && n > kWalkerMaxItems) {
     throw UsageError("walker is O(N^2): it takes at most " + std::to_string(kWalkerMaxItems) + " weights; " + w.quoted + " holds " +
                      std::to_string(n) + " (use vose, sweep, psa or psa+)");
   }
-  const std::size_t splits = o.splits.value_or(std::max<std::size_t>(1, n / 1024));
-  if (splits < 1 || splits > n) throw UsageError("--splits must lie in [1, N] = [1, " + std::to_string(n) + "]");
-  const std::size_t group = o.group.value_or(std::min<std::size_t>(1024, n));
-  if (o.group && (group < 1 || group > n)) throw UsageError("--group must lie in [1, N] = [1, " + std::to_string(n) + "]");
-  const std::size_t lanes = o.lanes.value_or(32);
-  if (lanes < 1 || lanes > 1024) throw UsageError("--lanes must lie in [1, 1024]");
-  if (o.counters && o.method == "psa+" && (lanes < 2 || lanes > 64 || (lanes & (lanes - 1)) != 0)) {
+  in.splits = o.splits.value_or(std::max<std::size_t>(1, n / 1024));
+  if (in.splits < 1 || in.splits > n) throw UsageError("--splits must lie in [1, N] = [1, " + std::to_string(n) + "]");
+  in.group = o.group.value_or(std::min<std::size_t>(1024, n));
+  if (o.group && (in.group < 1 || in.group > n)) throw UsageError("--group must lie in [1, N] = [1, " + std::to_string(n) + "]");
+  in.lanes = o.lanes.value_or(32);
+  if (in.lanes < 1 || in.lanes > 1024) throw UsageError("--lanes must lie in [1, 1024]");
+  if (o.counters && o.method == "psa+" && (in.lanes < 2 || in.lanes > 64 || (in.lanes & (in.lanes - 1)) != 0)) {
     throw UsageError("--counters runs a group on one warp: --lanes must be a power of two from 2 to 64");
   }
   if (o.counters && n > kModelMaxItems) {
     throw UsageError("--counters runs the warp model: it takes at most " + std::to_string(kModelMaxItems) + " weights; " + w.quoted +
                      " holds " + std::to_string(n));
   }
+  return in;
+}
 
-  Units u;
+// The table, and what the model and the GPU made of the same weights.
+struct Built {
+  oracle::alias::Units u;
+  oracle::alias::Table t;
+  oracle::alias::PsaPlusStats st;
+  oracle::alias::ModelBuild model;
+  oracle::alias::ModelConfig config;
+  alias_device::DeviceBuild device;
+};
+
+Built build(const AliasOptions& o, const Input& in) {
+  using namespace oracle::alias;
+  Built b;
   try {
-    u = to_units<double>(w.values);  // exactly the fp32 or fp64 values (read_weights rounds to the precision)
+    b.u = to_units<double>(in.w.values);  // exactly the fp32 or fp64 values (read_weights rounds to the precision)
   } catch (const std::invalid_argument& e) {
-    throw UsageError(w.quoted + ": " + e.what());
+    throw UsageError(in.w.quoted + ": " + e.what());
   }
-  PsaPlusStats st;
-  const Table t = o.method == "walker" ? walker(u)
-                  : o.method == "vose" ? vose(u)
-                  : o.method == "sweep" ? sweep(u)
-                  : o.method == "psa"   ? psa(u, splits)
-                                        : psa_plus(u, group, splits, {}, &st, nullptr, lanes);
+  const auto& u = b.u;
+  b.t = o.method == "walker" ? walker(u)
+        : o.method == "vose" ? vose(u)
+        : o.method == "sweep" ? sweep(u)
+        : o.method == "psa"   ? psa(u, in.splits)
+                              : psa_plus(u, in.group, in.splits, {}, &b.st, nullptr, in.lanes);
+  const Table& t = b.t;
   const std::string why = check_table(t, u);
   if (!why.empty()) throw std::logic_error("the " + o.method + " table fails its check: " + why);
-  ModelBuild model;
-  ModelConfig config;
   if (o.counters) {
-    config.sections = splits;
-    config.split = o.split == "binary" ? SplitMethod::Binary : SplitMethod::Pary;
-    config.pack = o.pack == "global" ? PackMethod::Global : o.pack == "shared" ? PackMethod::Shared : PackMethod::Chunked;
-    config.psa_plus_group = o.method == "psa+" ? group : 0;
-    if (o.method == "psa+") config.width = static_cast<int>(lanes);
-    model = psa_on_model(u, config);
-    if (model.table.keep != t.keep || model.table.alias != t.alias) {
+    b.config.sections = in.splits;
+    b.config.split = o.split == "binary" ? SplitMethod::Binary : SplitMethod::Pary;
+    b.config.pack = o.pack == "global" ? PackMethod::Global : o.pack == "shared" ? PackMethod::Shared : PackMethod::Chunked;
+    b.config.psa_plus_group = o.method == "psa+" ? in.group : 0;
+    if (o.method == "psa+") b.config.width = static_cast<int>(in.lanes);
+    b.model = psa_on_model(u, b.config);
+    if (b.model.table.keep != t.keep || b.model.table.alias != t.alias) {
       throw std::logic_error("the warp model's " + o.method + " table differs from the host's");
     }
   }
-  alias_device::DeviceBuild on_device;
   if (o.device) {
-    on_device = alias_device::build(w.values, w.fp32, o.method == "psa+" ? group : 0);
-    bool same = on_device.exponent == t.exponent && on_device.capacity == t.capacity;
-    for (std::size_t k = 0; k < n && same; ++k) {
-      same = keep_of_threshold(on_device.threshold[k], t.capacity) == t.keep[k] && on_device.alias[k] == sampled_alias(t, k);
+    b.device = alias_device::build(in.w.values, in.w.fp32, o.method == "psa+" ? in.group : 0);
+    bool same = b.device.exponent == t.exponent && b.device.capacity == t.capacity;
+    for (std::size_t k = 0; k < in.n && same; ++k) {
+      same = keep_of_threshold(b.device.threshold[k], t.capacity) == t.keep[k] && b.device.alias[k] == sampled_alias(t, k);
     }
     if (!same) throw std::logic_error("the device's " + o.method + " table differs from the host's");
   }
-  const char* phases[] = {"partition", "split", "pack"};
-  auto phase = [&](int k) -> const sim::Counters& {
-    return k == 0 ? model.counters.partition : k == 1 ? model.counters.split : model.counters.pack;
-  };
+  return b;
+}
 
-  if (o.format == "json") {
-    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (std::size_t k = 0; k < n; ++k) rows.push_back({{"keep", t.keep[k]}, {"alias", t.alias[k]}});
-    nlohmann::ordered_json j = {{"method", o.method},
-                                {"items", n},
-                                {"unit_exponent", t.exponent},
-                                {"capacity", t.capacity},
-                                {"rows_with_alias", rows_with_alias(t)},
-                                {"check", "exact: every item's implied mass is N u_i"}};
-    if (psa_like) j["splits"] = splits;
-    if (o.method == "psa+") j["greedy"] = {{"group", group}, {"lanes", lanes}, {"rows", st.greedy_rows}, {"left_to_psa", st.left}};
-    if (o.counters) {
-      nlohmann::ordered_json m = {{"split_method", o.split}, {"pack_method", o.pack}, {"lanes", config.width}, {"sections", model.sections},
-                                  {"table", "equal to the host's"}};
-      for (int k = 0; k < 3; ++k) m["counters"][phases[k]] = to_json(phase(k));
-      j["model"] = m;
-    }
-    if (o.device) j["device"] = {{"name", on_device.device}, {"build_ms", on_device.milliseconds}, {"table", "equal to the host's"}};
-    j["rows"] = rows;
-    out << j.dump(2) << "\n";
-    return kExitOk;
+constexpr const char* kPhases[] = {"partition", "split", "pack"};
+
+const sim::Counters& phase(const Built& b, int k) {
+  return k == 0 ? b.model.counters.partition : k == 1 ? b.model.counters.split : b.model.counters.pack;
+}
+
+void write_json(const AliasOptions& o, const Input& in, const Built& b, std::ostream& out) {
+  const auto& t = b.t;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < in.n; ++k) rows.push_back({{"keep", t.keep[k]}, {"alias", t.alias[k]}});
+  nlohmann::ordered_json j = {{"method", o.method},
+                              {"items", in.n},
+                              {"unit_exponent", t.exponent},
+                              {"capacity", t.capacity},
+                              {"rows_with_alias", oracle::alias::rows_with_alias(t)},
+                              {"check", "exact: every item's implied mass is N u_i"}};
+  if (psa_like(o)) j["splits"] = in.splits;
+  if (o.method == "psa+") j["greedy"] = {{"group", in.group}, {"lanes", in.lanes}, {"rows", b.st.greedy_rows}, {"left_to_psa", b.st.left}};
+  if (o.counters) {
+    nlohmann::ordered_json m = {{"split_method", o.split}, {"pack_method", o.pack}, {"lanes", b.config.width}, {"sections", b.model.sections},
+                                {"table", "equal to the host's"}};
+    for (int k = 0; k < 3; ++k) m["counters"][kPhases[k]] = to_json(phase(b, k));
+    j["model"] = m;
   }
+  if (o.device) j["device"] = {{"name", b.device.device}, {"build_ms", b.device.milliseconds}, {"table", "equal to the host's"}};
+  j["rows"] = rows;
+  out << j.dump(2) << "\n";
+}
+
+void write_text(const AliasOptions& o, const Input& in, const Built& b, std::ostream& out) {
+  const auto& t = b.t;
+  const std::size_t n = in.n;
   out << "alias table of " << n << " items by " << o.method;
-  if (psa_like) out << " (" << splits << " sections" << (o.method == "psa+" ? ", groups of " + std::to_string(group) : "") << ")";
-  out << "\nunit 2^" << t.exponent << ", capacity U = " << t.capacity << " units a row; " << rows_with_alias(t) << " rows with an alias";
-  if (o.method == "psa+") out << "; " << st.greedy_rows << " rows packed greedily, " << st.left << " left to PSA";
+  if (psa_like(o)) out << " (" << in.splits << " sections" << (o.method == "psa+" ? ", groups of " + std::to_string(in.group) : "") << ")";
+  out << "\nunit 2^" << t.exponent << ", capacity U = " << t.capacity << " units a row; " << oracle::alias::rows_with_alias(t) << " rows with an alias";
+  if (o.method == "psa+") out << "; " << b.st.greedy_rows << " rows packed greedily, " << b.st.left << " left to PSA";
   out << "\ncheck: exact (every item's implied mass is N u_i)\n";
   if (o.device) {
     char ms[32];
-    std::snprintf(ms, sizeof ms, "%.3f", on_device.milliseconds);
-    out << "on the device (" << on_device.device << "): the same table, built in " << ms << " ms\n";
+    std::snprintf(ms, sizeof ms, "%.3f", b.device.milliseconds);
+    out << "on the device (" << b.device.device << "): the same table, built in " << ms << " ms\n";
   }
   if (o.counters) {
-    out << "on the warp model (" << config.width << " lanes, " << o.split << " split, " << o.pack << " pack, " << model.sections
+    out << "on the warp model (" << b.config.width << " lanes, " << o.split << " split, " << o.pack << " pack, " << b.model.sections
         << " sections): the same table\n";
     out << "  phase       instructions  global requests  sectors loaded  sectors stored  shared requests  bank conflicts\n";
     for (int k = 0; k < 3; ++k) {
-      const auto& c = phase(k);
+      const auto& c = phase(b, k);
       char line[160];
-      std::snprintf(line, sizeof line, "  %-10s %13llu %16llu %15llu %15llu %16llu %15llu\n", phases[k],
+      std::snprintf(line, sizeof line, "  %-10s %13llu %16llu %15llu %15llu %16llu %15llu\n", kPhases[k],
                     static_cast<unsigned long long>(c.total_instructions()), static_cast<unsigned long long>(c.global_requests),
                     static_cast<unsigned long long>(c.global_load_sectors),
                     static_cast<unsigned long long>(c.global_sectors - c.global_load_sectors),
@@ -184,6 +223,16 @@ int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& input
     out << line;
   }
   if (shown < n) out << "  ... (" << n - shown << " more rows; --format json lists them all)\n";
+}
+
+}  // namespace
+
+int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& inputs) {
+  check_options(o);
+  const Input in = read_input(o, inputs);
+  const Built b = build(o, in);
+  if (o.format == "json") write_json(o, in, b, out);
+  else write_text(o, in, b, out);
   return kExitOk;
 }
 
