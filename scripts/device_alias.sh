@@ -11,7 +11,7 @@ out=${OUT:-/tmp/out}
 logs=$(mktemp -d)/alias-logs
 mkdir -p "$out" "$logs"
 source bench/thesis_baseline/device_start.sh  # device.txt; the thesis built in the background
-./.device-out/gpu_tests --gtest_filter='GpuAlias*:Registry/GpuEntry.*alias*' > "$logs/gpu_tests.log" 2>&1
+./.device-out/gpu_tests --gtest_filter='GpuAlias*:Registry/Gpu*Entry.*alias*' > "$logs/gpu_tests.log" 2>&1
 echo "gpu_tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$logs/gpu_tests.log" | tr '\n' ' ')"
 grep -E "10\^9 (sectioned )?GPU alias|PSA\+ \(groups" "$logs/gpu_tests.log"
 ./.device-out/cli_tests --gtest_filter='AliasCommand.Device*' > "$logs/cli_tests.log" 2>&1

@@ -18,7 +18,7 @@ mkdir -p "$out"
 [[ $# -ge 1 ]] && echo "$1" > "$out/commit.txt"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv > "$out/device.txt" 2>&1
 cat "$out/device.txt"
-./.device-out/gpu_tests --gtest_filter='SumTree*:Registry/GpuEntry.*sum_tree*' > "$out/gpu_tests.log" 2>&1
+./.device-out/gpu_tests --gtest_filter='SumTree*:Registry/Gpu*Entry.*sum_tree*' > "$out/gpu_tests.log" 2>&1
 echo "gpu_tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$out/gpu_tests.log" | tr '\n' ' ')"
 grep -E '^\[  FAILED|Failure|GPU [0-9]' "$out/gpu_tests.log" | head -20
 for tool in memcheck racecheck synccheck; do

@@ -14,11 +14,17 @@ using namespace warpsim;
 
 namespace {
 
-std::vector<std::string> with_kernels() {
+// The rows with a kernel that can do what a suite checks: each suite runs
+// on the samplers it applies to, and skips only where no device is present.
+template <class Can>
+std::vector<std::string> with_kernels(Can can) {
   std::vector<std::string> n;
   for (const auto& a : properties::registry())
-    if (a.gpu) n.push_back(a.name);
+    if (a.gpu && can(a)) n.push_back(a.name);
   return n;
+}
+std::vector<std::string> with_kernels() {
+  return with_kernels([](const properties::Algorithm&) { return true; });
 }
 
 class GpuEntry : public testing::TestWithParam<std::string> {
@@ -28,6 +34,9 @@ class GpuEntry : public testing::TestWithParam<std::string> {
     if (const auto why = algorithm().gpu->unavailable(); !why.empty()) GTEST_SKIP() << why;
   }
 };
+class GpuRowDrawsEntry : public GpuEntry {};  // S draws a row
+class GpuTableEntry : public GpuEntry {};     // many draws from one distribution's structure
+class GpuBuilderEntry : public GpuEntry {};   // alias tables built
 
 // Sizes past shared memory (K up to 1100) and several warps.
 const properties::CheckOptions kOptions{.tests = 60, .max_rows = 130, .max_cols = 1100, .seed = 20261122};
@@ -59,9 +68,8 @@ TEST_P(GpuEntry, HitsEveryBoundaryTheScalarDefinitionHits) {
 
 // S draws a row (the sum tree): every property on the kernel's draws (its
 // equality with the oracle's, S from 1 to 40, is EqualsItsOracleBitForBit's).
-TEST_P(GpuEntry, RowDrawsPassEveryProperty) {
+TEST_P(GpuRowDrawsEntry, PassEveryProperty) {
   const auto& a = algorithm();
-  if (!a.gpu->draws_rows()) GTEST_SKIP() << a.name << " makes one draw a row";
   auto o = kOptions;
   o.max_draws = 100;  // past a second-kernel block's draws and G lanes' rounds
   const auto r = properties::check_row_draws(*a.gpu, o);
@@ -80,9 +88,16 @@ TEST_P(GpuEntry, RowDrawsPassEveryProperty) {
 // segment then a block a row, its draws spread over blocks (from the
 // lanes' marks where a row has many) -- equal to the oracle's, one draw
 // and S draws a row, and every property.
-TEST_P(GpuEntry, LongRowsEqualTheOracleAndPassEveryProperty) {
-  const auto& a = algorithm();
-  if (!a.sum_tree) GTEST_SKIP() << a.name << ": rows past K = 1,100 are the sum tree's (the registry's other matrix samplers are checked to it)";
+class SumTreeEntry : public testing::Test {
+ protected:
+  const properties::Algorithm& a = properties::find_algorithm("sum-tree");
+  void SetUp() override {
+    ASSERT_TRUE(a.gpu.has_value()) << "the sum tree has a kernel wherever warpsim is built with CUDA";
+    if (const auto why = a.gpu->unavailable(); !why.empty()) GTEST_SKIP() << why;
+  }
+};
+
+TEST_F(SumTreeEntry, LongRowsEqualTheOracleAndPassEveryProperty) {
   const properties::CheckOptions o{.tests = 6, .max_rows = 8, .max_cols = 48 * 4096, .min_cols = 4097, .seed = 20261126, .max_draws = 70};
   auto r = properties::check_equal(*a.gpu, a.oracle, o);
   EXPECT_TRUE(r.ok) << r.text;
@@ -96,9 +111,7 @@ TEST_P(GpuEntry, LongRowsEqualTheOracleAndPassEveryProperty) {
 // segments with 16-64 draws (too many warps for the resident pass, few
 // enough draws for the cluster; SumTreePlanRule.ARowsClusterIsAtMost8Blocks
 // checks the box's corners), each precision with its own segment.
-TEST_P(GpuEntry, ClusterRowsEqualTheOracleAndPassEveryProperty) {
-  const auto& a = algorithm();
-  if (!a.sum_tree) GTEST_SKIP() << a.name << ": a row's cluster is the sum tree's";
+TEST_F(SumTreeEntry, ClusterRowsEqualTheOracleAndPassEveryProperty) {
   for (const int segment : {4096, 2048}) {  // (fp32, fp64)
     const bool fp32 = segment == 4096;
     const properties::CheckOptions o{.tests = 4, .max_rows = 8, .max_cols = 64 * segment, .min_cols = 34 * segment + 1, .min_rows = 5,
@@ -112,9 +125,8 @@ TEST_P(GpuEntry, ClusterRowsEqualTheOracleAndPassEveryProperty) {
 
 // Table samplers: many draws from one large table, from an arbitrary first
 // draw, equal to the oracle entry's (the model) draw for draw.
-TEST_P(GpuEntry, ManyDrawsFromOneTableEqualItsOracle) {
+TEST_P(GpuTableEntry, ManyDrawsFromOneTableEqualItsOracle) {
   const auto& a = algorithm();
-  if (!a.table()) GTEST_SKIP() << a.name << " is a matrix sampler (no table)";
   for (const auto& w : {test::shuffled_power_law<double>(100000), test::uniform_weights<double>(70001, 3)}) {
     const auto want = a.oracle.many<double>(w, 5, (std::uint64_t{1} << 40) + 17, 4096);
     EXPECT_EQ(a.gpu->many<double>(w, 5, (std::uint64_t{1} << 40) + 17, 4096), want);
@@ -123,14 +135,19 @@ TEST_P(GpuEntry, ManyDrawsFromOneTableEqualItsOracle) {
   }
 }
 
-TEST_P(GpuEntry, TablesImplyTheirWeights) {
+TEST_P(GpuBuilderEntry, TablesImplyTheirWeights) {
   const auto& a = algorithm();
-  if (!a.gpu->builds_tables()) GTEST_SKIP() << a.name << " builds no alias table";
   const auto r = properties::check_table_builder(*a.gpu, kOptions);
   EXPECT_TRUE(r.ok) << r.text;
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, GpuEntry, testing::ValuesIn(with_kernels()),
-                         [](const testing::TestParamInfo<std::string>& p) { return properties::identifier(p.param); });
+const auto kName = [](const testing::TestParamInfo<std::string>& p) { return properties::identifier(p.param); };
+INSTANTIATE_TEST_SUITE_P(Registry, GpuEntry, testing::ValuesIn(with_kernels()), kName);
+INSTANTIATE_TEST_SUITE_P(Registry, GpuRowDrawsEntry,
+                         testing::ValuesIn(with_kernels([](const properties::Algorithm& a) { return a.gpu->draws_rows(); })), kName);
+INSTANTIATE_TEST_SUITE_P(Registry, GpuTableEntry,
+                         testing::ValuesIn(with_kernels([](const properties::Algorithm& a) { return a.gpu->draws_many(); })), kName);
+INSTANTIATE_TEST_SUITE_P(Registry, GpuBuilderEntry,
+                         testing::ValuesIn(with_kernels([](const properties::Algorithm& a) { return a.gpu->builds_tables(); })), kName);
 
 }  // namespace

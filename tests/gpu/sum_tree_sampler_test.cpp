@@ -714,7 +714,7 @@ TEST(SumTreePlanRule, ARowsClusterIsAtMost8Blocks) {
   EXPECT_THROW(S::plan_for(sms, 1, 64 * g + 1, {L::Segmented, 0, -1, 4}), std::invalid_argument);
   EXPECT_THROW(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 4, 1}), std::invalid_argument);
   EXPECT_THROW(S::plan_for(sms, 1, 4 * g, {L::Segmented, 0, -1, 4, -1, 2}, 8), std::invalid_argument);
-  // The corners of the registry's cluster rows (Registry/GpuEntry.
+  // The corners of the registry's cluster rows (SumTreeEntry.
   // ClusterRows...): 5-8 rows of 35-64 segments, 16-64 draws, both
   // precisions.
   for (const int m : {5, 8}) {
