@@ -50,6 +50,7 @@ Algorithm row(std::string name, std::string listing, oracle::Algorithm algorithm
   a.name = name;
   a.listing = std::move(listing);
   a.determinism = Determinism::Replayable;
+  a.family = Family::Matrix;
   a.oracle_algorithm = algorithm;
   a.oracle = Sampler{.name = name,
                      .algorithm = name,
@@ -133,8 +134,8 @@ Algorithm mapped_row(std::string name, std::string listing) {
 
 Algorithm alias_row(std::string name, std::string listing, std::size_t psa_plus_group, std::size_t section_rows = 0) {
   Algorithm a = mapped_row(std::move(name), std::move(listing));
-  a.alias_psa_plus_group = psa_plus_group;
-  a.alias_section_rows = section_rows;
+  a.family = Family::AliasTable;
+  a.alias = {.psa_plus_group = psa_plus_group, .section_rows = section_rows};
   a.oracle.many32 = oracle_alias<float>(psa_plus_group, section_rows);
   a.oracle.many64 = oracle_alias<double>(psa_plus_group, section_rows);
   a.oracle.table32 = oracle_alias_table<float>(psa_plus_group);
@@ -168,7 +169,7 @@ Algorithm bringmann_larsen_row() {
   Algorithm a = mapped_row("bringmann-larsen",
                            "seed 001, Sec. 2.8 and 5.3.2: Bringmann and Larsen's rejection sampling (Occ_i slots an item, the array as a "
                            "bit array with rank), attempt j of draw d from Philox (seed, d, j)");
-  a.bringmann_larsen = true;
+  a.family = Family::BringmannLarsen;
   a.oracle.many32 = oracle_bringmann_larsen<float>();
   a.oracle.many64 = oracle_bringmann_larsen<double>();
   a.oracle.f32 = matrix_of(a.oracle.many32);
@@ -219,7 +220,7 @@ Algorithm sum_tree_row() {
   Algorithm a = mapped_row("sum-tree",
                            "seed 000's block sums then a search inside the chosen block, at every level of one binary tree over the row "
                            "(doubles), any row length: oracle/sum_tree.hpp");
-  a.sum_tree = true;
+  a.family = Family::SumTree;
   a.oracle.f32 = oracle_sum_tree<float>();
   a.oracle.f64 = oracle_sum_tree<double>();
   a.oracle.rows32 = oracle_sum_tree_rows<float>();

@@ -5,14 +5,15 @@
 // and gpu/ share nothing but rng/. Adding an algorithm is one row in
 // registry.cpp (and one in gpu_entries.cpp if it has a kernel).
 //
-// Three kinds of row: the matrix samplers of seed 000 (oracle_algorithm says
-// which of oracle/draw_matrix.hpp's); the sum-tree draw (sum_tree: seed
-// 000's block sums at every level of a tree over each row, its oracle in
-// oracle/sum_tree_draw.hpp, its draws through its own mapping of rng/:
-// Determinism::Mapped); and the table samplers of seed 001
-// (alias tables, and Bringmann and Larsen's rejection structure:
+// A row's Family says what kind of sampler it is: the matrix samplers of
+// seed 000 (oracle_algorithm says which of oracle/draw_matrix.hpp's); the
+// sum-tree draw (seed 000's block sums at every level of a tree over each
+// row, its oracle in oracle/sum_tree_draw.hpp, its draws through its own
+// mapping of rng/: Determinism::Mapped); and the table samplers of seed
+// 001 (alias tables, and Bringmann and Larsen's rejection structure:
 // Sampler::many draws from one distribution's structure, and the matrix
-// form gives each row its own).
+// form gives each row its own). Tests dispatch on what a row's Sampler can
+// do (draws_rows(), draws_many(), builds_tables()), not on its family.
 //
 // Usage:
 //   for (const auto& a : properties::registry())
@@ -29,26 +30,34 @@
 
 namespace warpsim::properties {
 
+// What kind of sampler a row is: with it, how its oracle and GPU entries
+// are made (registry.cpp and detail/gpu_entries.cpp each switch on it once).
+enum class Family {
+  Matrix,           // seed 000's matrix samplers: Algorithm::oracle_algorithm names oracle/draw_matrix.hpp's
+  SumTree,          // the sum-tree draw (oracle/sum_tree.hpp): any row length, S draws a row
+  AliasTable,       // seed 001's alias tables: Algorithm::alias says which construction and sampling
+  BringmannLarsen,  // seed 001, Sec. 2.8 (oracle/rejection/bringmann_larsen.hpp): no alias table
+};
+
+// An alias-table row's construction and sampling; the oracle and the kernel
+// take them from here.
+struct AliasParams {
+  std::size_t psa_plus_group = 0;  // PSA+'s group of items (0: PSA)
+  std::size_t section_rows = 0;    // sectioned sampling's section rows (0: a draw a lane)
+};
+
 struct Algorithm {
   std::string name;     // "butterfly-addsub"
   std::string listing;  // "seed 000, Alg. 7-10, add-subtract variant (Sec. 6)"
+  Family family = Family::Matrix;
   Determinism determinism = Determinism::Replayable;
-  // Matrix samplers: the oracle's algorithm, for workloads that call the
-  // oracle directly (LDA). Empty for table samplers.
+  // Family::Matrix: the oracle's algorithm (also for workloads that call the
+  // oracle directly: LDA).
   std::optional<oracle::Algorithm> oracle_algorithm;
-  // The sum-tree draw (oracle/sum_tree.hpp): a matrix sampler with no
-  // oracle::Algorithm.
-  bool sum_tree = false;
-  bool table() const { return !oracle_algorithm.has_value() && !sum_tree; }
-  // Table samplers: PSA+'s group of items (0: PSA). The oracle and the kernel
-  // take it from here.
-  std::size_t alias_psa_plus_group = 0;
-  // Table samplers: sectioned sampling's section rows (0: a draw a lane).
-  std::size_t alias_section_rows = 0;
-  // Table samplers: Bringmann and Larsen's rejection structure (seed 001,
-  // Sec. 2.8; oracle/rejection/bringmann_larsen.hpp) in place of an alias
-  // table. It builds no alias table (no table32/table64 entries).
-  bool bringmann_larsen = false;
+  AliasParams alias;  // Family::AliasTable
+  // Samplers that draw many times from one distribution's structure (an
+  // alias table, Bringmann and Larsen's): Sampler::many.
+  bool table() const { return family == Family::AliasTable || family == Family::BringmannLarsen; }
   Sampler oracle;
   std::optional<Sampler> gpu;  // where warpsim was built with CUDA and the algorithm has a kernel
 };

@@ -177,42 +177,43 @@ std::string device_unavailable() {
 
 void add_gpu_entries(std::vector<Algorithm>& rows) {
   for (auto& a : rows) {
-    if (a.bringmann_larsen) {
-      Sampler s{.name = a.name + "@gpu", .algorithm = a.name, .where = "GPU", .determinism = a.determinism,
-                .many32 = gpu_bringmann_larsen<float>(), .many64 = gpu_bringmann_larsen<double>()};
-      s.f32 = matrix_of(s.many32);
-      s.f64 = matrix_of(s.many64);
-      s.unavailable = device_unavailable;
-      a.gpu = std::move(s);
-      continue;
+    Sampler s{.name = a.name + "@gpu", .algorithm = a.name, .where = "GPU", .determinism = a.determinism};
+    switch (a.family) {
+      case Family::Matrix: {
+        const auto* kernel = [&]() -> const gpu::MatrixAlgorithm* {
+          for (const auto& [name, k] : matrix_kernels())
+            if (name == a.name) return &k;
+          return nullptr;
+        }();
+        if (!kernel) continue;  // a listing with no kernel of its own (linear search, transpose through memory)
+        s.adds_in_order = a.oracle.adds_in_order;
+        s.f32 = gpu_draw<float>(*kernel);
+        s.f64 = gpu_draw<double>(*kernel);
+        break;
+      }
+      case Family::SumTree:
+        s.f32 = gpu_sum_tree<float>();
+        s.f64 = gpu_sum_tree<double>();
+        s.rows32 = gpu_sum_tree_rows<float>();
+        s.rows64 = gpu_sum_tree_rows<double>();
+        break;
+      case Family::AliasTable:
+        s.many32 = gpu_alias<float>(a.alias.psa_plus_group, a.alias.section_rows);
+        s.many64 = gpu_alias<double>(a.alias.psa_plus_group, a.alias.section_rows);
+        s.table32 = gpu_alias_table<float>(a.alias.psa_plus_group);
+        s.table64 = gpu_alias_table<double>(a.alias.psa_plus_group);
+        s.f32 = matrix_of(s.many32);
+        s.f64 = matrix_of(s.many64);
+        break;
+      case Family::BringmannLarsen:
+        s.many32 = gpu_bringmann_larsen<float>();
+        s.many64 = gpu_bringmann_larsen<double>();
+        s.f32 = matrix_of(s.many32);
+        s.f64 = matrix_of(s.many64);
+        break;
     }
-    if (a.sum_tree) {
-      Sampler s{.name = a.name + "@gpu", .algorithm = a.name, .where = "GPU", .determinism = a.determinism,
-                .f32 = gpu_sum_tree<float>(), .f64 = gpu_sum_tree<double>(),
-                .rows32 = gpu_sum_tree_rows<float>(), .rows64 = gpu_sum_tree_rows<double>()};
-      s.unavailable = device_unavailable;
-      a.gpu = std::move(s);
-      continue;
-    }
-    if (a.table()) {
-      Sampler s{.name = a.name + "@gpu", .algorithm = a.name, .where = "GPU", .determinism = a.determinism,
-                .many32 = gpu_alias<float>(a.alias_psa_plus_group, a.alias_section_rows),
-                .many64 = gpu_alias<double>(a.alias_psa_plus_group, a.alias_section_rows),
-                .table32 = gpu_alias_table<float>(a.alias_psa_plus_group),
-                .table64 = gpu_alias_table<double>(a.alias_psa_plus_group)};
-      s.f32 = matrix_of(s.many32);
-      s.f64 = matrix_of(s.many64);
-      s.unavailable = device_unavailable;
-      a.gpu = std::move(s);
-      continue;
-    }
-    for (const auto& [name, kernel] : matrix_kernels()) {
-      if (name != a.name) continue;
-      Sampler s{.name = a.name + "@gpu", .algorithm = a.name, .where = "GPU", .determinism = a.determinism,
-                .adds_in_order = a.oracle.adds_in_order, .f32 = gpu_draw<float>(kernel), .f64 = gpu_draw<double>(kernel)};
-      s.unavailable = device_unavailable;
-      a.gpu = std::move(s);
-    }
+    s.unavailable = device_unavailable;
+    a.gpu = std::move(s);
   }
 }
 

@@ -158,7 +158,7 @@ class TableEntry : public testing::TestWithParam<std::string> {};
 TEST_P(TableEntry, DrawsAreTheHostTablesDraws) {
   namespace alias = oracle::alias;
   const auto& a = properties::find_algorithm(GetParam());
-  if (a.bringmann_larsen) {  // the host's structure and draw d (oracle/rejection/bringmann_larsen.hpp)
+  if (a.family == properties::Family::BringmannLarsen) {  // the host's structure and draw d (oracle/rejection/bringmann_larsen.hpp)
     namespace rj = oracle::rejection;
     for (const auto& w : {test::shuffled_power_law<double>(3000, 7), test::uniform_weights<double>(2500, 5), std::vector<double>{0, 2.5, 0, 1}}) {
       const auto s = rj::build<double>(w);
@@ -175,15 +175,15 @@ TEST_P(TableEntry, DrawsAreTheHostTablesDraws) {
   }
   for (const auto& w : {test::shuffled_power_law<double>(3000, 7), test::uniform_weights<double>(2500, 5), std::vector<double>{0, 2.5, 0, 1}}) {
     const auto u = alias::to_units<double>(w);
-    const auto host = a.alias_psa_plus_group ? alias::psa_plus(u, a.alias_psa_plus_group, std::max<std::size_t>(1, w.size() / 64), {}, nullptr,
+    const auto host = a.alias.psa_plus_group ? alias::psa_plus(u, a.alias.psa_plus_group, std::max<std::size_t>(1, w.size() / 64), {}, nullptr,
                                                                nullptr, 32)
                                              : alias::psa(u, std::max<std::size_t>(1, w.size() / 64));
     ASSERT_EQ(alias::check_table(host, u), "");
     const std::uint64_t first = 1000003, seed = 20261122;
     const auto got = a.oracle.many<double>(w, seed, first, 200);
     ASSERT_EQ(got.size(), 200u);
-    if (a.alias_section_rows != 0) {
-      EXPECT_EQ(got, alias::sample_sectioned(host, a.alias_section_rows, 200, seed, first)) << a.name;
+    if (a.alias.section_rows != 0) {
+      EXPECT_EQ(got, alias::sample_sectioned(host, a.alias.section_rows, 200, seed, first)) << a.name;
       continue;
     }
     for (std::uint64_t d = 0; d < got.size(); ++d) EXPECT_EQ(got[d], alias::draw(host, seed, first + d)) << a.name << " draw " << first + d;
@@ -192,7 +192,7 @@ TEST_P(TableEntry, DrawsAreTheHostTablesDraws) {
   const auto idx = a.oracle.draw(m, 9);
   for (int r = 0; r < 3; ++r) {
     const auto t = alias::psa(alias::to_units<float>(m.row(r)), 1);
-    const auto want = a.alias_section_rows ? alias::sample_sectioned(t, a.alias_section_rows, 1, 9, static_cast<std::uint64_t>(r)).at(0)
+    const auto want = a.alias.section_rows ? alias::sample_sectioned(t, a.alias.section_rows, 1, 9, static_cast<std::uint64_t>(r)).at(0)
                                            : alias::draw(t, 9, static_cast<std::uint64_t>(r));
     EXPECT_EQ(idx[static_cast<std::size_t>(r)], static_cast<int>(want)) << r;
   }
@@ -251,7 +251,7 @@ TEST(Registry, ListsEachAlgorithmOnceWithItsListing) {
     EXPECT_TRUE(seen.insert(a.name).second) << a.name;
     EXPECT_NE(a.listing.find(a.table() ? "seed 001" : "seed 000"), std::string::npos) << a.name;
     EXPECT_EQ(a.table(), a.oracle.draws_many()) << a.name << ": table samplers, and only they, draw many from one table";
-    EXPECT_EQ(a.determinism, a.table() || a.sum_tree ? properties::Determinism::Mapped : properties::Determinism::Replayable) << a.name;
+    EXPECT_EQ(a.determinism, a.table() || a.family == properties::Family::SumTree ? properties::Determinism::Mapped : properties::Determinism::Replayable) << a.name;
     EXPECT_EQ(a.oracle.algorithm, a.name);
     if (a.gpu) {
       EXPECT_EQ(a.gpu->algorithm, a.name);
