@@ -56,6 +56,19 @@ void check_probabilities(std::span<const double> probabilities) {
   }
 }
 
+long double checked_weights_total(std::span<const double> weights, const char* what) {
+  long double total = 0;
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    const double w = weights[i];
+    if (!std::isfinite(w) || w < 0) {
+      throw std::invalid_argument(std::string(what) + ": entry " + std::to_string(i) + " (" + number_text(w) + ") is not finite and non-negative");
+    }
+    total += w;
+  }
+  if (!(total > 0)) throw std::invalid_argument(std::string(what) + ": they sum to 0");
+  return total;
+}
+
 void check_alpha(double alpha) {
   if (!(alpha > 0 && alpha < 1)) throw std::invalid_argument("alpha must lie strictly between 0 and 1");
 }

@@ -30,6 +30,11 @@ void check_pooled_total(double n1, double n2);
 // explicit choice, never done here).
 void check_probabilities(std::span<const double> probabilities);
 
+// The sum, in long double, of weights that need not sum to 1; throws
+// std::invalid_argument ("<what>: ...") unless every one is finite and
+// non-negative and their sum is positive.
+long double checked_weights_total(std::span<const double> weights, const char* what);
+
 void check_alpha(double alpha);
 
 // The shortest text that reads back as the same double ("1e+20", "0.1",

@@ -6,15 +6,12 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "stats/input_checks.hpp"
+
 namespace warpsim::stats {
 
 MultinomialSampler::MultinomialSampler(std::span<const double> p) : conditional_(p.size()) {
-  long double rest = 0;
-  for (double v : p) {
-    if (!(v >= 0) || !std::isfinite(v)) throw std::invalid_argument("multinomial: probabilities must be finite and non-negative");
-    rest += v;
-  }
-  if (!(rest > 0)) throw std::invalid_argument("multinomial: the probabilities sum to 0");
+  checked_weights_total(p, "multinomial: the probabilities");
   // conditional_[i] = p_i / (p_i + ... + p_{K-1}), from the back in long
   // double so that the last positive category takes everything left (1).
   long double suffix = 0;

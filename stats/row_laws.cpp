@@ -17,12 +17,7 @@
 namespace warpsim::stats {
 
 RowLaw::RowLaw(std::span<const double> w) : p_(w.size()), before_index_(w.size()), before_heavier_(w.size()) {
-  long double total = 0;
-  for (double x : w) {
-    if (!(x >= 0) || !std::isfinite(x)) throw std::invalid_argument("a row's weights must be finite and non-negative");
-    total += x;
-  }
-  if (!(total > 0)) throw std::invalid_argument("a row's weights sum to 0");
+  const long double total = checked_weights_total(w, "a row's weights");
   long double run = 0;
   for (std::size_t i = 0; i < w.size(); ++i) {
     p_[i] = static_cast<double>(w[i] / total);

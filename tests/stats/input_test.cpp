@@ -40,6 +40,14 @@ TEST(Input, RejectsWhatCannotBeProbabilities) {
   EXPECT_NE(message_of([&] { chi_square_test(o, std::vector<double>{0.5, 0.5}, {.alpha = 1.5}); }).find("alpha"), std::string::npos);
 }
 
+TEST(Input, RejectsWhatCannotBeWeightsOfARowOrAMultinomial) {
+  EXPECT_NE(message_of([] { RowLaw(std::vector<double>{1, -1}); }).find("a row's weights: entry 1 (-1)"), std::string::npos);
+  EXPECT_NE(message_of([] { RowLaw(std::vector<double>{0, 0}); }).find("sum to 0"), std::string::npos);
+  EXPECT_NE(message_of([] { MultinomialSampler(std::vector<double>{INFINITY, 1}); }).find("multinomial: the probabilities: entry 0"),
+            std::string::npos);
+  EXPECT_DOUBLE_EQ(static_cast<double>(checked_weights_total(std::vector<double>{0.5, 0, 2}, "w")), 2.5);
+}
+
 TEST(Input, AnObservationInAnImpossibleCategoryRejectsOutright) {
   const auto r = chi_square_test(std::vector<double>{10, 10, 1}, std::vector<double>{0.5, 0.5, 0.0});
   EXPECT_TRUE(r.reject);
