@@ -222,18 +222,22 @@ std::string Plugin::take_error() {
   return e;
 }
 
+std::string Plugin::last_error_text(const std::string& call) {
+  const char* msg = nullptr;
+  if (table_->last_error) {
+    CallGuard guard(call + " (last_error)");
+    msg = table_->last_error();
+  }
+  return msg ? printable(msg, 300) : std::string("no last_error message");
+}
+
 template <class T>
 std::vector<int> Plugin::draw_rows(const warpsim_sampler& s, const properties::Matrix<T>& m, std::uint64_t seed) {
   std::vector<std::int32_t> idx(static_cast<std::size_t>(m.rows), -1);
   const std::string call = "plugin '" + printable(path_, 200) + "', sampler '" + s.name + "', draw_rows";
   auto returned = [&](int rc) {
     if (rc == WARPSIM_OK) return;
-    const char* msg = nullptr;
-    if (table_->last_error) {
-      CallGuard guard(call + " (last_error)");
-      msg = table_->last_error();
-    }
-    const std::string text = msg ? printable(msg, 300) : std::string("no last_error message");
+    const std::string text = last_error_text(call);
     // The sampler's own failure, for the properties to report (not the run's).
     if (rc == WARPSIM_FAULT) throw std::runtime_error("the sampler reported a fault (WARPSIM_FAULT): " + text);
     fail(s, "draw_rows", "returned " + std::to_string(rc) + ": " + text);
@@ -290,8 +294,7 @@ std::vector<int> Plugin::draw_row_draws(const warpsim_sampler& s, const properti
     out.download(idx.data(), out.bytes());
   }
   if (rc != WARPSIM_OK) {
-    const char* msg = table_->last_error ? table_->last_error() : nullptr;
-    const std::string text = msg ? printable(msg, 300) : std::string("no last_error message");
+    const std::string text = last_error_text(call);
     if (rc == WARPSIM_FAULT) throw std::runtime_error("the sampler reported a fault (WARPSIM_FAULT): " + text);
     fail(s, "draw_row_draws", "returned " + std::to_string(rc) + ": " + text);
   }
@@ -326,8 +329,7 @@ properties::AliasTableImage Plugin::build_table(const warpsim_sampler& s, std::s
     dalias.download(alias.data(), dalias.bytes());
   }
   if (rc != WARPSIM_OK) {
-    const char* msg = table_->last_error ? table_->last_error() : nullptr;
-    const std::string text = msg ? printable(msg, 300) : std::string("no last_error message");
+    const std::string text = last_error_text(call);
     if (rc == WARPSIM_FAULT) throw std::runtime_error("the builder reported a fault (WARPSIM_FAULT): " + text);
     fail(s, "alias_build", "returned " + std::to_string(rc) + ": " + text);
   }
@@ -503,8 +505,7 @@ std::string Plugin::count_law(const warpsim_sampler& s, const char* entry, const
       if (const auto e = device::synchronize_error(); !e.empty()) fail(s, entry, "its launch left " + e);
     }
     if (rc != WARPSIM_OK) {
-      const char* msg = table_->last_error ? table_->last_error() : nullptr;
-      const std::string text = msg ? printable(msg, 300) : std::string("no last_error message");
+      const std::string text = last_error_text(call);
       if (rc == WARPSIM_FAULT) return "fault: draws " + std::to_string(first) + " to " + std::to_string(first + m - 1) + ": the sampler reported a fault (WARPSIM_FAULT): " + text;
       fail(s, entry, "returned " + std::to_string(rc) + ": " + text);
     }

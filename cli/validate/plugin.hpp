@@ -77,6 +77,9 @@ class Plugin {
   template <class T>
   properties::AliasTableImage build_table(const warpsim_sampler& s, std::span<const T> weights);
   [[noreturn]] void fail(const warpsim_sampler& s, const std::string& entry, const std::string& why);
+  // The plugin's last_error() (called under the crash guard, named `call`),
+  // printable, or "no last_error message".
+  std::string last_error_text(const std::string& call);
   std::string path_;
   void* handle_ = nullptr;
   const warpsim_plugin* table_ = nullptr;

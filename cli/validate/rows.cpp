@@ -219,9 +219,10 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report, c
   const std::span<const stats::RowLaw> laws = s.built ? std::span<const stats::RowLaw>(*s.built) : std::span<const stats::RowLaw>(s.laws);
   const auto kept_counts = std::span<const stats::RowCounts>(s.counts).first(std::min(s.counts.size(), laws.size()));
   const auto kept_laws = laws.first(kept_counts.size());
+  const std::string not_kept = label + ": more than 2^22 weights or 2^26 draws: the rows' laws and counts are not all kept";
   if (!s.keep_laws || !s.counts_kept) {
     report.checks.push_back({"rows_score", Outcome::Skipped,
-                             label + ": more than 2^22 weights or 2^26 draws: the rows' laws and counts are not all kept", std::nullopt});
+                             not_kept, std::nullopt});
   } else {
     const auto t = stats::rows_score_test(kept_laws, kept_counts, alpha, std::nullopt, kRowsChiSquareWork);
     report.checks.push_back({"rows_score", t.reject ? Outcome::Fail : Outcome::Pass,
@@ -235,7 +236,7 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report, c
   }
   if (!s.keep_laws || !s.counts_kept) {
     report.checks.push_back({"rows_binomial", Outcome::Skipped,
-                             label + ": more than 2^22 weights or 2^26 draws: the rows' laws and counts are not all kept", std::nullopt});
+                             not_kept, std::nullopt});
   } else {
     std::vector<stats::RowCell> cells;
     const auto t = stats::rows_binomial_test(kept_laws, kept_counts, alpha, &cells, 3);
@@ -250,7 +251,7 @@ void RowChecks::finish(double alpha, const std::string& label, Report& report, c
   if (s.most_a_row >= 2) {
     if (!s.keep_laws || !s.counts_kept) {
       report.checks.push_back({"rows_chi_square", Outcome::Skipped,
-                               label + ": more than 2^22 weights or 2^26 draws: the rows' laws and counts are not all kept", std::nullopt});
+                               not_kept, std::nullopt});
     } else {
       const auto t = stats::rows_chi_square_test(kept_laws, kept_counts, alpha, std::nullopt, kRowsChiSquareWork);
       report.checks.push_back({"rows_chi_square", t.reject ? Outcome::Fail : Outcome::Pass,
