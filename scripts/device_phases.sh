@@ -3,7 +3,7 @@
 # inside their kernels (phase_<build>, a driver built with a stamped copy
 # of gpu/sum_tree_sampler.cu, as in
 # docs/device-logs/2026-11-26/rows-trials/h100-resident-phases/ at commit
-# 8554d50), then by
+# 2ea68a0), then by
 # scripts/device_ab.sh (all of gpu_tests, the sanitizers, bench_base
 # against bench_new in CUDA-event time). Unpacks .device-out/bins.tar.xz
 # (carried); every argument goes to device_ab.sh (the commit note first).
