@@ -85,6 +85,7 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
         rw_floor_ms, target_ms);
     std::fflush(stdout);
     using L = gpu::SumTreePlan::Layout;
+    using P = gpu::SumTreePlan::SecondPass;
     const std::int64_t g = static_cast<std::int64_t>(16 / sizeof(T)) * 1024;  // a segment's weights
     // Every layout that holds K: a block a row with rows kept in shared
     // memory and not, the segmented one (its row's last warp drawing, or
@@ -92,15 +93,15 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
     // a draw and by the warp (the second kernel walking with the plan's
     // blocks a row, and with one where S > 1; or a warp a row), and the
     // short rows' layouts.
-    std::vector<gpu::SumTreePlan> layouts = {{L::BlockPerRow, 0, 1, -1, 0}, {L::BlockPerRow, 0, 1, -1, 1}, {L::BlockPerRow, 0, 0, -1, 0},
-                                        {L::BlockPerRow, 0, 0, -1, 1}, {L::Segmented, 0, -1, 0},      {L::Segmented, 0, -1, 0, 0}, {L::Segmented, 0, -1, 1, 0},
-                                        {L::Segmented, 0, -1, 1, 1},   {L::Segmented, 0, -1, 1, 1, 1}, {L::Segmented, 0, -1, 2},
-                                        {L::Segmented, 0, -1, 3},      {L::Segmented, 1, -1, 3},      {L::Segmented, 0, -1, 4},
+    std::vector<gpu::SumTreePlan> layouts = {{L::BlockPerRow, 0, 1, P::Auto, 0}, {L::BlockPerRow, 0, 1, P::Auto, 1}, {L::BlockPerRow, 0, 0, P::Auto, 0},
+                                        {L::BlockPerRow, 0, 0, P::Auto, 1}, {L::Segmented, 0, -1, P::LastWarp},      {L::Segmented, 0, -1, P::LastWarp, 0}, {L::Segmented, 0, -1, P::RowPass, 0},
+                                        {L::Segmented, 0, -1, P::RowPass, 1},   {L::Segmented, 0, -1, P::RowPass, 1, 1}, {L::Segmented, 0, -1, P::WarpRowPass},
+                                        {L::Segmented, 0, -1, P::ResidentPass},      {L::Segmented, 1, -1, P::ResidentPass},      {L::Segmented, 0, -1, P::ClusterPass},
                                         {L::LanesPerRow},
                                         {L::ThreadPerRow},             {L::WarpPerRow}};
     // Many draws a row: the second kernel a lane a draw, a round of 256
     // draws a block (each of its 8 warps one round of 32).
-    if (p.draws >= 512) layouts.insert(layouts.begin() + 13, {L::Segmented, 0, -1, 1, 0, (p.draws + 255) / 256});  // (before the short rows' layouts)
+    if (p.draws >= 512) layouts.insert(layouts.begin() + 13, {L::Segmented, 0, -1, P::RowPass, 0, (p.draws + 255) / 256});  // (before the short rows' layouts)
     for (const auto& forced : layouts) {
       const auto layout = forced.layout;
       if (!forced_only.takes(layout)) continue;
@@ -113,18 +114,18 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
           (p.draws == 1 || (layout == L::Segmented && p.draws <= p.m)))
         continue;
       if (layout == L::BlockPerRow && forced.keep_rows == 1 && p.k > 8 * g) continue;
-      if (layout == L::Segmented && forced.second_pass == 0 && p.k > 32 * g) continue;
-      if (layout == L::Segmented && forced.second_pass == 0 && forced.warp_walk == 0 && p.draws > 4) continue;  // (the last warp walks at most 4)
-      if (layout == L::Segmented && forced.second_pass == 2 && (p.k > 256 * g || p.draws > 4)) continue;  // (a warp a row's rows and draws)
+      if (layout == L::Segmented && forced.second_pass == P::LastWarp && p.k > 32 * g) continue;
+      if (layout == L::Segmented && forced.second_pass == P::LastWarp && forced.warp_walk == 0 && p.draws > 4) continue;  // (the last warp walks at most 4)
+      if (layout == L::Segmented && forced.second_pass == P::WarpRowPass && (p.k > 256 * g || p.draws > 4)) continue;  // (a warp a row's rows and draws)
       // (the resident pass: up to 512 segments and 64 draws, its grid at most 4 warps a multiprocessor here)
-      if (layout == L::Segmented && forced.second_pass == 3 &&
+      if (layout == L::Segmented && forced.second_pass == P::ResidentPass &&
           (p.k > 512 * g || p.draws > 64 || static_cast<std::int64_t>(p.m) * ((p.k + g - 1) / g) > 4LL * sms))
         continue;
       // (its one-warp blocks asked: only where its own choice is not one warp already)
-      if (layout == L::Segmented && forced.second_pass == 3 && forced.warps_per_block == 1 &&
-          gpu::SumTreeSampler<T>::plan(p.m, p.k, {L::Segmented, 0, -1, 3}, p.draws).warps_per_block == 1)
+      if (layout == L::Segmented && forced.second_pass == P::ResidentPass && forced.warps_per_block == 1 &&
+          gpu::SumTreeSampler<T>::plan(p.m, p.k, {L::Segmented, 0, -1, P::ResidentPass}, p.draws).warps_per_block == 1)
         continue;
-      if (layout == L::Segmented && forced.second_pass == 4 && p.k > 64 * g) continue;  // (a row's cluster: up to 64 segments)
+      if (layout == L::Segmented && forced.second_pass == P::ClusterPass && p.k > 64 * g) continue;  // (a row's cluster: up to 64 segments)
       if (forced.row_blocks == 1 && p.draws == 1) continue;  // (the plan's already)
       if (!long_rows && p.k > g) break;
       if (layout == L::LanesPerRow && p.k > gpu::SumTreeSampler<T>::lanes_per_row_max_k()) continue;
@@ -140,7 +141,7 @@ void run(const char* dtype, const std::vector<Point>& grid, double bandwidth_gbs
     // of these blocks a row, where it holds the row and has that many draws.
     for (const int rb : row_blocks) {
       if (p.draws < 2 || rb > p.draws || p.k > 32 * g) continue;
-      const gpu::SumTreePlan forced{L::BlockPerRow, 0, 0, -1, 0, rb};
+      const gpu::SumTreePlan forced{L::BlockPerRow, 0, 0, P::Auto, 0, rb};
       const double f = bench::median_ms([&] { sampler.draw(w.p, p.m, p.k, seed++, p.draws, out.p, nullptr, forced); }, 15, 3);
       WARPSIM_CUDA(cudaDeviceSynchronize());
       std::printf("{\"dtype\": \"%s\", \"what\": \"sum-tree row-blocks\", \"M\": %d, \"K\": %lld, \"S\": %d, \"row_blocks\": %d, "

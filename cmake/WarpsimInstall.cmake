@@ -4,6 +4,7 @@
 #     warpsim::stats       the statistical tests (stats/)
 #     warpsim::oracle      the seeds' algorithms on the model (header-only)
 #     warpsim::properties  the registry, generators and properties (RapidCheck)
+#     warpsim::sum_tree_plan  the sum-tree draw's plan (host code: gpu/sum_tree_plan.hpp)
 #     warpsim::gpu         the CUDA kernels (where warpsim was built with CUDA)
 #     warpsim::plugin      the plugin ABI (warpsim/plugin.h) and rng/'s Philox mapping
 #   and bin/warpsim. Headers go to include/warpsim/ (sim/, stats/, ...; users
@@ -18,7 +19,7 @@ target_include_directories(warpsim_plugin INTERFACE
   $<INSTALL_INTERFACE:include> $<INSTALL_INTERFACE:include/warpsim>)
 target_link_libraries(warpsim_plugin INTERFACE $<BUILD_INTERFACE:warpsim_random123> $<INSTALL_INTERFACE:warpsim::Random123>)
 
-set(_targets warpsim_sim warpsim_stats warpsim_oracle warpsim_properties warpsim_plugin)
+set(_targets warpsim_sim warpsim_stats warpsim_oracle warpsim_properties warpsim_plugin warpsim_sum_tree_plan)
 if(WARPSIM_HAVE_CUDA)
   list(APPEND _targets warpsim_gpu)
 endif()

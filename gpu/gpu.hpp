@@ -4,6 +4,7 @@
 //
 //   matrix_sampler.hpp  MatrixSampler<T>: one index per row of an M x K matrix
 //   sum_tree_sampler.hpp  SumTreeSampler<T>: S draws a row, rows from a few weights to 10^7
+//   sum_tree_plan.hpp   SumTreePlan, SumTreePlanner<T>: its layout's rule (host code, no CUDA)
 //   alias_table.hpp     AliasTableBuilder<T>, alias_sample: seed 001's alias tables
 //   bringmann_larsen.hpp  BringmannLarsenBuilder<T>, bringmann_larsen_sample: seed 001's
 //                       rejection sampling (Sec. 2.8), uncached or pre-cached
@@ -26,6 +27,8 @@
 // registry row each kernel implements: properties/gpu_kernels.hpp.
 //   not included: gpu/warp_rejection.cuh (device code: a kernel's .cu includes it)
 // The sum tree's kernels, a file each, parts of gpu/sum_tree_sampler.cu:
+//   not included: gpu/sum_tree/shape.hpp (the tree's shape and each pass's limits, shared by the kernels and the plan)
+//   not included: gpu/sum_tree/tuning.hpp (the plan's thresholds: gpu/sum_tree/plan.cpp applies them)
 //   not included: gpu/sum_tree/tree.cuh (part of gpu/sum_tree_sampler.cu: the device parts the passes share)
 //   not included: gpu/sum_tree/segment_pass.cuh (part of gpu/sum_tree_sampler.cu: the kernel segment_pass)
 //   not included: gpu/sum_tree/row_pass.cuh (part of gpu/sum_tree_sampler.cu: the kernel row_pass)
@@ -55,4 +58,5 @@
 #include "gpu/matrix_sampler.hpp"
 #include "gpu/rejection_counts.hpp"
 #include "gpu/rejection_loop.hpp"
+#include "gpu/sum_tree_plan.hpp"
 #include "gpu/sum_tree_sampler.hpp"

@@ -1,4 +1,4 @@
-// cluster_pass (SumTreePlan::second_pass 4): a row's blocks a thread-block
+// cluster_pass (SecondPass::ClusterPass): a row's blocks a thread-block
 // cluster, its segments' sums read across the cluster's shared memory.
 //
 // A part of gpu/sum_tree_sampler.cu's translation unit, included there only
@@ -10,7 +10,7 @@ namespace warpsim::gpu {
 
 namespace {
 
-// A row's cluster (SumTreePlan::second_pass 4): the row's segments over
+// A row's cluster (SecondPass::ClusterPass): the row's segments over
 // one thread-block cluster of up to 8 blocks (a warp a segment: segment
 // rank x warps + w on the block of cluster rank `rank`, its warp w), for
 // many rows of up to 64 segments with few draws a segment. Each warp sums
@@ -27,63 +27,8 @@ namespace {
 // after the whole matrix. The barriers are split (arrive, other work,
 // wait), and after the sums' no block touches another's shared memory, so
 // each leaves once its own draws are made.
-constexpr int kClusterBlocks = 8;  // the portable cluster size
-constexpr int kClusterWarps = 8;   // a block's most warps (warps_per_block)
-constexpr int kClusterSegments = kClusterBlocks * kClusterWarps;
-
-// plan() takes a row's cluster (unless the resident pass) for rows longer
-// than lanes a row hold of 9-64 segments (2-8 blocks of 8 warps; up to 8
-// segments a block a row is one block without the cluster's barriers) and
-// at most 64 draws (every block descends them all), where the grid has at
-// least 32 warps a multiprocessor (M x segments) or a row 16 draws or
-// more. H100, every layout forced side by side (rows-trials/h100-cluster/):
-// fp64 (256, 131,072, S = 64) 0.110 ms against 0.122 for the second kernel
-// a block a row; (1,024, 131,072) 0.361 against 0.379 a warp a row;
-// (4,096, 32,768) 0.357 against 0.382 a block a row; fp32 (1,024, 131,072,
-// S = 16) 0.203 against 0.212 a block a row; (64, 131,072, 64) 0.0193
-// against 0.0255; but fp64 (64, 131,072), 4,096 warps, 0.0375 against
-// 0.0348, and fp32 (4,096, 32,768), 8 segments, 0.189 against 0.184 a
-// block a row. Then its barriers split (arrive, other work, wait;
-// h100-cluster/split-barrier/): fp64 (256, 131,072, 64) 0.1092 -> 0.1079,
-// S = 1 0.1040 -> 0.1006, fp32 (256, 131,072) 0.0588 -> 0.0566; and each
-// segment's sum pushed into every block's tree before the barrier, not
-// read from the others after it (h100-cluster/push/, medians of 3): fp64
-// (256, 131,072, 64) 0.1095 -> 0.1076, (1,024, 32,768, 16) 0.1068 ->
-// 0.1030, (1,024, 65,536, 4) 0.1896 -> 0.1861, fp32 0.1075 -> 0.1036; fp32
-// (256, 131,072) 0.0579 -> 0.0586 and (64, 131,072, 64) 0.0171 -> 0.0176
-// the other way.
-//
-// On fast memory (PlanDevice::fast_memory()) not for one draw of rows of
-// 17-64 segments below 8 rows a multiprocessor: there the second kernel
-// was faster (H200, every layout forced, two passes, rows-h200-cluster-
-// sweep/: fp32 (192, 131,072) 37.1-37.4 us a block a row against 40.1-40.5
-// the cluster, (256, 262,144) 76.8 against 83.2, fp64 (256, 131,072) 76.5-
-// 77.0 against 80.7-80.9; a warp a row (768, 262,144) 0.208 ms against
-// 0.214, fp64 (512, 131,072) 0.143 against 0.145); on the H100 the
-// cluster was (fp64 (256, 131,072) 0.0998 ms against 0.1026 a block a
-// row; (1,024, 131,072) 0.353 against 0.377 a warp a row). Rows of 9-16
-// segments keep it on both (H200 fp32 (320, 65,536) 32.1-32.4 us against
-// 37.0-37.2 a warp a row).
-//
-// Nor, on fast memory, for 2-16 draws of rows of 33-64 segments (past a
-// block a row) at most 4 rows a multiprocessor where the pass that only
-// sums reads the matrix once (read_once: past L2): its sums stay in L2
-// for the second kernel, which then beat the cluster at every such point
-// timed (H200, every layout forced, two rounds, rows-trials/h200-read-
-// once-draws/: fp64 K = 131,072 and fp32 K = 262,144 at M = 128, 256, 512
-// with S = 2, 8, 16 and M = 64 with S = 16, 20 points, 0.90-1.00x; fp64
-// (256, 131,072, 16) 0.0781 ms against 0.0842, fp32 (256, 262,144, 8)
-// 0.0771 against 0.0849). Not with 64 draws (0.95-1.19x: fp32 (256,
-// 262,144, 64) 1.08x), nor at 1,024 rows (0.99-1.04x with S = 2-16),
-// nor rows a block a row holds (32 segments: S = 2 the second kernel
-// 0.94-1.00x, S = 8-16 a block a row 0.95-1.05x).
-constexpr int kClusterReadOnceDraws = 16;
-constexpr bool cluster_chosen(int sms, bool fast_memory, bool read_once, int m, std::int64_t segments, int draws) {
-  if (fast_memory && draws == 1 && segments > kBlockRowSegments && static_cast<std::int64_t>(m) < 8LL * sms) return false;
-  if (fast_memory && read_once && draws <= kClusterReadOnceDraws && segments > kLanes && static_cast<std::int64_t>(m) <= 4LL * sms) return false;
-  return segments > 8 && segments <= kClusterSegments && draws <= 64 &&
-         (static_cast<std::int64_t>(m) * segments >= 32LL * sms || draws >= 16);
-}
+// Its limits (kClusterBlocks, kClusterWarps, kClusterSegments) are in
+// gpu/sum_tree/shape.hpp; where plan() takes it, gpu/sum_tree/tuning.hpp.
 
 // Its dynamic shared memory: each warp's lanes' marks and their batch bits.
 template <class T>

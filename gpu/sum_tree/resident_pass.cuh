@@ -1,4 +1,4 @@
-// resident_pass (SumTreePlan::second_pass 3): one cooperative kernel for few
+// resident_pass (SecondPass::ResidentPass): one cooperative kernel for few
 // rows, a block a segment, each row's sums posted and read once all are.
 //
 // A part of gpu/sum_tree_sampler.cu's translation unit, included there only
@@ -10,7 +10,7 @@ namespace warpsim::gpu {
 
 namespace {
 
-// The resident pass (SumTreePlan::second_pass 3): one kernel, no second
+// The resident pass (SecondPass::ResidentPass): one kernel, no second
 // launch, no last warp. A block a segment of W = 1 or 4 warps (4 where
 // each block has a multiprocessor of its own): each warp copies its share
 // of every lane's vectors to shared memory at once (cp.async) while it
@@ -38,53 +38,8 @@ namespace {
 // ticket and had the last reset the row's slots: the ticket's round trip
 // held every warp about 0.7 us, rows-trials/h100-resident-phases/) and a
 // NaN sum is posted as any other.
-constexpr int kResidentSegments = 512;  // rows of up to this many segments (the tree: 8 KB)
-constexpr int kResidentDraws = 64;      // up to this many draws a row (each block descends them all)
-constexpr int kResidentWarps = 4;       // a block's warps where it has a multiprocessor alone: one a scheduler (else 1)
-// plan() takes it for rows longer than lanes a row hold where its grid is
-// at most 4 warps a multiprocessor (kFewWarps: latency, not bandwidth),
-// and at most 4 draws a segment: H100, every layout forced side by side
-// (rows-trials/h100-resident/), fp32 (1, 131,072) 11.7 and 12.2 us
-// against 13.1 and 13.8 a warp a row after the segment pass; (1, 4,096)
-// 10.5 and 9.1 against 11.1 and 10.3 a block a row; fp64 (1, 131,072, S =
-// 64) 12.5 and 11.7 against 15.2 and 15.9 over 8 blocks. Rows of 65-512
-// segments went a warp a row after the segment pass until the resident
-// pass's later changes (the epoch-tagged posts, the butterfly's tree): at
-// (1, 1,048,576), 256 segments, 15.1 and 13.8 us against 13.4 and 12.6
-// then, but in each of the four table runs since, forced beside the plan's
-// (rows-h100-cluster/, rows-h100-keyed-philox/, -2/, rows-h100-resident-
-// warps/), 11.4, 30.3, 12.8, 14.3 against 13.2, 45.1, 15.4, 17.0 (fp64, 512
-// segments: 13.1, 12.9, 22.2, 15.2 against 13.5, 13.5, 32.2, 15.3 a block
-// a row); ncu (their ncu_small_m.csv): 7.8-8.0 us against 5.2 + 5.9-6.2
-// for the two kernels. With S > 1 draws of several rows only where the
-// grid is at most a block a multiprocessor (each block then descends all
-// its row's draws): a block a row was faster at fp32 (64, 32,768, S = 4),
-// 512 warps, 11.9 us against 13.0, and (100, 16,384, 8) 11.1 against
-// 12.4, where fp32 (1, 32,768, 4) went 11.6 -> 11.4 and (64, 4,096, 4)
-// 11.4 -> 10.2 (rows-h100-resident/extra_block.jsonl). One row's S draws
-// go resident as its one draw does: forced beside the plan's
-// (rows-trials/h100-resident-one-row/, two rounds), fp32 (1, 1,048,576,
-// S = 2) 12.2-12.7 us against 14.8-15.3 after the segment pass, S = 8
-// 12.0-12.9 against 14.9-15.4, S = 64 12.9-15.2 against 14.3-15.7; (1,
-// 2,097,152) 14.0-15.6 against 14.8-16.4; fp64 (1, 524,288, S = 2-64)
-// 11.2-13.2 against 14.4-15.5.
-// Its warps a block, unless asked: 4 (one a scheduler) where every block
-// has a multiprocessor of its own, else 1. The block's warps share its
-// segment's copy and its vectors' sums (each a quarter of every lane's
-// vectors) and its draws, a round of 32 each. H100, kernel durations by
-// ncu (rows-trials/h100-resident-warps/): fp32 (1, 131,072) 6.1 -> 5.0 us,
-// S = 64 7.4 -> 5.3, (4, 131,072) 6.5 -> 5.8; fp64 (1, 131,072) 5.8 ->
-// 5.3, S = 64 7.0 -> 5.5; but two warps a block over 256 blocks 6.6 ->
-// 6.8 (fp32 (8, 131,072)) and 6.2 -> 6.6 (fp64 (4, 131,072)). (The one-
-// warp kernel ran 1 us slower at 512 blocks with the warp's index read
-// from threadIdx and its first vector a variable; with them constants it
-// is the kernel before, to the ncu median: W == 1 folds them below.)
-constexpr int resident_warps(int sms, std::int64_t blocks) { return blocks <= sms ? kResidentWarps : 1; }
-constexpr bool resident_chosen(int sms, int m, std::int64_t segments, int draws) {
-  const std::int64_t warps = static_cast<std::int64_t>(m) * segments;
-  return segments <= kResidentSegments && draws <= kResidentDraws && draws <= 4 * segments &&
-         warps <= static_cast<std::int64_t>(draws == 1 || m == 1 ? kFewWarps : 1) * sms;
-}
+// Its limits (kResidentSegments, kResidentDraws, kResidentWarps) are in
+// gpu/sum_tree/shape.hpp; where plan() takes it, gpu/sum_tree/tuning.hpp.
 
 // Its dynamic shared memory: the segment, each lane's running sums (r before
 // vector j at [j][l], rows of 33), the lanes' heap, the row's heap, the

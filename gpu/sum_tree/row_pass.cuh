@@ -1,4 +1,4 @@
-// row_pass, the second kernel a block a row (SumTreePlan::second_pass 1):
+// row_pass, the second kernel a block a row (SecondPass::RowPass):
 // the row's tree from its segments' sums, then each draw down to its vector.
 //
 // A part of gpu/sum_tree_sampler.cu's translation unit, included there only

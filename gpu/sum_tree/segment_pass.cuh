@@ -13,35 +13,6 @@ namespace {
 
 constexpr std::size_t kStagedPerWarp = kLanes * (kLanes + 1) * sizeof(double);
 
-// plan() gives a warp a row (the second kernel) one draw a row where M x
-// segments is at most this many warps a multiprocessor.
-constexpr int kFewWarps = 4;
-
-// The second kernel's warps, and the most draws a block of it spreads over
-// them (one walked round of 4 a warp).
-constexpr int kRowWarps = kRowThreads / kLanes;
-constexpr int kRowWarpDraws = kRowWarps * kWarpWalkDraws;
-// Each of a row's blocks in the second kernel makes this many of its draws
-// (the last block the rest).
-constexpr int row_chunk(int draws, int blocks) { return (draws + blocks - 1) / blocks; }
-
-// The draws a segment from which the segment pass keeps its lanes' marks
-// for the second kernel (SumTreeSampler::draw).
-constexpr std::int64_t kMarkedDraws = 4;
-
-// Whether the segment pass keeps its lanes' marks (Tail::Marks) under plan
-// `p`: for the second kernel a block a row (second_pass 1) with its draws
-// a lane a draw (not walked, or more than 4 a warp), rows of more than a
-// batch a lane, and at least kMarkedDraws draws a segment. The launch and
-// plan_for (a pass that keeps marks does not read once) both ask this.
-template <class T>
-bool segment_keeps_marks(const SumTreePlan& p, std::int64_t k, std::int64_t segments, int draws) {
-  if (p.layout != SumTreePlan::Layout::Segmented || p.second_pass != 1) return false;
-  const int chunk = row_chunk(draws, p.row_blocks);  // (the second kernel's draws a block)
-  return (p.warp_walk != 1 || chunk > kRowWarps * kWarpWalkDraws) && past_a_batch<T>(k) &&
-         static_cast<std::int64_t>(draws) >= kMarkedDraws * segments;
-}
-
 // What segment_pass does once a segment is summed: nothing more (a second
 // kernel draws: row_pass, a block a row, or warp_row_pass, a warp a row),
 // or nothing more but its lanes' marks kept too (Marks: lane_sum_marked,

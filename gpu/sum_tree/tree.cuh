@@ -11,16 +11,7 @@ namespace warpsim::gpu {
 
 namespace {
 
-constexpr int kLanes = 32;
-constexpr int kVectorsPerLane = 32;
-constexpr int kBatch = 8;  // vectors a lane has in flight
-constexpr int kRowThreads = 256;
-
-template <class T>
-struct Shape {
-  static constexpr int E = 16 / static_cast<int>(sizeof(T));
-  static constexpr std::int64_t G = static_cast<std::int64_t>(kLanes) * kVectorsPerLane * E;
-};
+using namespace sum_tree;  // the shape and the passes' limits (gpu/sum_tree/shape.hpp)
 
 __device__ __forceinline__ double add(double a, double b) { return __dadd_rn(a, b); }
 
@@ -83,26 +74,6 @@ __device__ double lane_sum(const T* row, std::int64_t k, bool aligned, std::int6
     for (int b = 0; b < kB; ++b) r = add(r, vector_sum<T>(x[b]));
   }
   return r;
-}
-
-// A lane's vectors come in kBatches batches of kBatch.
-constexpr int kBatches = kVectorsPerLane / kBatch;
-
-// Whether rows of K weights give a lane more than one batch of vectors in
-// their first segment: only there do a lane's marks (below) save a draw
-// any loads.
-template <class T>
-__host__ __device__ constexpr bool past_a_batch(std::int64_t k) {
-  return k > static_cast<std::int64_t>(kBatch) * kLanes * Shape<T>::E;
-}
-
-// The marks a lane keeps a segment for a block a row's draws a lane a
-// draw: one a batch but the last past a batch (lane_sum_marked), one a
-// vector but the first for a row of 2 to 8 vectors a lane
-// (lane_sum_vector_marked), none for a vector a lane.
-template <class T>
-__host__ __device__ constexpr int marks_a_lane(std::int64_t k) {
-  return past_a_batch<T>(k) ? kBatches - 1 : k > static_cast<std::int64_t>(kLanes) * Shape<T>::E ? kBatch - 1 : 0;
 }
 
 // lane_sum, and its marks: the running sum r after each batch but the last
@@ -405,10 +376,6 @@ __device__ std::int64_t walk_held(const T (&x)[Shape<T>::E], std::int64_t segmen
   return vector_first<T>(segment_base, l, chosen) + c;
 }
 
-// Draws a warp walks together (SumTreePlan::warp_walk): a round of at most
-// this many draws; more go a lane a draw.
-constexpr int kWarpWalkDraws = 4;
-
 // A warp's round of n <= kWarpWalkDraws draws (n the same across the warp),
 // walked by the whole warp: draw d's segment, lane and target are lane d's
 // (seg, l, t). Lane j first reads vector j of every draw's lane -- the
@@ -468,27 +435,6 @@ class RowUniforms {
 __device__ __forceinline__ double target(const RowUniforms& uniform, std::int64_t row, int s, double root) {
   return __dmul_rn(uniform(row, s), root);
 }
-
-// A block a row spreads a few rows' many draws over blocks a row until
-// the grid holds this many warps a multiprocessor (SumTreeSampler::plan):
-// two thirds of the 24 that its 8-warp kernels' 80 registers let a
-// multiprocessor hold. Each block sums its row again, and a grid that
-// fills the GPU, or more, left blocks waiting for a second wave: H100, a
-// sweep of blocks a row at 22 points of 8-512 rows (docs/PERF.md), 16
-// within 0-9% of the fastest at the 18 where it was among those timed
-// (the fastest at 12), 32 (the rule before) 9-30% slower than the fastest
-// at 18 (fp32 (32, 4,096, S = 8,192) 131 blocks a row 25.2 us against
-// 21.4 at 66; (64, 4,096, 4,096) 26.2 against 20.8 at 33; fp64 (64,
-// 4,096, 4,096) 25.3 against 19.5 at 16).
-constexpr std::int64_t kBlockRowFillWarps = 16;
-
-// The longest row a block a row keeps in shared memory, in segments (16 KB each).
-constexpr int kKeptSegments = 8;
-// The longest row plan() gives a block a row when M leaves multiprocessors
-// idle, in segments (docs/PERF.md: fp64 (1, 32,768), 16 segments, 11.5 us a
-// block a row against 12.5 segmented; fp32 (1, 131,072), 32 segments, 18.3
-// against 15.2).
-constexpr int kBlockRowSegments = 16;
 
 }  // namespace
 

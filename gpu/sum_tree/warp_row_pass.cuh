@@ -1,4 +1,4 @@
-// warp_row_pass, the second kernel a warp a row (SumTreePlan::second_pass 2).
+// warp_row_pass, the second kernel a warp a row (SecondPass::WarpRowPass).
 //
 // A part of gpu/sum_tree_sampler.cu's translation unit, included there only
 // and in this order (as CUB's agents are by their dispatch): tree.cuh, segment_pass.cuh, row_pass.cuh, warp_row_pass.cuh, block_pass.cuh, cluster_pass.cuh, resident_pass.cuh, rows_pass.cuh, thread_pass.cuh, lanes_pass.cuh.
@@ -9,7 +9,7 @@ namespace warpsim::gpu {
 
 namespace {
 
-// The second kernel a warp a row (SumTreePlan::second_pass 2): rows of at
+// The second kernel a warp a row (SecondPass::WarpRowPass): rows of at
 // most kWarpRowSegments segments with at most kWarpWalkDraws draws each,
 // many rows. A warp builds its row's tree in its own shared memory, level by
 // level as row_pass does (the same tree: a __syncwarp a level, not a
@@ -19,7 +19,6 @@ namespace {
 // three rounds of blocks, each a chain of dependent trips through L2); a
 // warp a row here takes at most 5 KB of shared memory (P = 256), and tens
 // of rows a multiprocessor go in one round.
-constexpr int kWarpRowSegments = 256;
 constexpr int kWarpRowWarps = 4;
 
 // A warp's shared memory in warp_row_pass, in doubles: the row's tree (2 P)

@@ -107,7 +107,7 @@ TEST_F(SumTreeEntry, LongRowsEqualTheOracleAndPassEveryProperty) {
   EXPECT_TRUE(r.ok) << r.text;
 }
 
-// Rows plan() gives a row's cluster (second_pass 4): 5-8 rows of 35-64
+// Rows plan() gives a row's cluster (SecondPass::ClusterPass): 5-8 rows of 35-64
 // segments with 16-64 draws (too many warps for the resident pass, few
 // enough draws for the cluster; SumTreePlanRule.ARowsClusterIsAtMost8Blocks
 // checks the box's corners), each precision with its own segment.
