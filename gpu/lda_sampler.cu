@@ -146,7 +146,7 @@ struct LdaTiles {
 // running sums (Storage::Sums: draw_transposed_recompute,
 // draw_butterfly_recompute); detail::kept_values counts them.
 
-template <class T, Coop C, Storage St>
+template <class T, MatrixAlgorithm C, Storage St>
 __global__ void lda_cooperative_kernel(const T* __restrict__ theta, const T* __restrict__ phi, const int* __restrict__ offsets,
                                        const int* __restrict__ words, int documents, int k, std::uint64_t seed,
                                        int* __restrict__ z, T* __restrict__ scratch) {
@@ -199,7 +199,7 @@ __global__ void lda_cooperative_kernel(const T* __restrict__ theta, const T* __r
 // drawn), so a warp's time per block is its arithmetic rather than a round
 // trip to memory, and each theta tile serves S tokens. Token by token the
 // operations are draw_*_recompute's, in the same order.
-template <class T, Coop C, int Ring, int S>
+template <class T, MatrixAlgorithm C, int Ring, int S>
 __global__ void lda_ring_kernel(const T* __restrict__ theta, const T* __restrict__ phi, const int* __restrict__ offsets,
                                 const int* __restrict__ words, int documents, int k, std::uint64_t seed, int* __restrict__ z, bool vec16) {
   using Tiles = LdaTiles<T, S>;
@@ -261,7 +261,7 @@ std::size_t ring_bytes_per_warp(int k, int ring, int tokens) {
   return (static_cast<std::size_t>(kW) * tokens * kept_values(k, Storage::Sums) + ring * stage_values) * sizeof(T);
 }
 
-template <class T, Coop C, int Ring, int S>
+template <class T, MatrixAlgorithm C, int Ring, int S>
 void launch_ring(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed, int* z,
                  cudaStream_t stream) {
   const void* kernel = reinterpret_cast<const void*>(&lda_ring_kernel<T, C, Ring, S>);
@@ -277,7 +277,7 @@ void launch_ring(const T* theta, const T* phi, const int* offsets, const int* wo
   WARPSIM_CUDA(cudaGetLastError());
 }
 
-template <class T, Coop C, int S>
+template <class T, MatrixAlgorithm C, int S>
 void launch_ring(int ring, const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed,
                  int* z, cudaStream_t stream) {
   switch (ring) {
@@ -289,7 +289,7 @@ void launch_ring(int ring, const T* theta, const T* phi, const int* offsets, con
 // One launch with a grid of resident blocks only (each warp loops over its
 // documents); `values` per lane in dynamic shared memory for 4, 2 or 1 warps
 // a block while that fits in 100 KiB, else in global scratch.
-template <class T, Coop C, Storage St>
+template <class T, MatrixAlgorithm C, Storage St>
 void launch_cooperative(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed, int* z,
                         DeviceScratch<T>& scratch, cudaStream_t stream) {
   const void* kernel = reinterpret_cast<const void*>(&lda_cooperative_kernel<T, C, St>);
@@ -312,7 +312,7 @@ void launch_cooperative(const T* theta, const T* phi, const int* offsets, const 
 // not fit), or, where the ring is 0 or does not fit even for one token,
 // theta_local and the sums in global scratch and the blocks loaded straight
 // to registers.
-template <class T, Coop C>
+template <class T, MatrixAlgorithm C>
 void draw_cooperative(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed, int* z,
                       const LdaTuning& tuning, DeviceScratch<T>& scratch, cudaStream_t stream) {
   const bool full_fits = 2 * static_cast<std::size_t>(kW) * k * sizeof(T) <= kSharedLimit;
@@ -346,11 +346,11 @@ void LdaSampler<T>::draw(const T* theta, const T* phi, const int* offsets, const
       return;
     }
     case MatrixAlgorithm::TransposedRegisters:
-      return draw_cooperative<T, Coop::Transposed>(theta, phi, offsets, words, documents, k, seed, z, tuning(algorithm), scratch_, stream);
+      return draw_cooperative<T, MatrixAlgorithm::TransposedRegisters>(theta, phi, offsets, words, documents, k, seed, z, tuning(algorithm), scratch_, stream);
     case MatrixAlgorithm::ButterflyStandard:
-      return draw_cooperative<T, Coop::ButterflyStandard>(theta, phi, offsets, words, documents, k, seed, z, tuning(algorithm), scratch_, stream);
+      return draw_cooperative<T, MatrixAlgorithm::ButterflyStandard>(theta, phi, offsets, words, documents, k, seed, z, tuning(algorithm), scratch_, stream);
     case MatrixAlgorithm::ButterflyAddSub:
-      return draw_cooperative<T, Coop::ButterflyAddSub>(theta, phi, offsets, words, documents, k, seed, z, tuning(algorithm), scratch_, stream);
+      return draw_cooperative<T, MatrixAlgorithm::ButterflyAddSub>(theta, phi, offsets, words, documents, k, seed, z, tuning(algorithm), scratch_, stream);
   }
 }
 

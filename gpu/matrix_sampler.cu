@@ -132,7 +132,7 @@ __global__ void baseline_kernel(const T* __restrict__ w, int m, int k, std::uint
   }
 }
 
-// ---- Warp-cooperative kernels: transposed access, or butterfly (Coop).
+// ---- Warp-cooperative kernels: transposed access, or butterfly (MatrixAlgorithm).
 
 // Where a warp keeps its K values per lane, and how many: detail::Storage
 // and detail::kept_values (gpu/detail/launch_plan.hpp).
@@ -145,7 +145,7 @@ struct KernelArgs {
   int stages;  // 1 or 2 (Staged)
 };
 
-template <class T, Coop C, Storage St, int Ring = 0>
+template <class T, MatrixAlgorithm C, Storage St, int Ring = 0>
 __global__ void cooperative_kernel(const T* __restrict__ w, KernelArgs args, T* __restrict__ scratch) {
   const int lane = threadIdx.x & (kW - 1);
   const int m = args.m, k = args.k;
@@ -228,7 +228,7 @@ SharedPlan shared_plan(int values_per_lane, int stages, int max_warps) {
 // One launch with a grid of resident blocks only (each warp loops over its
 // rows), so global scratch is sized by what is resident, not by M; at most
 // tuning.max_warps_per_sm warps per multiprocessor.
-template <class T, Coop C, Storage St, int Ring = 0>
+template <class T, MatrixAlgorithm C, Storage St, int Ring = 0>
 void launch_cooperative(const T* w, const KernelArgs& args, const SharedPlan& plan, const MatrixTuning& tuning, DeviceScratch<T>& scratch,
                         cudaStream_t stream) {
   const void* kernel = reinterpret_cast<const void*>(&cooperative_kernel<T, C, St, Ring>);
@@ -249,7 +249,7 @@ void launch_cooperative(const T* w, const KernelArgs& args, const SharedPlan& pl
 // fewer); past it, both algorithms keep only block sums and recompute the
 // chosen block from the lane's own row (draw_*_recompute), the blocks
 // coming through a ring in shared memory.
-template <class T, Coop C>
+template <class T, MatrixAlgorithm C>
 void draw_cooperative(const T* w, KernelArgs args, const MatrixTuning& tuning, DeviceScratch<T>& scratch, cudaStream_t stream) {
   for (int stages = tuning.stages; stages >= 1; --stages) {
     const SharedPlan plan = shared_plan<T>(args.k, stages, tuning.max_warps_per_sm);
@@ -296,9 +296,9 @@ void MatrixSampler<T>::draw(const T* weights, int m, int k, std::uint64_t seed, 
   const bool vec16 = aligned16({weights}, static_cast<std::size_t>(k) * sizeof(T));
   const KernelArgs args{m, k, seed, out, vec16, 1};
   switch (algorithm) {
-    case MatrixAlgorithm::TransposedRegisters: return draw_cooperative<T, Coop::Transposed>(weights, args, tuning_, scratch_, stream);
-    case MatrixAlgorithm::ButterflyStandard: return draw_cooperative<T, Coop::ButterflyStandard>(weights, args, tuning_, scratch_, stream);
-    case MatrixAlgorithm::ButterflyAddSub: return draw_cooperative<T, Coop::ButterflyAddSub>(weights, args, tuning_, scratch_, stream);
+    case MatrixAlgorithm::TransposedRegisters: return draw_cooperative<T, MatrixAlgorithm::TransposedRegisters>(weights, args, tuning_, scratch_, stream);
+    case MatrixAlgorithm::ButterflyStandard: return draw_cooperative<T, MatrixAlgorithm::ButterflyStandard>(weights, args, tuning_, scratch_, stream);
+    case MatrixAlgorithm::ButterflyAddSub: return draw_cooperative<T, MatrixAlgorithm::ButterflyAddSub>(weights, args, tuning_, scratch_, stream);
     case MatrixAlgorithm::Baseline: break;
   }
 }

@@ -13,6 +13,7 @@
 #include <cstddef>
 
 #include "gpu/detail/butterfly_search.hpp"
+#include "gpu/matrix_sampler.hpp"
 
 namespace warpsim::gpu::detail {
 
@@ -254,44 +255,44 @@ __device__ int draw_butterfly_recompute(const Source& s, T* q, int k, int lane, 
   return butterfly_recompute_search<T, AddSub>(s, q, k, lane, scaled_target(sum, u));
 }
 
-// The three warp-cooperative algorithms, chosen at compile time by the
-// kernels, and the draws above by that choice.
-enum class Coop { Transposed, ButterflyStandard, ButterflyAddSub };
+// The draws above by the warp-cooperative algorithm a kernel was compiled
+// for (gpu::MatrixAlgorithm: TransposedRegisters, ButterflyStandard or
+// ButterflyAddSub; Baseline has kernels of its own).
 
-template <class T, Coop C, class Source>
+template <class T, MatrixAlgorithm C, class Source>
 __device__ __forceinline__ int draw_full(const Source& s, T* p, int k, int lane, T u) {
-  if constexpr (C == Coop::Transposed) {
+  if constexpr (C == MatrixAlgorithm::TransposedRegisters) {
     return draw_transposed(s, p, k, lane, u);
   } else {
-    return draw_butterfly<T, C == Coop::ButterflyAddSub>(s, p, k, lane, u);
+    return draw_butterfly<T, C == MatrixAlgorithm::ButterflyAddSub>(s, p, k, lane, u);
   }
 }
 
-template <class T, Coop C, class Source>
+template <class T, MatrixAlgorithm C, class Source>
 __device__ __forceinline__ int draw_recompute(const Source& s, T* q, int k, int lane, T u) {
-  if constexpr (C == Coop::Transposed) {
+  if constexpr (C == MatrixAlgorithm::TransposedRegisters) {
     return draw_transposed_recompute(s, q, k, lane, u);
   } else {
-    return draw_butterfly_recompute<T, C == Coop::ButterflyAddSub>(s, q, k, lane, u);
+    return draw_butterfly_recompute<T, C == MatrixAlgorithm::ButterflyAddSub>(s, q, k, lane, u);
   }
 }
 
 // The two halves of draw_recompute, for kernels that interleave several draws.
-template <class T, Coop C>
+template <class T, MatrixAlgorithm C>
 __device__ __forceinline__ T block_step(T sum, T (&a)[kW], int lane) {
-  if constexpr (C == Coop::Transposed) {
+  if constexpr (C == MatrixAlgorithm::TransposedRegisters) {
     return transposed_block_step(sum, a, lane);
   } else {
-    return butterfly_block_step<T, C == Coop::ButterflyAddSub>(sum, a, lane);
+    return butterfly_block_step<T, C == MatrixAlgorithm::ButterflyAddSub>(sum, a, lane);
   }
 }
 
-template <class T, Coop C, class Source>
+template <class T, MatrixAlgorithm C, class Source>
 __device__ __forceinline__ int recompute_search(const Source& s, const T* q, int k, int lane, T target) {
-  if constexpr (C == Coop::Transposed) {
+  if constexpr (C == MatrixAlgorithm::TransposedRegisters) {
     return transposed_recompute_search(s, q, k, target);
   } else {
-    return butterfly_recompute_search<T, C == Coop::ButterflyAddSub>(s, q, k, lane, target);
+    return butterfly_recompute_search<T, C == MatrixAlgorithm::ButterflyAddSub>(s, q, k, lane, target);
   }
 }
 
