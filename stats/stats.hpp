@@ -2,6 +2,7 @@
 // rules out (stats/test_result.hpp).
 #pragma once
 
+#include "stats/ad_continuous.hpp"
 #include "stats/binomial.hpp"
 #include "stats/goodness_of_fit.hpp"
 #include "stats/homogeneity.hpp"
