@@ -4,6 +4,7 @@
 
 #include "stats/ad_continuous.hpp"
 #include "stats/binomial.hpp"
+#include "stats/continuous_law.hpp"
 #include "stats/goodness_of_fit.hpp"
 #include "stats/homogeneity.hpp"
 #include "stats/input_checks.hpp"
