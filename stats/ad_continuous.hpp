@@ -5,8 +5,9 @@
 // function where it has one (the upper tail keeps its digits). Its p-value
 // is Marsaglia & Marsaglia's (J. Stat. Software 9(2), 2004): the limiting
 // law of A^2 to within 2e-6, corrected for n, accurate to about 1e-5 from
-// n = 5 on (the paper's figure; tests/stats/ad_continuous_test.cpp measures
-// the false-positive rate at n = 5 to 10^5).
+// n = 5 on (the paper's figure), and past A^2 = 8 the limit's asymptotic
+// tail (anderson_darling_sf). tests/stats/ad_continuous_test.cpp measures
+// the false-positive rate at n = 5 to 2,000 and alpha 0.05 to 0.001.
 //
 // Beside KS it weighs the tails: |F_n - F| is divided by F (1 - F), so a law
 // whose far tails are wrong (a normal from 24-bit uniforms, a Ziggurat's
@@ -26,12 +27,17 @@
 #include <functional>
 #include <span>
 
+#include "stats/stored.hpp"
 #include "stats/test_result.hpp"
 
 namespace warpsim::stats {
 
 struct AdContinuousOptions {
   double alpha = 0.05;
+  // How the values were stored: ln F at each value's rounding interval's
+  // upper end, ln S at its lower end (stats/stored.hpp), so that a value
+  // rounded onto the support's edge is not a draw where the law has no mass.
+  Stored stored = Stored::Exact;
 };
 
 /// @param sample  the draws (any order; NaN is refused with std::invalid_argument)
@@ -42,6 +48,11 @@ TestResult ad_continuous_test(std::span<const double> sample, const std::functio
 
 /// P(A^2 <= z) for a sample of n from the null (Marsaglia & Marsaglia 2004).
 double anderson_darling_cdf(std::size_t n, double z);
+
+/// P(A^2 > z) for a sample of n: the p-value. From z = 8 on (p below about
+/// 1.1e-4) it is the limit law's asymptotic tail sqrt(3) erfc(sqrt(z)),
+/// where Marsaglia's fit no longer holds; no finite-n correction there.
+double anderson_darling_sf(std::size_t n, double z);
 
 /// P(A^2 <= z) in the limit n -> infinity (the same paper's adinf).
 double anderson_darling_limit_cdf(double z);

@@ -35,8 +35,10 @@ TestResult ks_continuous_test(std::span<const double> sample, const std::functio
   const double n = static_cast<double>(x.size());
   double d = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
-    const double f = cdf(x[i]);
-    d = std::max({d, (static_cast<double>(i) + 1) / n - f, f - static_cast<double>(i) / n});
+    // the sample's CDF above the law's: F at the interval's upper end; below: at its lower end
+    const auto [lo, hi] = stored_interval(x[i], options.stored);
+    const double f_hi = cdf(hi), f_lo = lo == hi ? f_hi : cdf(lo);
+    d = std::max({d, (static_cast<double>(i) + 1) / n - f_hi, f_lo - static_cast<double>(i) / n});
   }
   const boost::math::kolmogorov_smirnov_distribution<double> k(n);
   TestResult r;

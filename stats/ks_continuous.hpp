@@ -19,6 +19,7 @@
 #include <functional>
 #include <span>
 
+#include "stats/stored.hpp"
 #include "stats/test_result.hpp"
 
 namespace warpsim::stats {
@@ -26,6 +27,9 @@ namespace warpsim::stats {
 struct KsContinuousOptions {
   double alpha = 0.05;
   double power = 0.9;
+  // How the values were stored: F is taken at the end of each value's
+  // rounding interval that favours the null (stats/stored.hpp).
+  Stored stored = Stored::Exact;
 };
 
 /// @param sample  the draws (any order; NaN is refused with std::invalid_argument)

@@ -14,5 +14,6 @@
 #include "stats/pooling.hpp"
 #include "stats/power.hpp"
 #include "stats/row_laws.hpp"
+#include "stats/stored.hpp"
 #include "stats/test_result.hpp"
 #include "stats/two_level.hpp"

@@ -58,6 +58,12 @@ TEST(AdContinuous, TheLimitAtItsPublishedPercentagePoints) {
   // the finite-n correction is small and vanishes with n
   EXPECT_NEAR(stats::anderson_darling_cdf(1000000, 2.492), stats::anderson_darling_limit_cdf(2.492), 1e-6);
   EXPECT_LT(std::abs(stats::anderson_darling_cdf(5, 2.492) - 0.95), 0.01);
+  // the p-value is the complement, and keeps the far tail
+  EXPECT_NEAR(stats::anderson_darling_sf(300, 2.492) + stats::anderson_darling_cdf(300, 2.492), 1.0, 1e-12);
+  // past z = 8 the limit's asymptote sqrt(3) erfc(sqrt(z)), continuous with the fit
+  EXPECT_NEAR(stats::anderson_darling_sf(1000000, 7.999) / stats::anderson_darling_sf(1000000, 8.0), 1.0, 0.02);
+  EXPECT_NEAR(stats::anderson_darling_sf(1000, 22.76), std::sqrt(3.0) * std::erfc(std::sqrt(22.76)), 1e-20);
+  EXPECT_GT(stats::anderson_darling_sf(1000, 22.76), 1e-11);
 }
 
 // The false-positive rate, measured: 4,000 null samples at each n, at
@@ -145,4 +151,28 @@ TEST(AdContinuous, ADrawOutsideTheSupportRejects) {
   EXPECT_TRUE(r.reject);
   ASSERT_FALSE(r.notes.empty());
   EXPECT_NE(r.notes[0].find("no mass"), std::string::npos);
+}
+
+// A float32 sampler of beta(0.5, 0.5) stores 1.0f for draws within 3e-8 of
+// 1, where S = 0: taken as exact, A^2 is infinite; told the values are
+// float32, each value stands for the reals that round to it and the sample
+// passes (stats/stored.hpp). The same for KS, whose D does not grow.
+TEST(AdContinuous, AValueRoundedOntoTheSupportsEdgeIsNotAFalseAlarm) {
+  const auto cdf = [](double x) { return x <= 0 ? 0.0 : x >= 1 ? 1.0 : 2 / M_PI * std::asin(std::sqrt(x)); };
+  const auto sf = [&](double x) { return 1 - cdf(x); };
+  std::mt19937_64 gen(31);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<double> x(300);
+  for (auto& v : x) v = static_cast<float>(std::pow(std::sin(M_PI / 2 * u(gen)), 2));
+  x[17] = 1.0;  // as float32 rounding leaves a draw of 1 - 1e-8
+  const auto exact = stats::ad_continuous_test(x, cdf, sf, {.alpha = 0.001});
+  EXPECT_TRUE(std::isinf(exact.statistic));
+  const auto f32 = stats::ad_continuous_test(x, cdf, sf, {.alpha = 0.001, .stored = stats::Stored::Float32});
+  EXPECT_TRUE(std::isfinite(f32.statistic));
+  EXPECT_FALSE(f32.reject) << "A^2 " << f32.statistic << ", p " << f32.p_value;
+  EXPECT_FALSE(stats::ks_continuous_test(x, cdf, {.alpha = 0.001, .stored = stats::Stored::Float32}).reject);
+  // the interval itself: float32's neighbours' midpoints around 1
+  const auto [lo, hi] = stats::stored_interval(1.0, stats::Stored::Float32);
+  EXPECT_EQ(lo, 1.0 - std::ldexp(1.0, -25));
+  EXPECT_EQ(hi, 1.0 + std::ldexp(1.0, -24));
 }
