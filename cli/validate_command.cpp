@@ -8,6 +8,8 @@
 #include "cli/errors.hpp"
 #include "cli/show_command.hpp"
 #include "cli/validate/files.hpp"
+#include "cli/validate/values.hpp"
+#include "stats/continuous_law.hpp"
 #include "cli/validate/plugin.hpp"
 #include "cli/validate/render.hpp"
 #include "cli/validate/sandbox.hpp"
@@ -24,6 +26,7 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
   v->footer(
       "Ways in (one of):\n"
       "  --weights W --draws D [--uniforms U]   draws from any sampler (.npy or text), checked in law, and draw by draw with U\n"
+      "  --values V --law NAME:PARAMETERS       floats from a continuous law (normal:mu,sigma, gamma:shape,scale, ...)\n"
       "  --plugin LIB.so [--sampler NAME]       a shared library with the C ABI of include/warpsim/plugin.h\n"
       "  --builtin NAME                         a registered algorithm (GPU where present, else its oracle; --on)\n"
       "  --mutants [--only NAME]                the seeded-bug catalogue's mutation score\n"
@@ -33,6 +36,8 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
       "--target-tv asks for at most 10^12 draws. Docs: docs/validate.md.");
   v->add_option("--weights", o.weights, "the weights: K values (one distribution) or an M x K matrix (.npy or text; - for stdin)");
   v->add_option("--draws", o.draws, "the indices drawn: S from one distribution, or one or S a row (.npy int or text)");
+  v->add_option("--values", o.values, "floats drawn from a continuous law (.npy float32/float64 or text; - for stdin)");
+  v->add_option("--law", o.law, "with --values, the law they should follow: " + stats::continuous_law_forms());
   v->add_option("--uniforms", o.uniforms, "the uniform each draw used, shaped as --draws: check each draw against the scalar definition");
   v->add_option("--row-seeds", o.row_seeds, "with --draws and weights whose rows differ: each row's seed (rows of equal seeds may repeat each other)");
   v->add_option("--plugin", o.plugin, "a plugin library (include/warpsim/plugin.h)");
@@ -119,16 +124,17 @@ void refuse_with(const std::string& way, std::initializer_list<Refused> options)
 
 // Everything but the worker: the checks and the report, in this process.
 int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource& inputs, std::ostream* progress_out) {
-  const bool file_way = !o.draws.empty(), plugin_way = !o.plugin.empty(), builtin_way = !o.builtin.empty();
-  const int ways = (file_way ? 1 : 0) + (plugin_way ? 1 : 0) + (builtin_way ? 1 : 0) + (o.mutants ? 1 : 0);
+  const bool file_way = !o.draws.empty(), plugin_way = !o.plugin.empty(), builtin_way = !o.builtin.empty(), values_way = !o.values.empty();
+  const int ways = (file_way ? 1 : 0) + (plugin_way ? 1 : 0) + (builtin_way ? 1 : 0) + (o.mutants ? 1 : 0) + (values_way ? 1 : 0);
+  if (!o.law.empty() && !values_way) throw UsageError("--law names the law of --values: it goes with --values");
   if (ways == 0) {
     if (!o.weights.empty()) throw UsageError("--weights alone checks nothing: give --draws, --plugin or --builtin with it");
-    if (!o.list) throw UsageError("give one way in: --weights W --draws D, --plugin LIB, --builtin NAME, or --mutants (warpsim validate --help)");
+    if (!o.list) throw UsageError("give one way in: --weights W --draws D, --values V --law L, --plugin LIB, --builtin NAME, or --mutants (warpsim validate --help)");
   }
-  if (ways > 1) throw UsageError("give one way in: --draws, --plugin, --builtin and --mutants do not go together");
+  if (ways > 1) throw UsageError("give one way in: --draws, --values, --plugin, --builtin and --mutants do not go together");
   if (!o.sampler.empty() && !plugin_way) throw UsageError("--sampler names one of a plugin's samplers: it goes with --plugin");
   if (!o.only.empty() && !o.mutants) throw UsageError("--only names one mutant: it goes with --mutants");
-  if (o.list && (file_way || builtin_way || o.mutants)) throw UsageError("--list goes alone (the built-ins) or with --plugin (its samplers)");
+  if (o.list && (file_way || builtin_way || o.mutants || values_way)) throw UsageError("--list goes alone (the built-ins) or with --plugin (its samplers)");
   Progress progress(progress_out);
   const auto t0 = std::chrono::steady_clock::now();
 
@@ -160,7 +166,18 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
   so.dtype = o.dtype;
 
   Report report;
-  if (file_way) {
+  if (values_way) {
+    refuse_with("a file of values", {{!o.weights.empty(), "--weights", "a continuous law is named by --law"}, {!o.uniforms.empty(), "--uniforms"},
+                                     {!o.row_seeds.empty(), "--row-seeds"}, {o.target_tv.has_value(), "--target-tv"}, {o.row_draws != 0, "--row-draws"},
+                                     {o.draws_count.has_value(), "--draws-per-law"}, {!o.only.empty(), "--only"}, {o.on != "auto", "--on"},
+                                     {o.seed.has_value(), "--seed", "the values are the file's"}, {o.tests.has_value(), "--tests", "no inputs are generated"},
+                                     {o.max_rows.has_value(), "--max-rows", "no inputs are generated"},
+                                     {o.max_cols.has_value(), "--max-k", "no inputs are generated"}, {o.dtype.has_value(), "--dtype", "the file says its precision"},
+                                     {o.adds_in_order, "--adds-in-order"},
+                                     {o.counterexample.has_value(), "--counterexample", "nothing is shrunk: the values are the file's"}});
+    if (o.law.empty()) throw UsageError("--values needs --law, the law the values should follow (" + stats::continuous_law_forms() + ")");
+    report = check_values(inputs, ValuesOptions{o.values, o.law, o.alpha}, progress);
+  } else if (file_way) {
     refuse_with("a file of draws", {{plugin_way, "--plugin"}, {!o.sampler.empty(), "--sampler"}, {o.target_tv.has_value(), "--target-tv"}, {o.row_draws != 0, "--row-draws"},
                                        {o.draws_count.has_value(), "--draws-per-law"}, {!o.only.empty(), "--only"}, {o.on != "auto", "--on"},
                                        {o.seed.has_value(), "--seed", "the draws are the file's, and the checks' simulations seed from the counts"},
