@@ -199,7 +199,7 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
       const warpsim_sampler& raw = plugin->find(o.sampler);
       if (!raw.draw_rows) {
         throw UsageError("plugin '" + printable(o.plugin, 200) + "', sampler '" + raw.name + "' draws values of the " + plugin->v3_of(raw)->law +
-                         " law (ABI version 3): validate judges indices; continuous laws come in a later version (docs/validate.md)");
+                         " law (ABI version 3): validate judges a plugin's indices; write its values to a file and give --values FILE --law LAW (docs/validate.md)");
       }
       if (!(raw.dtypes & (WARPSIM_DTYPE_BIT(WARPSIM_F32) | WARPSIM_DTYPE_BIT(WARPSIM_F64)))) {
         throw UsageError("plugin '" + printable(o.plugin, 200) + "', sampler '" + raw.name +
