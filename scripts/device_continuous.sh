@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# One device call: PyTorch's and JAX's samplers of continuous laws judged
+# from files by `warpsim validate --values --law` (docs/validate.md, way in
+# 4). Each sampler writes 10^6 float32 values to a .npy; warpsim (built
+# here, carried as .device-out/warpsim-gpu.xz) judges them at alpha 0.001.
+# Logs under $OUT/continuous/: one report a sampler, and summary.txt.
+set -uo pipefail
+out=${OUT:-/tmp/out}/continuous
+mkdir -p "$out"
+xz -dc .device-out/warpsim-gpu.xz > /tmp/warpsim && chmod +x /tmp/warpsim || exit 2
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/device.txt" 2>&1
+python3 - "$out" <<'PY' 2>&1 | tee "$out/samplers.log"
+import sys, numpy as np, torch
+out = sys.argv[1]
+n = 1_000_000
+torch.manual_seed(1)
+d = "cuda"
+cases = {
+    "torch-normal": (lambda: torch.randn(n, device=d), "normal:0,1"),
+    "torch-normal-mean-std": (lambda: torch.normal(2.0, 3.0, (n,), device=d), "normal:2,3"),
+    "torch-exponential": (lambda: torch.empty(n, device=d).exponential_(2.0), "exponential:2"),
+    "torch-uniform": (lambda: torch.rand(n, device=d), "uniform:0,1"),
+    "torch-gamma-0.5": (lambda: torch._standard_gamma(torch.full((n,), 0.5, device=d)), "gamma:0.5,1"),
+    "torch-gamma-5": (lambda: torch._standard_gamma(torch.full((n,), 5.0, device=d)), "gamma:5,1"),
+    "torch-gamma-0.01": (lambda: torch._standard_gamma(torch.full((n,), 0.01, device=d)), "gamma:0.01,1"),
+    "torch-beta-0.5": (lambda: torch.distributions.Beta(torch.full((n,), 0.5, device=d), torch.full((n,), 0.5, device=d)).sample(), "beta:0.5,0.5"),
+}
+try:
+    import jax, jax.numpy as jnp
+    k = jax.random.PRNGKey(1)
+    ks = jax.random.split(k, 8)
+    cases.update({
+        "jax-normal": (lambda: np.asarray(jax.random.normal(ks[0], (n,), jnp.float32)), "normal:0,1"),
+        "jax-exponential": (lambda: np.asarray(jax.random.exponential(ks[1], (n,), jnp.float32)), "exponential:1"),
+        "jax-gamma-0.5": (lambda: np.asarray(jax.random.gamma(ks[2], 0.5, (n,), jnp.float32)), "gamma:0.5,1"),
+        "jax-gamma-0.01": (lambda: np.asarray(jax.random.gamma(ks[3], 0.01, (n,), jnp.float32)), "gamma:0.01,1"),
+        "jax-beta-0.5": (lambda: np.asarray(jax.random.beta(ks[4], 0.5, 0.5, (n,), jnp.float32)), "beta:0.5,0.5"),
+        "jax-uniform": (lambda: np.asarray(jax.random.uniform(ks[5], (n,), jnp.float32)), "uniform:0,1"),
+    })
+    print("jax", jax.__version__, jax.devices())
+except Exception as e:
+    print("jax: not run:", e)
+print("torch", torch.__version__)
+with open(f"{out}/laws.txt", "w") as f:
+    for name, (make, law) in cases.items():
+        x = make()
+        x = x.float().cpu().numpy() if hasattr(x, "cpu") else np.asarray(x, dtype=np.float32)
+        np.save(f"/tmp/{name}.npy", x.astype(np.float32))
+        f.write(f"{name} {law}\n")
+        print(name, law, x.dtype, x.shape, "min", float(x.min()), "max", float(x.max()))
+PY
+while read -r name law; do
+  /tmp/warpsim validate --values "/tmp/$name.npy" --law "$law" > "$out/$name.txt" 2>&1
+  rc=$?
+  /tmp/warpsim validate --values "/tmp/$name.npy" --law "$law" --format json > "$out/$name.json" 2>/dev/null
+  echo "$name $law rc=$rc $(grep -E '^verdict' "$out/$name.txt" | cut -c1-60)" | tee -a "$out/summary.txt"
+done < "$out/laws.txt"
