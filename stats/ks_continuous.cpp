@@ -44,7 +44,7 @@ TestResult ks_continuous_test(std::span<const double> sample, const std::functio
   TestResult r;
   r.test = "Kolmogorov-Smirnov (one sample, continuous)";
   r.statistic = d;
-  r.p_value = std::clamp(boost::math::cdf(boost::math::complement(k, d)), 0.0, 1.0);
+  r.p_value = std::clamp(boost::math::cdf(boost::math::complement(k, d)), 0.0, 1.0) + 0.0;  // (+0.0: never -0)
   r.alpha = options.alpha;
   r.reject = r.p_value < options.alpha;
   r.sample_size = x.size();
