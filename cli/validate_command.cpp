@@ -28,6 +28,7 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
       "  --weights W --draws D [--uniforms U]   draws from any sampler (.npy or text), checked in law, and draw by draw with U\n"
       "  --values V --law NAME:PARAMETERS       floats from a continuous law (normal:mu,sigma, gamma:shape,scale, ...)\n"
       "  --plugin LIB.so [--sampler NAME]       a shared library with the C ABI of include/warpsim/plugin.h\n"
+      "    [--law NAME:PARAMETERS]              (its sampler of a continuous law's values, ABI version 3: the law to draw)\n"
       "  --builtin NAME                         a registered algorithm (GPU where present, else its oracle; --on)\n"
       "  --mutants [--only NAME]                the seeded-bug catalogue's mutation score\n"
       "Exit codes: 0 consistent; 1 inconsistent (a check failed, a draw out of range or of weight 0, a mutant survived); "
@@ -126,7 +127,7 @@ void refuse_with(const std::string& way, std::initializer_list<Refused> options)
 int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource& inputs, std::ostream* progress_out) {
   const bool file_way = !o.draws.empty(), plugin_way = !o.plugin.empty(), builtin_way = !o.builtin.empty(), values_way = !o.values.empty();
   const int ways = (file_way ? 1 : 0) + (plugin_way ? 1 : 0) + (builtin_way ? 1 : 0) + (o.mutants ? 1 : 0) + (values_way ? 1 : 0);
-  if (!o.law.empty() && !values_way) throw UsageError("--law names the law of --values: it goes with --values");
+  if (!o.law.empty() && !values_way && !plugin_way) throw UsageError("--law names the law of --values (or of a plugin's values): it goes with --values or --plugin");
   if (ways == 0) {
     if (!o.weights.empty()) throw UsageError("--weights alone checks nothing: give --draws, --plugin or --builtin with it");
     if (!o.list) throw UsageError("give one way in: --weights W --draws D, --values V --law L, --plugin LIB, --builtin NAME, or --mutants (warpsim validate --help)");
@@ -197,35 +198,46 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
       if (o.on != "auto") throw UsageError("--on applies to --builtin and --mutants; a plugin says where it runs");
       const auto plugin = Plugin::load(o.plugin);
       const warpsim_sampler& raw = plugin->find(o.sampler);
-      if (!raw.draw_rows) {
-        throw UsageError("plugin '" + printable(o.plugin, 200) + "', sampler '" + raw.name + "' draws values of the " + plugin->v3_of(raw)->law +
-                         " law (ABI version 3): validate judges a plugin's indices; write its values to a file and give --values FILE --law LAW (docs/validate.md)");
-      }
-      if (!(raw.dtypes & (WARPSIM_DTYPE_BIT(WARPSIM_F32) | WARPSIM_DTYPE_BIT(WARPSIM_F64)))) {
-        throw UsageError("plugin '" + printable(o.plugin, 200) + "', sampler '" + raw.name +
-                         "' takes only bf16 or fp16 weights: validate generates fp32 and fp64 weights (16-bit ones come with token sampling)");
-      }
-      SamplerUnderTest s;
-      s.sampler = plugin->as_sampler(raw);
-      s.kind = "plugin";
-      s.subject = "plugin '" + o.plugin + "', sampler '" + raw.name + "' (" + plugin->describe(raw) + ")";
-      s.take_error = [plugin] { return plugin->take_error(); };
-      s.law32 = [plugin, &raw](const std::vector<float>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
-        return plugin->draw_law<float>(raw, w, n, seed, c, p);
-      };
-      s.law64 = [plugin, &raw](const std::vector<double>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
-        return plugin->draw_law<double>(raw, w, n, seed, c, p);
-      };
-      if (const auto* v3 = plugin->v3_of(raw); v3 && v3->draw_row_draws) {
-        s.row_law32 = [plugin, &raw](const std::vector<float>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
-          return plugin->draw_row_law<float>(raw, w, n, seed, c, p);
+      if (!raw.draw_rows) {  // values of a continuous law (ABI version 3)
+        if (o.law.empty()) {
+          throw UsageError("plugin '" + printable(o.plugin, 200) + "', sampler '" + raw.name + "' draws values of the " + plugin->v3_of(raw)->law +
+                           " law (ABI version 3): give --law " + plugin->v3_of(raw)->law + ":PARAMETERS, the parameters to draw with");
+        }
+        refuse_with("a plugin's values", {{!o.weights.empty(), "--weights", "a continuous law is named by --law"}, {o.target_tv.has_value(), "--target-tv"},
+                                          {o.row_draws != 0, "--row-draws"}, {o.tests.has_value(), "--tests", "no inputs are generated"},
+                                          {o.max_rows.has_value(), "--max-rows"}, {o.max_cols.has_value(), "--max-k"}, {o.dtype.has_value(), "--dtype"},
+                                          {o.counterexample.has_value(), "--counterexample", "nothing is shrunk: the law's parameters are given"}});
+        PluginValuesOptions po{o.law, o.draws_count.value_or(1000000), o.seed.value_or(1), o.alpha};
+        report = check_plugin_values(*plugin, raw, po, progress);
+      } else if (!o.law.empty()) {
+        throw UsageError("--law goes with --values, or with a plugin's sampler of values (ABI version 3); '" + std::string(raw.name) + "' draws indices");
+      } else {
+        if (!(raw.dtypes & (WARPSIM_DTYPE_BIT(WARPSIM_F32) | WARPSIM_DTYPE_BIT(WARPSIM_F64)))) {
+          throw UsageError("plugin '" + printable(o.plugin, 200) + "', sampler '" + raw.name +
+                           "' takes only bf16 or fp16 weights: validate generates fp32 and fp64 weights (16-bit ones come with token sampling)");
+        }
+        SamplerUnderTest s;
+        s.sampler = plugin->as_sampler(raw);
+        s.kind = "plugin";
+        s.subject = "plugin '" + o.plugin + "', sampler '" + raw.name + "' (" + plugin->describe(raw) + ")";
+        s.take_error = [plugin] { return plugin->take_error(); };
+        s.law32 = [plugin, &raw](const std::vector<float>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
+          return plugin->draw_law<float>(raw, w, n, seed, c, p);
         };
-        s.row_law64 = [plugin, &raw](const std::vector<double>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
-          return plugin->draw_row_law<double>(raw, w, n, seed, c, p);
+        s.law64 = [plugin, &raw](const std::vector<double>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
+          return plugin->draw_law<double>(raw, w, n, seed, c, p);
         };
+        if (const auto* v3 = plugin->v3_of(raw); v3 && v3->draw_row_draws) {
+          s.row_law32 = [plugin, &raw](const std::vector<float>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
+            return plugin->draw_row_law<float>(raw, w, n, seed, c, p);
+          };
+          s.row_law64 = [plugin, &raw](const std::vector<double>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
+            return plugin->draw_row_law<double>(raw, w, n, seed, c, p);
+          };
+        }
+        so.replay_prefix = "warpsim validate --plugin " + quote(o.plugin) + " --sampler " + raw.name;
+        report = check_sampler_report(inputs, s, so, progress);
       }
-      so.replay_prefix = "warpsim validate --plugin " + quote(o.plugin) + " --sampler " + raw.name;
-      report = check_sampler_report(inputs, s, so, progress);
     } else if (builtin_way) {
       const properties::Algorithm* a = nullptr;
       try {

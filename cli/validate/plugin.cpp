@@ -448,6 +448,42 @@ std::string Plugin::draw_law(const warpsim_sampler& s, const std::vector<T>& wei
   });
 }
 
+std::vector<double> Plugin::draw_values(const warpsim_sampler& s, const std::vector<double>& params, std::uint64_t n, std::uint64_t seed,
+                                        std::uint64_t first, warpsim_dtype dtype) {
+  const auto& entry = *v3_of(s);
+  const std::string call = "plugin '" + printable(path_, 200) + "', sampler '" + s.name + "'";
+  const bool device = s.memory == WARPSIM_DEVICE_MEMORY;
+  if (device) {
+    if (const auto why = device::unavailable(); !why.empty()) fail(s, "draw_values", "it takes device memory, and " + why);
+  }
+  const std::size_t bytes = dtype == WARPSIM_F32 ? 4 : 8;
+  std::vector<unsigned char> host(static_cast<std::size_t>(n) * bytes);
+  std::unique_ptr<device::Buffer> d_values;
+  if (device) d_values = std::make_unique<device::Buffer>(host.size(), call + ": the values");
+  int rc = 0;
+  {
+    CallGuard guard(call + ", draw_values");
+    rc = entry.draw_values(s.context, params.data(), static_cast<std::int64_t>(params.size()), static_cast<std::int64_t>(n), seed, first, dtype,
+                           device ? d_values->get() : static_cast<void*>(host.data()));
+  }
+  if (device) {
+    if (const auto e = device::synchronize_error(); !e.empty()) fail(s, "draw_values", "its launch left " + e);
+  }
+  if (rc != WARPSIM_OK) fail(s, "draw_values", "returned " + std::to_string(rc) + ": " + last_error_text(call));
+  if (device) d_values->download(host.data(), host.size());
+  std::vector<double> out(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (dtype == WARPSIM_F32) {
+      float f;
+      std::memcpy(&f, host.data() + 4 * i, 4);
+      out[i] = f;
+    } else {
+      std::memcpy(&out[i], host.data() + 8 * i, 8);
+    }
+  }
+  return out;
+}
+
 template <class T>
 std::string Plugin::draw_row_law(const warpsim_sampler& s, const std::vector<T>& weights, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
                                  const std::function<void(std::uint64_t)>& progress) {

@@ -58,6 +58,14 @@ class Plugin {
   std::string draw_row_law(const warpsim_sampler& s, const std::vector<T>& weights, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
                            const std::function<void(std::uint64_t)>& progress);
 
+  // n values of the sampler's continuous law (version 3's draw_values) with
+  // these parameters, values first .. first + n - 1 of the seed's stream,
+  // written as `dtype` (fp32 or fp64) and returned as doubles (device
+  // memory: downloaded). Throws UsageError on the plugin's errors, naming
+  // the call.
+  std::vector<double> draw_values(const warpsim_sampler& s, const std::vector<double>& params, std::uint64_t n, std::uint64_t seed,
+                                  std::uint64_t first, warpsim_dtype dtype);
+
   // What `s` is, in words: "host memory, replayable, fp32 and fp64".
   std::string describe(const warpsim_sampler& s) const;
 

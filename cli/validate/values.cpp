@@ -1,6 +1,8 @@
 #include "cli/validate/values.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <optional>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -8,6 +10,7 @@
 
 #include "cli/errors.hpp"
 #include "cli/input/arrays.hpp"
+#include "cli/validate/plugin.hpp"
 #include "stats/ad_continuous.hpp"
 #include "stats/continuous_law.hpp"
 #include "stats/ks_continuous.hpp"
@@ -23,52 +26,22 @@ std::string number(double v) {
   return s.str();
 }
 
-}  // namespace
-
-Report check_values(const InputSource& inputs, const ValuesOptions& o, Progress& progress) {
-  stats::ContinuousLaw law;
-  try {
-    law = stats::continuous_law(o.law);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--law: ") + e.what());
-  }
-  const auto reader = open_array(inputs, o.values, ArrayLimits{kMaxValues});
-  const ArrayInfo& info = reader->info();
-  if (info.kind == ElementKind::Signed || info.kind == ElementKind::Unsigned) {
-    throw UsageError("--values " + info.quoted + " holds integers (" + info.dtype() + "): a continuous law's draws are floats (indices go with --draws)");
-  }
-  std::vector<double> x;
-  std::vector<double> chunk(1 << 16);
-  std::vector<std::uint64_t> rows(chunk.size());
-  progress.start("values", info.npy && !info.shape.empty() ? std::optional<std::uint64_t>(info.shape[0] * std::max<std::uint64_t>(info.columns, 1)) : std::nullopt);
-  std::uint64_t first_bad = 0;
-  double bad_value = 0;
-  bool bad = false;
-  while (const std::size_t n = reader->read(chunk, rows)) {
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!bad && !std::isfinite(chunk[i])) {
-        bad = true;
-        first_bad = x.size() + i;
-        bad_value = chunk[i];
-      }
-    }
-    x.insert(x.end(), chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(n));
-    progress.update(x.size());
-  }
-  progress.finish();
-  if (x.empty()) throw UsageError("--values " + info.quoted + " holds no values");
-
-  Report report;
-  report.kind = "values";
-  report.alpha = o.alpha;
-  report.subject = std::to_string(x.size()) + " values in '" + printable(o.values, 200) + "' (" + info.dtype() + ") against the " + law.describe() + " law";
+// The checks every way in that has values makes (the header's list).
+void judge_values(std::vector<double>& x, const stats::ContinuousLaw& law, stats::Stored stored, const std::string& dtype, double alpha_all, Report& report) {
+  const std::uint64_t first_bad = [&] {
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (!std::isfinite(x[i])) return static_cast<std::uint64_t>(i);
+    return static_cast<std::uint64_t>(x.size());
+  }();
+  const bool bad = first_bad < x.size();
+  const double bad_value = bad ? x[first_bad] : 0;
   report.checks.push_back({"finite", bad ? Outcome::Fail : Outcome::Pass,
                            bad ? "value " + std::to_string(first_bad) + " is " + number(bad_value) : "every value is a finite number", std::nullopt});
   if (bad) {
     report.checks.push_back({"in_support", Outcome::Skipped, "not checked: a value is not finite", std::nullopt});
     report.checks.push_back({"kolmogorov_smirnov", Outcome::Skipped, "not run: a value is not finite", std::nullopt});
     report.checks.push_back({"anderson_darling", Outcome::Skipped, "not run: a value is not finite", std::nullopt});
-    return report;
+    return;
   }
   std::uint64_t outside = 0, first_outside = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -81,16 +54,13 @@ Report check_values(const InputSource& inputs, const ValuesOptions& o, Progress&
                                          std::to_string(first_outside) + " (" + number(x[first_outside]) + ")"
                                    : "every value in [" + number(law.lower) + ", " + number(law.upper) + "]",
                            std::nullopt});
-  const double alpha = o.alpha / 2;
-  // A value stands for the reals that round to it in the file's precision
-  // (text: float64, its digits taken as given).
-  const auto stored = info.npy && info.bytes == 4 ? stats::Stored::Float32 : stats::Stored::Float64;
+  const double alpha = alpha_all / 2;
   auto ks = stats::ks_continuous_test(x, law.cdf, {.alpha = alpha, .stored = stored});
   std::sort(x.begin(), x.end());
   std::uint64_t ties = 0;
   for (std::size_t i = 1; i < x.size(); ++i) ties += x[i] == x[i - 1];
   if (ties) {
-    report.notes.push_back(std::to_string(ties) + " values equal the one before them (sorted): the law has no ties, so these come from rounding (" + info.dtype() +
+    report.notes.push_back(std::to_string(ties) + " values equal the one before them (sorted): the law has no ties, so these come from rounding (" + dtype +
                            "), each value standing for the reals that round to it");
   }
   report.checks.push_back({"kolmogorov_smirnov", ks.reject ? Outcome::Fail : Outcome::Pass,
@@ -113,6 +83,100 @@ Report check_values(const InputSource& inputs, const ValuesOptions& o, Progress&
                                  " (the gap weighted toward the tails)" + (ad.notes.empty() ? "" : "; " + ad.notes.front()),
                              ad});
   }
+}
+
+stats::ContinuousLaw law_of(const std::string& spec) {
+  try {
+    return stats::continuous_law(spec);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--law: ") + e.what());
+  }
+}
+
+}  // namespace
+
+Report check_values(const InputSource& inputs, const ValuesOptions& o, Progress& progress) {
+  const stats::ContinuousLaw law = law_of(o.law);
+  const auto reader = open_array(inputs, o.values, ArrayLimits{kMaxValues});
+  const ArrayInfo& info = reader->info();
+  if (info.kind == ElementKind::Signed || info.kind == ElementKind::Unsigned) {
+    throw UsageError("--values " + info.quoted + " holds integers (" + info.dtype() + "): a continuous law's draws are floats (indices go with --draws)");
+  }
+  std::vector<double> x;
+  std::vector<double> chunk(1 << 16);
+  std::vector<std::uint64_t> rows(chunk.size());
+  progress.start("values", info.npy && !info.shape.empty() ? std::optional<std::uint64_t>(info.shape[0] * std::max<std::uint64_t>(info.columns, 1)) : std::nullopt);
+  while (const std::size_t n = reader->read(chunk, rows)) {
+    x.insert(x.end(), chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(n));
+    progress.update(x.size());
+  }
+  progress.finish();
+  if (x.empty()) throw UsageError("--values " + info.quoted + " holds no values");
+
+  Report report;
+  report.kind = "values";
+  report.alpha = o.alpha;
+  report.subject = std::to_string(x.size()) + " values in '" + printable(o.values, 200) + "' (" + info.dtype() + ") against the " + law.describe() + " law";
+  // A value stands for the reals that round to it in the file's precision
+  // (text: float64, its digits taken as given).
+  judge_values(x, law, info.npy && info.bytes == 4 ? stats::Stored::Float32 : stats::Stored::Float64, info.dtype(), o.alpha, report);
+  return report;
+}
+
+Report check_plugin_values(Plugin& plugin, const warpsim_sampler& s, const PluginValuesOptions& o, Progress& progress) {
+  const warpsim_sampler_v3& v3 = *plugin.v3_of(s);
+  const std::string named = "plugin '" + printable(plugin.path(), 200) + "', sampler '" + s.name + "'";
+  if (o.law.empty()) {
+    throw UsageError(named + " draws values of the " + v3.law + " law: give --law " + v3.law + ":PARAMETERS, the parameters to draw with (" +
+                     stats::continuous_law_forms() + ")");
+  }
+  const stats::ContinuousLaw law = law_of(o.law);
+  if (law.name != v3.law) throw UsageError(named + " draws values of the " + std::string(v3.law) + " law, not of " + law.name + " (--law " + o.law + ")");
+  const bool f64 = v3.value_dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F64), f32 = v3.value_dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F32);
+  if (!f64 && !f32) throw UsageError(named + " writes only bf16 or fp16 values: validate reads fp32 and fp64 values (16-bit ones come later)");
+  if (o.draws < 1 || o.draws > kMaxValues) throw UsageError("--draws-per-law: 1 to " + std::to_string(kMaxValues) + " values");
+  const warpsim_dtype dtype = f64 ? WARPSIM_F64 : WARPSIM_F32;
+  const std::string dtype_name = f64 ? "float64" : "float32";
+
+  Report report;
+  report.kind = "plugin";
+  report.alpha = o.alpha;
+  report.subject = named + " (" + plugin.describe(s) + "): " + std::to_string(o.draws) + " " + dtype_name + " values against the " + law.describe() + " law";
+  // The properties: the same seed, the same values; a call from first_draw
+  // continues the stream.
+  constexpr std::uint64_t kProbe = 4096, kFrom = 1000;
+  const auto a = plugin.draw_values(s, law.parameters, kProbe, o.seed, 0, dtype);
+  const auto b = plugin.draw_values(s, law.parameters, kProbe, o.seed, 0, dtype);
+  const auto c = plugin.draw_values(s, law.parameters, kProbe - kFrom, o.seed, kFrom, dtype);
+  const auto differs = [](const std::vector<double>& x, const std::vector<double>& y, std::size_t at) -> std::optional<std::size_t> {
+    for (std::size_t i = 0; i < y.size(); ++i)
+      if (std::memcmp(&x[at + i], &y[i], sizeof(double)) != 0) return i;
+    return std::nullopt;
+  };
+  const auto same = differs(a, b, 0);
+  report.checks.push_back({"same_seed_same_values", same ? Outcome::Fail : Outcome::Pass,
+                           same ? "two calls with seed " + std::to_string(o.seed) + " differ at value " + std::to_string(*same) + ": " + number(a[*same]) + " and " +
+                                      number(b[*same])
+                                : "two calls of " + std::to_string(kProbe) + " values with one seed agree bit for bit",
+                           std::nullopt});
+  const auto cont = differs(a, c, kFrom);
+  report.checks.push_back({"first_draw_continues_the_stream", cont ? Outcome::Fail : Outcome::Pass,
+                           cont ? "values from first_draw " + std::to_string(kFrom) + " are not the stream's: value " + std::to_string(kFrom + *cont) + " is " +
+                                      number(c[*cont]) + " there and " + number(a[kFrom + *cont]) + " from 0"
+                                : "a call from first_draw " + std::to_string(kFrom) + " gives the stream's values " + std::to_string(kFrom) + " on",
+                           std::nullopt});
+  // The law: values 0 .. n - 1 of the seed's stream, in calls of 2^22.
+  constexpr std::uint64_t kChunk = std::uint64_t{1} << 22;
+  std::vector<double> x;
+  x.reserve(static_cast<std::size_t>(o.draws));
+  progress.start("values", o.draws);
+  for (std::uint64_t first = 0; first < o.draws; first += kChunk) {
+    const auto part = plugin.draw_values(s, law.parameters, std::min(kChunk, o.draws - first), o.seed, first, dtype);
+    x.insert(x.end(), part.begin(), part.end());
+    progress.update(x.size());
+  }
+  progress.finish();
+  judge_values(x, law, f64 ? stats::Stored::Float64 : stats::Stored::Float32, dtype_name, o.alpha, report);
   return report;
 }
 

@@ -22,6 +22,7 @@
 #include "cli/input/sources.hpp"
 #include "cli/validate/progress.hpp"
 #include "cli/validate/report.hpp"
+#include "warpsim/plugin.h"
 
 namespace warpsim::cli::validate {
 
@@ -36,5 +37,21 @@ inline constexpr std::uint64_t kMaxValues = std::uint64_t{1} << 28;
 
 // Throws UsageError for anything malformed (nothing is reported then).
 Report check_values(const InputSource& inputs, const ValuesOptions& options, Progress& progress);
+
+// A plugin's sampler of a continuous law (ABI version 3, draw_values),
+// against `law` (its name must be the sampler's law): two properties --
+// the same seed gives the same values, bit for bit; values from first_draw
+// on continue the stream (the values first .. of one call are those of a
+// call from 0) -- then n values (default 10^6), drawn in calls of 2^22 from
+// the seed's stream, judged as a file's are. fp64 where the sampler writes
+// it, else fp32 (16-bit values are refused).
+struct PluginValuesOptions {
+  std::string law;
+  std::uint64_t draws = 1000000;
+  std::uint64_t seed = 1;
+  double alpha = 1e-3;
+};
+class Plugin;
+Report check_plugin_values(Plugin& plugin, const warpsim_sampler& sampler, const PluginValuesOptions& options, Progress& progress);
 
 }  // namespace warpsim::cli::validate

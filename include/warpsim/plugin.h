@@ -142,9 +142,10 @@ typedef int (*warpsim_draw_row_draws_fn)(void* context, const void* weights, war
  * LDA, normals, exponentials): `draws` values, value i the (first_draw +
  * i)-th of the seed's stream, of the law the sampler names (law, below) with
  * these parameters (e.g. gamma: shape, scale), written as value_dtype, in
- * the sampler's memory. warpsim validates such laws from the issue that
- * brings continuous laws to `validate`; until then it lists them and says
- * so. */
+ * the sampler's memory. `warpsim validate --plugin LIB --sampler NAME
+ * --law LAW:PARAMETERS` checks that the same seed gives the same values, that
+ * a call from first_draw continues the stream, and the values' law (fp32 and
+ * fp64 values; bf16 and fp16 ones are refused, saying so). */
 typedef int (*warpsim_draw_values_fn)(void* context, const double* params, int64_t param_count, int64_t draws, uint64_t seed,
                                       uint64_t first_draw, warpsim_dtype value_dtype, void* values);
 
