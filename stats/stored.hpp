@@ -9,18 +9,44 @@
 // infinite.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
 
 namespace warpsim::stats {
 
-enum class Stored { Exact, Float32, Float64 };
+enum class Stored { Exact, Float32, Float64, BFloat16, Float16 };
+
+// A value of a format with p significand bits and least normal exponent
+// emin: the reals that round to it, [x - half the gap below, x + half the
+// gap above] (the gap below a power of two is half the one above).
+inline std::pair<double, double> format_interval(double x, int p, int emin) {
+  const double tiny = std::ldexp(1.0, emin - (p - 1));  // the least subnormal
+  if (x == 0) return {-tiny / 2, tiny / 2};
+  int e = 0;
+  const double m = std::frexp(std::fabs(x), &e);  // |x| = m 2^e, m in [0.5, 1)
+  const int exponent = std::max(e - 1, emin);
+  const double up = std::ldexp(1.0, exponent - (p - 1));
+  const double down = m == 0.5 && e - 1 > emin ? up / 2 : up;
+  return x > 0 ? std::pair{x - down / 2, x + up / 2} : std::pair{x - up / 2, x + down / 2};
+}
+
+// x rounded to nearest (ties to even) in that format (no overflow check).
+inline double round_to_format(double x, int p, int emin) {
+  if (x == 0 || !std::isfinite(x)) return x;
+  int e = 0;
+  std::frexp(x, &e);
+  const int shift = std::max(e, emin + 1) - p;  // the gap's exponent
+  return std::ldexp(std::nearbyint(std::ldexp(x, -shift)), shift);
+}
 
 // The reals that round to x in `stored` precision (round to nearest): its
 // neighbours' midpoints; x itself for Exact or a non-finite x.
 inline std::pair<double, double> stored_interval(double x, Stored stored) {
   if (stored == Stored::Exact || !std::isfinite(x)) return {x, x};
+  if (stored == Stored::BFloat16) return format_interval(x, 8, -126);
+  if (stored == Stored::Float16) return format_interval(x, 11, -14);
   if (stored == Stored::Float32) {
     const float f = static_cast<float>(x);
     const double down = std::nextafter(f, -std::numeric_limits<float>::infinity());

@@ -1,9 +1,9 @@
 // The false-positive rate of `warpsim validate --values`'s two tests
 // together (Kolmogorov-Smirnov and Anderson-Darling, each at alpha / 2),
 // measured over the laws it names and sizes from 10 to 10,000 draws, as
-// float64 and as float32 (values rounded as a float32 kernel stores them,
-// the tests told so: stats/stored.hpp). beta(0.5, 0.5) in float32 is the
-// case that needs it: 1.0f for draws within 3e-8 of 1.
+// float64, float32, bfloat16 and float16 (values rounded as such a kernel
+// stores them, the tests told so: stats/stored.hpp). beta(0.5, 0.5) in
+// float32 is the case that first needed it: 1.0f for draws within 3e-8 of 1.
 // Draws come from the law's quantile function at Philox-free std::mt19937_64
 // uniforms. At most alpha (Bonferroni) plus 4.9 sigma of the reps.
 //
@@ -77,7 +77,14 @@ TEST(ContinuousCalibration, KsAndAndersonDarlingTogetherHoldAlpha) {
   for (const auto& cell : cells) {
     const auto law = stats::continuous_law(cell.spec);
     for (int n : env_sizes()) {
-      for (bool fp32 : {false, true}) {
+      struct Precision {
+        const char* name;
+        stats::Stored stored;
+        int p, emin;
+      };
+      constexpr Precision precisions[] = {{"float64", stats::Stored::Float64, 53, -1022}, {"float32", stats::Stored::Float32, 24, -126},
+                                          {"bfloat16", stats::Stored::BFloat16, 8, -126}, {"float16", stats::Stored::Float16, 11, -14}};
+      for (const auto& prec : precisions) {
         int rejected = 0;
         for (int rep = 0; rep < reps; ++rep) {
           std::vector<double> x(static_cast<std::size_t>(n));
@@ -85,18 +92,16 @@ TEST(ContinuousCalibration, KsAndAndersonDarlingTogetherHoldAlpha) {
             double u;
             do u = uniform(gen);
             while (u <= 0);
-            v = cell.quantile(u);
-            if (fp32) v = static_cast<double>(static_cast<float>(v));
+            v = stats::round_to_format(cell.quantile(u), prec.p, prec.emin);
           }
-          const auto stored = fp32 ? stats::Stored::Float32 : stats::Stored::Float64;
+          const auto stored = prec.stored;
           const bool ks = stats::ks_continuous_test(x, law.cdf, {.alpha = alpha / 2, .stored = stored}).reject;
           const bool ad = stats::ad_continuous_test(x, law.cdf, law.sf, {.alpha = alpha / 2, .stored = stored}).reject;
           rejected += ks || ad;
         }
         const double bound = reps * alpha + 4.9 * std::sqrt(reps * alpha * (1 - alpha));
-        std::printf("%-28s n = %-6d %s: %d of %d rejected at alpha %.2f (bound %.0f)\n", cell.spec, n, fp32 ? "float32" : "float64", rejected, reps,
-                    alpha, bound);
-        EXPECT_LE(rejected, bound) << cell.spec << " n = " << n << (fp32 ? " float32" : " float64");
+        std::printf("%-28s n = %-6d %-8s: %d of %d rejected at alpha %.2f (bound %.0f)\n", cell.spec, n, prec.name, rejected, reps, alpha, bound);
+        EXPECT_LE(rejected, bound) << cell.spec << " n = " << n << " " << prec.name;
       }
     }
   }
