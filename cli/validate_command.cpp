@@ -39,6 +39,8 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
   v->add_option("--draws", o.draws, "the indices drawn: S from one distribution, or one or S a row (.npy int or text)");
   v->add_option("--values", o.values, "floats drawn from a continuous law (.npy float32/float64 or text; - for stdin)");
   v->add_option("--law", o.law, "with --values, the law they should follow: " + stats::continuous_law_forms());
+  v->add_option("--rounded-to", o.rounded_to, "with --values, the precision the sampler rounded them to, where coarser than the file's: bf16, f16, f32, f64")
+      ->check(CLI::IsMember({"bf16", "f16", "f32", "f64"}));
   v->add_option("--uniforms", o.uniforms, "the uniform each draw used, shaped as --draws: check each draw against the scalar definition");
   v->add_option("--row-seeds", o.row_seeds, "with --draws and weights whose rows differ: each row's seed (rows of equal seeds may repeat each other)");
   v->add_option("--plugin", o.plugin, "a plugin library (include/warpsim/plugin.h)");
@@ -127,6 +129,7 @@ void refuse_with(const std::string& way, std::initializer_list<Refused> options)
 int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource& inputs, std::ostream* progress_out) {
   const bool file_way = !o.draws.empty(), plugin_way = !o.plugin.empty(), builtin_way = !o.builtin.empty(), values_way = !o.values.empty();
   const int ways = (file_way ? 1 : 0) + (plugin_way ? 1 : 0) + (builtin_way ? 1 : 0) + (o.mutants ? 1 : 0) + (values_way ? 1 : 0);
+  if (o.rounded_to && !values_way) throw UsageError("--rounded-to says how --values were rounded: it goes with --values");
   if (!o.law.empty() && !values_way && !plugin_way) throw UsageError("--law names the law of --values (or of a plugin's values): it goes with --values or --plugin");
   if (ways == 0) {
     if (!o.weights.empty()) throw UsageError("--weights alone checks nothing: give --draws, --plugin or --builtin with it");
@@ -177,7 +180,7 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
                                      {o.adds_in_order, "--adds-in-order"},
                                      {o.counterexample.has_value(), "--counterexample", "nothing is shrunk: the values are the file's"}});
     if (o.law.empty()) throw UsageError("--values needs --law, the law the values should follow (" + stats::continuous_law_forms() + ")");
-    report = check_values(inputs, ValuesOptions{o.values, o.law, o.alpha}, progress);
+    report = check_values(inputs, ValuesOptions{o.values, o.law, o.alpha, o.rounded_to}, progress);
   } else if (file_way) {
     refuse_with("a file of draws", {{plugin_way, "--plugin"}, {!o.sampler.empty(), "--sampler"}, {o.target_tv.has_value(), "--target-tv"}, {o.row_draws != 0, "--row-draws"},
                                        {o.draws_count.has_value(), "--draws-per-law"}, {!o.only.empty(), "--only"}, {o.on != "auto", "--on"},

@@ -18,6 +18,7 @@ namespace warpsim::cli {
 struct ValidateOptions {
   std::string weights, draws, uniforms, row_seeds;
   std::string values, law;    // a continuous law's draws and the law
+  std::optional<std::string> rounded_to;  // --values: the precision they were rounded to
   std::string plugin, sampler;
   std::string builtin;
   bool mutants = false;

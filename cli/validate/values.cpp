@@ -116,10 +116,36 @@ Report check_values(const InputSource& inputs, const ValuesOptions& o, Progress&
   Report report;
   report.kind = "values";
   report.alpha = o.alpha;
-  report.subject = std::to_string(x.size()) + " values in '" + printable(o.values, 200) + "' (" + info.dtype() + ") against the " + law.describe() + " law";
   // A value stands for the reals that round to it in the file's precision
-  // (text: float64, its digits taken as given).
-  judge_values(x, law, info.npy && info.bytes == 4 ? stats::Stored::Float32 : stats::Stored::Float64, info.dtype(), o.alpha, report);
+  // (text: float64, its digits taken as given), or in --rounded-to's.
+  stats::Stored stored = info.npy && info.bytes == 4 ? stats::Stored::Float32 : stats::Stored::Float64;
+  std::string precision = info.dtype();
+  if (o.rounded_to) {
+    struct Format {
+      const char* name;
+      stats::Stored stored;
+      int p, emin;
+    };
+    constexpr Format formats[] = {{"bf16", stats::Stored::BFloat16, 8, -126}, {"f16", stats::Stored::Float16, 11, -14},
+                                  {"f32", stats::Stored::Float32, 24, -126}, {"f64", stats::Stored::Float64, 53, -1022}};
+    const Format* f = nullptr;
+    for (const auto& g : formats)
+      if (*o.rounded_to == g.name) f = &g;
+    if (!f) throw UsageError("--rounded-to: bf16, f16, f32 or f64 (" + printable(*o.rounded_to) + " given)");
+    if (stored == stats::Stored::Float32 && f->stored == stats::Stored::Float64) {
+      throw UsageError("--rounded-to f64: the values in " + info.quoted + " are float32, and carry no more than float32's precision");
+    }
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      if (std::isfinite(x[i]) && stats::round_to_format(x[i], f->p, f->emin) != x[i]) {
+        throw UsageError("--rounded-to " + *o.rounded_to + ": value " + std::to_string(i) + " (" + number(x[i]) + ") is not a " + *o.rounded_to +
+                         " value; give the precision the sampler rounded its values to");
+      }
+    }
+    stored = f->stored;
+    precision = *o.rounded_to + " in " + info.dtype();
+  }
+  report.subject = std::to_string(x.size()) + " values in '" + printable(o.values, 200) + "' (" + precision + ") against the " + law.describe() + " law";
+  judge_values(x, law, stored, precision, o.alpha, report);
   return report;
 }
 

@@ -12,11 +12,13 @@
 // (Bonferroni: the report's false-positive rate is at most alpha). KS states
 // the Kolmogorov distance a pass rules out; Anderson-Darling weighs the
 // tails, where a sampler's shortcuts (24-bit uniforms, a Ziggurat's tail)
-// show first. Values rounded to fp32 tie where the law has none: the report
-// says how many.
+// show first. Each value stands for the reals that round to it in its
+// precision (the file's, or --rounded-to's): rounding alone never fails.
+// Values tie where the law has none: the report says how many.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "cli/input/sources.hpp"
@@ -30,6 +32,10 @@ struct ValuesOptions {
   std::string values;
   std::string law;
   double alpha = 1e-3;
+  // The precision the values were rounded to before they were stored, where
+  // coarser than the file's (a bf16 kernel's output saved as float32):
+  // "bf16", "f16", "f32" or "f64". Every value must be one of that format's.
+  std::optional<std::string> rounded_to;
 };
 
 // The most values one file may hold (they are held in memory and sorted).
