@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One device call: PyTorch's and JAX's samplers of continuous laws judged
 # from files by `warpsim validate --values --law` (docs/validate.md, way in
-# 4). Each sampler writes 10^6 float32 values to a .npy; warpsim (built
-# here, carried as .device-out/warpsim-gpu.xz) judges them at alpha 0.001.
+# 4). Each sampler writes 10^6 values to a float32 .npy (bf16 outputs
+# widened exactly, judged with --rounded-to bf16); warpsim (built here,
+# carried as .device-out/warpsim-gpu.xz) judges them at alpha 0.001.
 # Logs under $OUT/continuous/: one report a sampler, and summary.txt.
 set -uo pipefail
 out=${OUT:-/tmp/out}/continuous
@@ -24,6 +25,10 @@ cases = {
     "torch-gamma-5": (lambda: torch._standard_gamma(torch.full((n,), 5.0, device=d)), "gamma:5,1"),
     "torch-gamma-0.01": (lambda: torch._standard_gamma(torch.full((n,), 0.01, device=d)), "gamma:0.01,1"),
     "torch-beta-0.5": (lambda: torch.distributions.Beta(torch.full((n,), 0.5, device=d), torch.full((n,), 0.5, device=d)).sample(), "beta:0.5,0.5"),
+    "torch-normal-bf16": (lambda: torch.randn(n, device=d, dtype=torch.bfloat16), "normal:0,1 --rounded-to bf16"),
+    "torch-exponential-bf16": (lambda: torch.empty(n, device=d, dtype=torch.bfloat16).exponential_(1.0), "exponential:1 --rounded-to bf16"),
+    "torch-uniform-bf16": (lambda: torch.rand(n, device=d, dtype=torch.bfloat16), "uniform:0,1 --rounded-to bf16"),
+    "torch-normal-fp16": (lambda: torch.randn(n, device=d, dtype=torch.float16), "normal:0,1 --rounded-to f16"),
 }
 try:
     import jax, jax.numpy as jnp
@@ -36,6 +41,8 @@ try:
         "jax-gamma-0.01": (lambda: np.asarray(jax.random.gamma(ks[3], 0.01, (n,), jnp.float32)), "gamma:0.01,1"),
         "jax-beta-0.5": (lambda: np.asarray(jax.random.beta(ks[4], 0.5, 0.5, (n,), jnp.float32)), "beta:0.5,0.5"),
         "jax-uniform": (lambda: np.asarray(jax.random.uniform(ks[5], (n,), jnp.float32)), "uniform:0,1"),
+        "jax-normal-bf16": (lambda: np.asarray(jax.random.normal(ks[6], (n,), jnp.bfloat16).astype(jnp.float32)), "normal:0,1 --rounded-to bf16"),
+        "jax-uniform-bf16": (lambda: np.asarray(jax.random.uniform(ks[7], (n,), jnp.bfloat16).astype(jnp.float32)), "uniform:0,1 --rounded-to bf16"),
     })
     print("jax", jax.__version__, jax.devices())
 except Exception as e:
@@ -49,9 +56,11 @@ with open(f"{out}/laws.txt", "w") as f:
         f.write(f"{name} {law}\n")
         print(name, law, x.dtype, x.shape, "min", float(x.min()), "max", float(x.max()))
 PY
-while read -r name law; do
-  /tmp/warpsim validate --values "/tmp/$name.npy" --law "$law" > "$out/$name.txt" 2>&1
+while read -r name law extra; do
+  # shellcheck disable=SC2086  # (extra: options, split on purpose)
+  /tmp/warpsim validate --values "/tmp/$name.npy" --law "$law" $extra > "$out/$name.txt" 2>&1
   rc=$?
-  /tmp/warpsim validate --values "/tmp/$name.npy" --law "$law" --format json > "$out/$name.json" 2>/dev/null
-  echo "$name $law rc=$rc $(grep -E '^verdict' "$out/$name.txt" | cut -c1-60)" | tee -a "$out/summary.txt"
+  # shellcheck disable=SC2086
+  /tmp/warpsim validate --values "/tmp/$name.npy" --law "$law" $extra --format json > "$out/$name.json" 2>/dev/null
+  echo "$name $law $extra rc=$rc $(grep -E '^verdict' "$out/$name.txt" | cut -c1-60)" | tee -a "$out/summary.txt"
 done < "$out/laws.txt"
