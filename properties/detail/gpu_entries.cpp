@@ -14,11 +14,13 @@
 #include "gpu/alias_table.hpp"
 #include "gpu/bringmann_larsen.hpp"
 #include "gpu/cuda_check.hpp"
+#include "gpu/gamma.hpp"
 #include "gpu/device.hpp"
 #include "gpu/launch.hpp"  // DeviceScratch
 #include "gpu/matrix_sampler.hpp"
 #include "gpu/sum_tree_sampler.hpp"
 #include "properties/gpu_kernels.hpp"
+#include "properties/value_samplers.hpp"
 
 namespace warpsim::properties::detail {
 
@@ -173,6 +175,34 @@ std::string device_unavailable() {
   return why;
 }
 
+// gpu::gamma_sample: every task's shape the law's, scaled on the host (as
+// the oracle's entry scales).
+template <class T>
+ValueSampler gpu_gamma() {
+  ValueSampler s;
+  s.where = "GPU";
+  s.dtype = sizeof(T) == 4 ? "float32" : "float64";
+  s.unavailable = device_unavailable;
+  s.draw = [](const std::vector<double>& p, std::uint64_t n, std::uint64_t seed, std::uint64_t first) {
+    if (p.size() != 2 || !(p[0] > 0) || !(p[1] > 0) || !std::isfinite(p[0]) || !std::isfinite(p[1])) {
+      throw std::invalid_argument("gamma draws with two parameters, shape > 0 and scale > 0");
+    }
+    const std::size_t count = static_cast<std::size_t>(n);
+    const std::vector<T> shape(count, static_cast<T>(p[0]));
+    gpu::DeviceScratch<T> d_shape, d_out;
+    T* ds = d_shape.ensure(count);
+    T* dout = d_out.ensure(count);
+    WARPSIM_CUDA(cudaMemcpy(ds, shape.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+    gpu::gamma_sample<T>(ds, count, seed, first, dout);
+    std::vector<T> got(count);
+    WARPSIM_CUDA(cudaMemcpy(got.data(), dout, count * sizeof(T), cudaMemcpyDeviceToHost));
+    std::vector<double> out(count);
+    for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<double>(static_cast<T>(static_cast<double>(got[i]) * p[1]));
+    return out;
+  };
+  return s;
+}
+
 }  // namespace
 
 void add_gpu_entries(std::vector<Algorithm>& rows) {
@@ -214,6 +244,15 @@ void add_gpu_entries(std::vector<Algorithm>& rows) {
     }
     s.unavailable = device_unavailable;
     a.gpu = std::move(s);
+  }
+}
+
+void add_gpu_value_entries(std::vector<ValueAlgorithm>& rows) {
+  for (auto& a : rows) {
+    if (a.name == "gamma") {
+      a.gpu64 = gpu_gamma<double>();
+      a.gpu32 = gpu_gamma<float>();
+    }
   }
 }
 

@@ -1,0 +1,53 @@
+// The registry's samplers of continuous laws: each draws the values of a
+// law stats/continuous_law.hpp knows, value i of a seed's stream the
+// (first + i)-th, with the law's parameters -- the oracle's (on the host, in
+// fp64 and fp32) and, where warpsim is built with CUDA, the kernel's.
+// `warpsim validate --builtin NAME --law LAW` checks them as it checks a
+// plugin's draw_values (cli/validate/values.hpp).
+//
+//   gamma   Marsaglia-Tsang (seed 004's loop; oracle/rejection/gamma.hpp,
+//           gpu/gamma.hpp), shape a boosted by U^(1/a) below 1; the law
+//           gamma:shape,scale (the variate is Gamma(shape) x scale)
+//
+// Usage:
+//   const auto& g = properties::find_value_algorithm("gamma");
+//   auto x = g.oracle64.draw({0.5, 1.0}, 1000, /*seed=*/7, /*first=*/0);
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpsim::properties {
+
+struct ValueSampler {
+  std::string where;  // "host (the oracle)" | "GPU"
+  std::string dtype;  // "float64" | "float32": what its values are computed and stored in
+  // Values first .. first + n - 1 of the seed's stream, with the law's
+  // parameters; throws std::invalid_argument on parameters it cannot take.
+  std::function<std::vector<double>(const std::vector<double>& params, std::uint64_t n, std::uint64_t seed, std::uint64_t first)> draw;
+  // Why it cannot run here ("" if it can): the GPU entries without a device.
+  std::function<std::string()> unavailable = [] { return std::string(); };
+};
+
+struct ValueAlgorithm {
+  std::string name;     // "gamma"
+  std::string listing;  // the method and where it comes from
+  std::string law;      // the stats::continuous_law family its draws follow
+  ValueSampler oracle64, oracle32;
+  std::optional<ValueSampler> gpu64, gpu32;
+};
+
+const std::vector<ValueAlgorithm>& value_registry();
+
+// Throws std::invalid_argument listing the names.
+const ValueAlgorithm& find_value_algorithm(const std::string& name);
+
+namespace detail {
+// The GPU entries (properties/detail/gpu_entries.cpp; none without CUDA).
+void add_gpu_value_entries(std::vector<ValueAlgorithm>& rows);
+}  // namespace detail
+
+}  // namespace warpsim::properties
