@@ -10,6 +10,7 @@
 #include "cli/validate/files.hpp"
 #include "cli/validate/values.hpp"
 #include "stats/continuous_law.hpp"
+#include "properties/value_samplers.hpp"
 #include "cli/validate/plugin.hpp"
 #include "cli/validate/render.hpp"
 #include "cli/validate/sandbox.hpp"
@@ -125,12 +126,50 @@ void refuse_with(const std::string& way, std::initializer_list<Refused> options)
     if (r.given) throw UsageError(std::string(r.name) + " does not apply to " + way + (r.why ? std::string(": ") + r.why : ""));
 }
 
+bool is_value_algorithm(const std::string& name) {
+  for (const auto& a : properties::value_registry())
+    if (a.name == name) return true;
+  return false;
+}
+
+std::string value_names() {
+  std::string names;
+  for (const auto& a : properties::value_registry()) names += (names.empty() ? "" : ", ") + a.name;
+  return names;
+}
+
+// A built-in sampler of a continuous law: its GPU entry where one runs (--on
+// auto or gpu), else its oracle; fp64 unless --dtype f32.
+Report builtin_values_report(const ValidateOptions& o, const SamplerOptions& so, Progress& progress) {
+  refuse_with("a built-in sampler of values", {{!o.weights.empty(), "--weights", "a continuous law is named by --law"}, {o.target_tv.has_value(), "--target-tv"},
+                                               {o.row_draws != 0, "--row-draws"}, {o.tests.has_value(), "--tests", "no inputs are generated"},
+                                               {o.max_rows.has_value(), "--max-rows"}, {o.max_cols.has_value(), "--max-k"},
+                                               {o.counterexample.has_value(), "--counterexample", "nothing is shrunk: the law's parameters are given"}});
+  const auto& a = properties::find_value_algorithm(o.builtin);
+  const bool f32 = o.dtype && *o.dtype == "f32";
+  const auto& gpu = f32 ? a.gpu32 : a.gpu64;
+  const bool gpu_runs = gpu && gpu->unavailable().empty();
+  if (o.on == "gpu" && !gpu_runs) {
+    throw UsageError("--on gpu: " + a.name + (gpu ? " has a kernel, but " + gpu->unavailable() : std::string(" has no GPU entry in this build")));
+  }
+  const properties::ValueSampler& s = o.on != "oracle" && gpu_runs ? *gpu : (f32 ? a.oracle32 : a.oracle64);
+  ValueSource source;
+  source.kind = "builtin";
+  source.subject = "built-in " + a.name + " (" + a.listing + ") on the " + (s.where == "GPU" ? "GPU" : "host (its oracle)") +
+                   (o.on == "auto" && !gpu_runs ? "; no GPU here" + (gpu ? ": " + gpu->unavailable() : std::string()) : "");
+  source.law = a.law;
+  source.f64 = !f32;
+  source.draw = s.draw;
+  PluginValuesOptions po{o.law, o.draws_count.value_or(1000000), so.seed, o.alpha};
+  return check_value_source(source, po, progress);
+}
+
 // Everything but the worker: the checks and the report, in this process.
 int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource& inputs, std::ostream* progress_out) {
   const bool file_way = !o.draws.empty(), plugin_way = !o.plugin.empty(), builtin_way = !o.builtin.empty(), values_way = !o.values.empty();
   const int ways = (file_way ? 1 : 0) + (plugin_way ? 1 : 0) + (builtin_way ? 1 : 0) + (o.mutants ? 1 : 0) + (values_way ? 1 : 0);
   if (o.rounded_to && !values_way) throw UsageError("--rounded-to says how --values were rounded: it goes with --values");
-  if (!o.law.empty() && !values_way && !plugin_way) throw UsageError("--law names the law of --values (or of a plugin's values): it goes with --values or --plugin");
+  if (!o.law.empty() && !values_way && !plugin_way && !builtin_way) throw UsageError("--law names the law of --values (or of a plugin's values): it goes with --values or --plugin");
   if (ways == 0) {
     if (!o.weights.empty()) throw UsageError("--weights alone checks nothing: give --draws, --plugin or --builtin with it");
     if (!o.list) throw UsageError("give one way in: --weights W --draws D, --values V --law L, --plugin LIB, --builtin NAME, or --mutants (warpsim validate --help)");
@@ -148,6 +187,7 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
       for (const auto* s : plugin->samplers()) out << s->name << "  (" << plugin->describe(*s) << ")" << (s->description ? std::string("  ") + s->description : "") << "\n";
     } else {
       for (const auto& a : properties::registry()) out << a.name << "  " << a.listing << (a.gpu ? "  [GPU]" : "") << "\n";
+      for (const auto& a : properties::value_registry()) out << a.name << "  values of the " << a.law << " law: " << a.listing << (a.gpu64 ? "  [GPU]" : "") << "\n";
     }
     return kExitOk;
   }
@@ -241,7 +281,10 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
         so.replay_prefix = "warpsim validate --plugin " + quote(o.plugin) + " --sampler " + raw.name;
         report = check_sampler_report(inputs, s, so, progress);
       }
+    } else if (builtin_way && is_value_algorithm(o.builtin)) {
+      report = builtin_values_report(o, so, progress);
     } else if (builtin_way) {
+      if (!o.law.empty()) throw UsageError("--law goes with --values, a plugin's sampler of values, or a built-in one (" + value_names() + ")");
       const properties::Algorithm* a = nullptr;
       try {
         a = &properties::find_algorithm(o.builtin);

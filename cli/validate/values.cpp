@@ -152,28 +152,47 @@ Report check_values(const InputSource& inputs, const ValuesOptions& o, Progress&
 Report check_plugin_values(Plugin& plugin, const warpsim_sampler& s, const PluginValuesOptions& o, Progress& progress) {
   const warpsim_sampler_v3& v3 = *plugin.v3_of(s);
   const std::string named = "plugin '" + printable(plugin.path(), 200) + "', sampler '" + s.name + "'";
+  const bool f64 = v3.value_dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F64), f32 = v3.value_dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F32);
+  if (!f64 && !f32) throw UsageError(named + " writes only bf16 or fp16 values: validate reads fp32 and fp64 values (16-bit ones come later)");
+  ValueSource source;
+  source.kind = "plugin";
+  source.subject = named + " (" + plugin.describe(s) + ")";
+  source.law = v3.law;
+  source.f64 = f64;
+  const warpsim_dtype dtype = f64 ? WARPSIM_F64 : WARPSIM_F32;
+  source.draw = [&plugin, &s, dtype](const std::vector<double>& params, std::uint64_t n, std::uint64_t seed, std::uint64_t first) {
+    return plugin.draw_values(s, params, n, seed, first, dtype);
+  };
+  return check_value_source(source, o, progress);
+}
+
+Report check_value_source(const ValueSource& src, const PluginValuesOptions& o, Progress& progress) {
   if (o.law.empty()) {
-    throw UsageError(named + " draws values of the " + v3.law + " law: give --law " + v3.law + ":PARAMETERS, the parameters to draw with (" +
+    throw UsageError(src.subject + ": it draws values of the " + src.law + " law: give --law " + src.law + ":PARAMETERS, the parameters to draw with (" +
                      stats::continuous_law_forms() + ")");
   }
   const stats::ContinuousLaw law = law_of(o.law);
-  if (law.name != v3.law) throw UsageError(named + " draws values of the " + std::string(v3.law) + " law, not of " + law.name + " (--law " + o.law + ")");
-  const bool f64 = v3.value_dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F64), f32 = v3.value_dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F32);
-  if (!f64 && !f32) throw UsageError(named + " writes only bf16 or fp16 values: validate reads fp32 and fp64 values (16-bit ones come later)");
+  if (law.name != src.law) throw UsageError(src.subject + ": it draws values of the " + src.law + " law, not of " + law.name + " (--law " + o.law + ")");
   if (o.draws < 1 || o.draws > kMaxValues) throw UsageError("--draws-per-law: 1 to " + std::to_string(kMaxValues) + " values");
-  const warpsim_dtype dtype = f64 ? WARPSIM_F64 : WARPSIM_F32;
-  const std::string dtype_name = f64 ? "float64" : "float32";
+  const std::string dtype_name = src.f64 ? "float64" : "float32";
+  const auto draw = [&](std::uint64_t n, std::uint64_t first) {
+    try {
+      return src.draw(law.parameters, n, o.seed, first);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(src.subject + ": --law " + o.law + ": " + e.what());
+    }
+  };
 
   Report report;
-  report.kind = "plugin";
+  report.kind = src.kind;
   report.alpha = o.alpha;
-  report.subject = named + " (" + plugin.describe(s) + "): " + std::to_string(o.draws) + " " + dtype_name + " values against the " + law.describe() + " law";
+  report.subject = src.subject + ": " + std::to_string(o.draws) + " " + dtype_name + " values against the " + law.describe() + " law";
   // The properties: the same seed, the same values; a call from first_draw
   // continues the stream.
   constexpr std::uint64_t kProbe = 4096, kFrom = 1000;
-  const auto a = plugin.draw_values(s, law.parameters, kProbe, o.seed, 0, dtype);
-  const auto b = plugin.draw_values(s, law.parameters, kProbe, o.seed, 0, dtype);
-  const auto c = plugin.draw_values(s, law.parameters, kProbe - kFrom, o.seed, kFrom, dtype);
+  const auto a = draw(kProbe, 0);
+  const auto b = draw(kProbe, 0);
+  const auto c = draw(kProbe - kFrom, kFrom);
   const auto differs = [](const std::vector<double>& x, const std::vector<double>& y, std::size_t at) -> std::optional<std::size_t> {
     for (std::size_t i = 0; i < y.size(); ++i)
       if (std::memcmp(&x[at + i], &y[i], sizeof(double)) != 0) return i;
@@ -197,12 +216,12 @@ Report check_plugin_values(Plugin& plugin, const warpsim_sampler& s, const Plugi
   x.reserve(static_cast<std::size_t>(o.draws));
   progress.start("values", o.draws);
   for (std::uint64_t first = 0; first < o.draws; first += kChunk) {
-    const auto part = plugin.draw_values(s, law.parameters, std::min(kChunk, o.draws - first), o.seed, first, dtype);
+    const auto part = draw(std::min(kChunk, o.draws - first), first);
     x.insert(x.end(), part.begin(), part.end());
     progress.update(x.size());
   }
   progress.finish();
-  judge_values(x, law, f64 ? stats::Stored::Float64 : stats::Stored::Float32, dtype_name, o.alpha, report);
+  judge_values(x, law, src.f64 ? stats::Stored::Float64 : stats::Stored::Float32, dtype_name, o.alpha, report);
   return report;
 }
 

@@ -18,6 +18,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 #include <optional>
 #include <string>
 
@@ -59,5 +61,16 @@ struct PluginValuesOptions {
 };
 class Plugin;
 Report check_plugin_values(Plugin& plugin, const warpsim_sampler& sampler, const PluginValuesOptions& options, Progress& progress);
+
+// Any sampler of values: the plugin's above, or a built-in's
+// (properties/value_samplers.hpp), checked the same way.
+struct ValueSource {
+  std::string kind;     // "plugin" | "builtin"
+  std::string subject;  // what it is, in words
+  std::string law;      // the law family its values follow ("gamma")
+  bool f64 = true;      // its values are float64 (else float32)
+  std::function<std::vector<double>(const std::vector<double>& params, std::uint64_t n, std::uint64_t seed, std::uint64_t first)> draw;
+};
+Report check_value_source(const ValueSource& source, const PluginValuesOptions& options, Progress& progress);
 
 }  // namespace warpsim::cli::validate
