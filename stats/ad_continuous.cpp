@@ -80,23 +80,37 @@ TestResult ad_continuous_test(std::span<const double> sample, const std::functio
   std::sort(x.begin(), x.end());
   const std::size_t n = x.size();
   // ln F and ln S at each draw, once (S from the law's survival function).
+  // A stored value stands for the reals that round to it; a block of equal
+  // values for that many such reals, in order: the k-th of a block of m
+  // takes the law's F (and S) at (k + 1/2) / m of the way across its
+  // interval's, where the unrounded draws' order statistics lie. An exact
+  // value (Stored::Exact) is its own interval.
   std::vector<double> log_f(n), log_s(n);
   TestResult r;
   r.test = "Anderson-Darling (one sample, continuous)";
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto [lo, hi] = stored_interval(x[i], options.stored);
-    const double f = cdf(hi);
-    const double s = sf ? sf(lo) : 1 - (lo == hi ? f : cdf(lo));
-    if (!(f > 0) || !(s > 0)) {
-      if (r.notes.empty()) {
-        r.notes.push_back("draw " + std::to_string(x[i]) + (f > 0 ? " lies where the law's upper tail has no mass (S = 0)" : " lies where the law has no mass (F = 0)") +
-                          ": A^2 is infinite");
+  for (std::size_t i0 = 0; i0 < n;) {
+    std::size_t i1 = i0 + 1;
+    while (i1 < n && x[i1] == x[i0]) ++i1;
+    const auto [lo, hi] = stored_interval(x[i0], options.stored);
+    const double f_lo = cdf(lo), f_hi = lo == hi ? f_lo : cdf(hi);
+    const double s_lo = sf ? sf(lo) : 1 - f_lo, s_hi = lo == hi ? s_lo : sf ? sf(hi) : 1 - f_hi;
+    const double m = static_cast<double>(i1 - i0);
+    for (std::size_t i = i0; i < i1; ++i) {
+      const double t = (static_cast<double>(i - i0) + 0.5) / m;
+      const double f = lo == hi ? f_lo : f_lo + (f_hi - f_lo) * t;
+      const double s_ = lo == hi ? s_lo : s_lo - (s_lo - s_hi) * t;
+      if (!(f > 0) || !(s_ > 0)) {
+        if (r.notes.empty()) {
+          r.notes.push_back("draw " + std::to_string(x[i]) + (f > 0 ? " lies where the law's upper tail has no mass (S = 0)" : " lies where the law has no mass (F = 0)") +
+                            ": A^2 is infinite");
+        }
+        log_f[i] = log_s[i] = -std::numeric_limits<double>::infinity();
+        continue;
       }
-      log_f[i] = log_s[i] = -std::numeric_limits<double>::infinity();
-      continue;
+      log_f[i] = std::log(f);
+      log_s[i] = std::log(s_);
     }
-    log_f[i] = std::log(f);
-    log_s[i] = std::log(s);
+    i0 = i1;
   }
   double sum = 0;
   for (std::size_t i = 0; i < n; ++i) sum += static_cast<double>(2 * i + 1) * (log_f[i] + log_s[n - 1 - i]);

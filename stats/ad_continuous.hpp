@@ -34,9 +34,11 @@ namespace warpsim::stats {
 
 struct AdContinuousOptions {
   double alpha = 0.05;
-  // How the values were stored: ln F at each value's rounding interval's
-  // upper end, ln S at its lower end (stats/stored.hpp), so that a value
-  // rounded onto the support's edge is not a draw where the law has no mass.
+  // How the values were stored (stats/stored.hpp): a value stands for the
+  // reals that round to it, and a block of m equal values for m of them in
+  // order, the k-th taking F and S at (k + 1/2) / m across its interval --
+  // so a value rounded onto the support's edge is not a draw where the law
+  // has no mass, and ties from rounding do not weigh as one point.
   Stored stored = Stored::Exact;
 };
 

@@ -1,9 +1,11 @@
 // How a sample's values were stored, for the tests against a continuous law:
 // a value kept in float32 (or float64) stands for every real that rounds to
 // it, so the law's CDF at a value is only known to lie between its values at
-// the two ends of that interval. The tests take the end that favours the
-// null (F at the upper end where the sample's CDF lies above, at the lower
-// end where it lies below), so that rounding alone never rejects: a correct
+// the two ends of that interval. KS takes the end that favours the null (F
+// at the upper end where the sample's CDF lies above, at the lower end where
+// it lies below); Anderson-Darling spreads a block of equal values evenly
+// across the interval's CDF, as the unrounded draws lie. Rounding alone then
+// never rejects: a correct
 // float32 sampler of beta(0.5, 0.5) stores 1.0f for draws within 3e-8 of 1,
 // where the law's survival function is 0 and Anderson-Darling's A^2 would be
 // infinite.
@@ -23,13 +25,16 @@ enum class Stored { Exact, Float32, Float64, BFloat16, Float16 };
 // gap above] (the gap below a power of two is half the one above).
 inline std::pair<double, double> format_interval(double x, int p, int emin) {
   const double tiny = std::ldexp(1.0, emin - (p - 1));  // the least subnormal
-  if (x == 0) return {-tiny / 2, tiny / 2};
+  const double half_tiny = tiny / 2 > 0 ? tiny / 2 : tiny;
+  if (x == 0) return {-half_tiny, half_tiny};
   int e = 0;
   const double m = std::frexp(std::fabs(x), &e);  // |x| = m 2^e, m in [0.5, 1)
   const int exponent = std::max(e - 1, emin);
   const double up = std::ldexp(1.0, exponent - (p - 1));
   const double down = m == 0.5 && e - 1 > emin ? up / 2 : up;
-  return x > 0 ? std::pair{x - down / 2, x + up / 2} : std::pair{x - up / 2, x + down / 2};
+  // (half of float64's least gap, 2^-1075, is no double: the whole gap then)
+  const double half_up = up / 2 > 0 ? up / 2 : up, half_down = down / 2 > 0 ? down / 2 : down;
+  return x > 0 ? std::pair{x - half_down, x + half_up} : std::pair{x - half_up, x + half_down};
 }
 
 // x rounded to nearest (ties to even) in that format (no overflow check).
@@ -53,9 +58,7 @@ inline std::pair<double, double> stored_interval(double x, Stored stored) {
     const double up = std::nextafter(f, std::numeric_limits<float>::infinity());
     return {(static_cast<double>(f) + down) / 2, (static_cast<double>(f) + up) / 2};
   }
-  const double down = std::nextafter(x, -std::numeric_limits<double>::infinity());
-  const double up = std::nextafter(x, std::numeric_limits<double>::infinity());
-  return {x - (x - down) / 2, x + (up - x) / 2};
+  return format_interval(x, 53, -1022);
 }
 
 }  // namespace warpsim::stats

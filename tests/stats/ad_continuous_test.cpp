@@ -171,6 +171,13 @@ TEST(AdContinuous, AValueRoundedOntoTheSupportsEdgeIsNotAFalseAlarm) {
   EXPECT_TRUE(std::isfinite(f32.statistic));
   EXPECT_FALSE(f32.reject) << "A^2 " << f32.statistic << ", p " << f32.p_value;
   EXPECT_FALSE(stats::ks_continuous_test(x, cdf, {.alpha = 0.001, .stored = stats::Stored::Float32}).reject);
+  // a float64 0 (a gamma of shape 0.01 underflows there one draw in 1,700)
+  // stands for the reals below the least subnormal, whose half is no double
+  const auto [zlo, zhi] = stats::stored_interval(0.0, stats::Stored::Float64);
+  EXPECT_EQ(zhi, std::ldexp(1.0, -1074));
+  EXPECT_EQ(zlo, -std::ldexp(1.0, -1074));
+  EXPECT_EQ(stats::stored_interval(1.0, stats::Stored::Float64).second, 1.0 + std::ldexp(1.0, -53));
+  EXPECT_EQ(stats::stored_interval(1.0, stats::Stored::Float64).first, 1.0 - std::ldexp(1.0, -54));
   // the interval itself: float32's neighbours' midpoints around 1
   const auto [lo, hi] = stats::stored_interval(1.0, stats::Stored::Float32);
   EXPECT_EQ(lo, 1.0 - std::ldexp(1.0, -25));
