@@ -68,21 +68,11 @@ void judge_values(std::vector<double>& x, const stats::ContinuousLaw& law, stats
                                " (the largest gap between the values' CDF and the law's); a pass rules out a Kolmogorov distance of " +
                                number(*ks.detectable.kolmogorov_distance) + " with power 0.9",
                            ks});
-  // Anderson-Darling's weights assume distinct values: a block of ties (a
-  // float32 gamma of small shape stores a third of its draws as 0) gives
-  // each the weight of its block's end, and A^2 loses its meaning (it can
-  // go below 0). Past 1% of values tied, KS, which takes ties as they are,
-  // judges alone.
-  if (static_cast<double>(ties) > 0.01 * static_cast<double>(x.size())) {
-    report.checks.push_back({"anderson_darling", Outcome::Skipped,
-                             "not run: " + std::to_string(ties) + " of the values tie (more than 1%); its weights assume distinct values", std::nullopt});
-  } else {
-    auto ad = stats::ad_continuous_test(x, law.cdf, law.sf, {.alpha = alpha, .stored = stored});
-    report.checks.push_back({"anderson_darling", ad.reject ? Outcome::Fail : Outcome::Pass,
-                             "A^2 = " + number(ad.statistic) + ", p = " + number(ad.p_value) + " at alpha / 2 = " + number(alpha) +
-                                 " (the gap weighted toward the tails)" + (ad.notes.empty() ? "" : "; " + ad.notes.front()),
-                             ad});
-  }
+  auto ad = stats::ad_continuous_test(x, law.cdf, law.sf, {.alpha = alpha, .stored = stored});
+  report.checks.push_back({"anderson_darling", ad.reject ? Outcome::Fail : Outcome::Pass,
+                           "A^2 = " + number(ad.statistic) + ", p = " + number(ad.p_value) + " at alpha / 2 = " + number(alpha) +
+                               " (the gap weighted toward the tails)" + (ad.notes.empty() ? "" : "; " + ad.notes.front()),
+                           ad});
 }
 
 stats::ContinuousLaw law_of(const std::string& spec) {
