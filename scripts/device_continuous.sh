@@ -4,7 +4,8 @@
 # 4). Each sampler writes 10^6 values to a float32 .npy (bf16 outputs
 # widened exactly, judged with --rounded-to bf16); warpsim (built here,
 # carried as .device-out/warpsim-gpu.xz) judges them at alpha 0.001.
-# Logs under $OUT/continuous/: one report a sampler, and summary.txt.
+# Then warpsim's own gamma kernel (--builtin gamma --on gpu). Logs under
+# $OUT/continuous/: one report a sampler, and summary.txt.
 set -uo pipefail
 out=${OUT:-/tmp/out}/continuous
 mkdir -p "$out"
@@ -64,3 +65,13 @@ while read -r name law extra; do
   /tmp/warpsim validate --values "/tmp/$name.npy" --law "$law" $extra --format json > "$out/$name.json" 2>/dev/null
   echo "$name $law $extra rc=$rc $(grep -E '^verdict' "$out/$name.txt" | cut -c1-60)" | tee -a "$out/summary.txt"
 done < "$out/laws.txt"
+# warpsim's own gamma kernel (--builtin gamma --on gpu), fp64 and fp32, from
+# shape 0.01 to 100: 4 x 10^6 values each.
+for dt in f64 f32; do
+  for shape in 0.01 0.5 1 5 100; do
+    name=builtin-gamma-$dt-$shape
+    /tmp/warpsim validate --builtin gamma --on gpu --dtype $dt --law "gamma:$shape,1" --draws-per-law 4000000 > "$out/$name.txt" 2>&1
+    rc=$?
+    echo "$name gamma:$shape,1 rc=$rc $(grep -E '^verdict' "$out/$name.txt" | cut -c1-60)" | tee -a "$out/summary.txt"
+  done
+done
