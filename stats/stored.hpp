@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <utility>
 
 namespace warpsim::stats {
@@ -46,19 +45,32 @@ inline double round_to_format(double x, int p, int emin) {
   return std::ldexp(std::nearbyint(std::ldexp(x, -shift)), shift);
 }
 
+// A stored precision's format: significand bits p, least normal exponent emin.
+struct FloatFormat {
+  int p, emin;
+};
+constexpr FloatFormat format_of(Stored stored) {
+  switch (stored) {
+    case Stored::BFloat16: return {8, -126};
+    case Stored::Float16: return {11, -14};
+    case Stored::Float32: return {24, -126};
+    default: return {53, -1022};
+  }
+}
+
 // The reals that round to x in `stored` precision (round to nearest): its
 // neighbours' midpoints; x itself for Exact or a non-finite x.
 inline std::pair<double, double> stored_interval(double x, Stored stored) {
   if (stored == Stored::Exact || !std::isfinite(x)) return {x, x};
-  if (stored == Stored::BFloat16) return format_interval(x, 8, -126);
-  if (stored == Stored::Float16) return format_interval(x, 11, -14);
-  if (stored == Stored::Float32) {
-    const float f = static_cast<float>(x);
-    const double down = std::nextafter(f, -std::numeric_limits<float>::infinity());
-    const double up = std::nextafter(f, std::numeric_limits<float>::infinity());
-    return {(static_cast<double>(f) + down) / 2, (static_cast<double>(f) + up) / 2};
-  }
-  return format_interval(x, 53, -1022);
+  const FloatFormat f = format_of(stored);
+  return format_interval(x, f.p, f.emin);
+}
+
+// x rounded to `stored` precision (x itself for Exact).
+inline double round_to(double x, Stored stored) {
+  if (stored == Stored::Exact) return x;
+  const FloatFormat f = format_of(stored);
+  return round_to_format(x, f.p, f.emin);
 }
 
 }  // namespace warpsim::stats

@@ -1,6 +1,8 @@
 #include "cli/validate/values.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <utility>
 #include <cstring>
 #include <optional>
 #include <cmath>
@@ -111,27 +113,20 @@ Report check_values(const InputSource& inputs, const ValuesOptions& o, Progress&
   stats::Stored stored = info.npy && info.bytes == 4 ? stats::Stored::Float32 : stats::Stored::Float64;
   std::string precision = info.dtype();
   if (o.rounded_to) {
-    struct Format {
-      const char* name;
-      stats::Stored stored;
-      int p, emin;
-    };
-    constexpr Format formats[] = {{"bf16", stats::Stored::BFloat16, 8, -126}, {"f16", stats::Stored::Float16, 11, -14},
-                                  {"f32", stats::Stored::Float32, 24, -126}, {"f64", stats::Stored::Float64, 53, -1022}};
-    const Format* f = nullptr;
-    for (const auto& g : formats)
-      if (*o.rounded_to == g.name) f = &g;
-    if (!f) throw UsageError("--rounded-to: bf16, f16, f32 or f64 (" + printable(*o.rounded_to) + " given)");
-    if (stored == stats::Stored::Float32 && f->stored == stats::Stored::Float64) {
+    constexpr std::pair<const char*, stats::Stored> formats[] = {
+        {"bf16", stats::Stored::BFloat16}, {"f16", stats::Stored::Float16}, {"f32", stats::Stored::Float32}, {"f64", stats::Stored::Float64}};
+    const auto* f = std::find_if(std::begin(formats), std::end(formats), [&](const auto& g) { return *o.rounded_to == g.first; });
+    if (f == std::end(formats)) throw UsageError("--rounded-to: bf16, f16, f32 or f64 (" + printable(*o.rounded_to) + " given)");
+    if (stored == stats::Stored::Float32 && f->second == stats::Stored::Float64) {
       throw UsageError("--rounded-to f64: the values in " + info.quoted + " are float32, and carry no more than float32's precision");
     }
     for (std::size_t i = 0; i < x.size(); ++i) {
-      if (std::isfinite(x[i]) && stats::round_to_format(x[i], f->p, f->emin) != x[i]) {
+      if (std::isfinite(x[i]) && stats::round_to(x[i], f->second) != x[i]) {
         throw UsageError("--rounded-to " + *o.rounded_to + ": value " + std::to_string(i) + " (" + number(x[i]) + ") is not a " + *o.rounded_to +
                          " value; give the precision the sampler rounded its values to");
       }
     }
-    stored = f->stored;
+    stored = f->second;
     precision = *o.rounded_to + " in " + info.dtype();
   }
   report.subject = std::to_string(x.size()) + " values in '" + printable(o.values, 200) + "' (" + precision + ") against the " + law.describe() + " law";
