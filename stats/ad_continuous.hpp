@@ -15,6 +15,10 @@
 // puts no mass (F = 0 or S = 0 at it) makes A^2 infinite: p = 0, with a
 // note naming the draw.
 //
+// Why not Boost.Math's: boost/math/statistics/anderson_darling.hpp gives the
+// statistic against a normal only, from a sorted sample, with no p-value,
+// no survival function for the upper tail and no rounding intervals.
+//
 // Power: no closed form like KS's; what a pass rules out is stated by the
 // KS test run beside it (validate runs both) and by the measured power of
 // docs/validate.md's table.
