@@ -91,9 +91,12 @@ TestResult ad_continuous_test(std::span<const double> sample, const std::functio
   for (std::size_t i0 = 0; i0 < n;) {
     std::size_t i1 = i0 + 1;
     while (i1 < n && x[i1] == x[i0]) ++i1;
-    const auto [lo, hi] = stored_interval(x[i0], options.stored);
-    const double f_lo = cdf(lo), f_hi = lo == hi ? f_lo : cdf(hi);
-    const double s_lo = sf ? sf(lo) : 1 - f_lo, s_hi = lo == hi ? s_lo : sf ? sf(hi) : 1 - f_hi;
+    auto [lo, hi] = stored_interval(x[i0], options.stored);
+    const bool floor = x[i0] <= options.clamp.below, ceiling = x[i0] >= options.clamp.above;
+    if (floor) lo = -std::numeric_limits<double>::infinity();
+    if (ceiling) hi = std::numeric_limits<double>::infinity();
+    const double f_lo = floor ? 0.0 : cdf(lo), f_hi = ceiling ? 1.0 : lo == hi ? f_lo : cdf(hi);
+    const double s_lo = floor ? 1.0 : sf ? sf(lo) : 1 - f_lo, s_hi = ceiling ? 0.0 : lo == hi ? s_lo : sf ? sf(hi) : 1 - f_hi;
     const double m = static_cast<double>(i1 - i0);
     for (std::size_t i = i0; i < i1; ++i) {
       const double t = (static_cast<double>(i - i0) + 0.5) / m;

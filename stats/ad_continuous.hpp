@@ -44,6 +44,10 @@ struct AdContinuousOptions {
   // so a value rounded onto the support's edge is not a draw where the law
   // has no mass, and ties from rounding do not weigh as one point.
   Stored stored = Stored::Exact;
+  // A clamping sampler's clamps (stats/stored.hpp): the block of values at
+  // clamp.below is spread over F in [0, F(its interval's upper end)], as the
+  // draws it stands for lie.
+  Clamp clamp{};
 };
 
 /// @param sample  the draws (any order; NaN is refused with std::invalid_argument)

@@ -63,6 +63,7 @@ std::string continuous_law_forms() {
 }
 
 std::string ContinuousLaw::describe() const {
+  if (!label.empty()) return name + " " + label;
   std::ostringstream s;
   s << name << " (";
   for (std::size_t i = 0; i < parameters.size(); ++i) s << (i ? ", " : "") << parameters[i];
@@ -151,6 +152,80 @@ ContinuousLaw continuous_law(const std::string& spec) {
       return std::clamp(s / z, 0.0, 1.0);
     };
   }
+  return law;
+}
+
+namespace {
+
+// The x in [a, b] where `below(x)` turns from true to false, to the last bit
+// (a and b finite, below(a) true, below(b) false).
+template <class Below>
+double boundary(double a, double b, Below below) {
+  for (int i = 0; i < 2200; ++i) {
+    const double m = a / 2 + b / 2;
+    if (m <= a || m >= b) break;
+    (below(m) ? a : b) = m;
+  }
+  return b;
+}
+
+// A finite bracket [a, b] of the support with below(a) and !below(b).
+template <class Below>
+std::pair<double, double> bracket(const ContinuousLaw& law, Below below) {
+  double a = std::isfinite(law.lower) ? law.lower : -1, b = std::isfinite(law.upper) ? law.upper : 1;
+  while (!below(a) && std::isfinite(a)) a = a * 2 - 1;
+  while (below(b) && std::isfinite(b)) b = b * 2 + 1;
+  return {a, b};
+}
+
+}  // namespace
+
+double lower_quantile(const ContinuousLaw& law, double p) {
+  if (!(p > 0 && p < 1)) throw std::invalid_argument("lower_quantile: p must lie in (0, 1)");
+  const auto below = [&](double x) { return law.cdf(x) < p; };
+  const auto [a, b] = bracket(law, below);
+  if (!below(a)) return a;
+  return boundary(a, b, below);
+}
+
+double upper_quantile(const ContinuousLaw& law, double q) {
+  if (!(q > 0 && q < 1)) throw std::invalid_argument("upper_quantile: q must lie in (0, 1)");
+  const auto below = [&](double x) { return law.sf(x) >= q; };
+  const auto [a, b] = bracket(law, below);
+  if (!below(a)) return a;
+  return boundary(a, b, below);
+}
+
+ContinuousLaw tabulated_law(const std::vector<double>& x, const std::vector<double>& f, const std::string& name) {
+  const auto refuse_row = [&](std::size_t i, const std::string& why) {
+    throw std::invalid_argument("CDF table " + name + ", row " + std::to_string(i + 1) + ": " + why);
+  };
+  if (x.size() != f.size()) throw std::invalid_argument("CDF table " + name + ": as many F values as points");
+  if (x.size() < 2) throw std::invalid_argument("CDF table " + name + ": at least two rows (x F), from F = 0 to F = 1");
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(x[i]) || !std::isfinite(f[i])) refuse_row(i, "x and F must be finite numbers");
+    if (f[i] < 0 || f[i] > 1) refuse_row(i, "F must lie in [0, 1]");
+    if (i && !(x[i] > x[i - 1])) refuse_row(i, "x must increase from row to row");
+    if (i && f[i] < f[i - 1]) refuse_row(i, "F must not decrease");
+  }
+  if (f.front() != 0) refuse_row(0, "F must start at 0 (the support's lower end)");
+  if (f.back() != 1) refuse_row(x.size() - 1, "F must end at 1 (the support's upper end)");
+  ContinuousLaw law;
+  law.name = "table";
+  law.label = name;
+  law.lower = x.front();
+  law.upper = x.back();
+  // linear between the rows; S from 1 - F at the rows (exact where F is)
+  const auto interpolate = [x, f](double t, bool survival) {
+    if (t <= x.front()) return survival ? 1.0 : 0.0;
+    if (t >= x.back()) return survival ? 0.0 : 1.0;
+    const std::size_t i = static_cast<std::size_t>(std::upper_bound(x.begin(), x.end(), t) - x.begin());  // x[i - 1] <= t < x[i]
+    const double w = (t - x[i - 1]) / (x[i] - x[i - 1]);
+    const double a = survival ? 1 - f[i - 1] : f[i - 1], b = survival ? 1 - f[i] : f[i];
+    return std::clamp(a + (b - a) * w, 0.0, 1.0);
+  };
+  law.cdf = [interpolate](double t) { return interpolate(t, false); };
+  law.sf = [interpolate](double t) { return interpolate(t, true); };
   return law;
 }
 

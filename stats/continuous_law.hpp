@@ -8,6 +8,7 @@
 //   gamma:shape,scale           shape > 0, scale > 0 (mean shape x scale)
 //   beta:a,b                    a > 0, b > 0
 //   truncated-normal:mu,sigma,lo,hi   a normal restricted to [lo, hi], lo < hi
+// and any law given as a CDF table (tabulated_law; the CLI's --law table:FILE).
 // A malformed name or parameter is std::invalid_argument with a message that
 // says what was expected.
 //
@@ -23,7 +24,8 @@
 namespace warpsim::stats {
 
 struct ContinuousLaw {
-  std::string name;                // "normal"
+  std::string name;                // "normal" ("table": a CDF table)
+  std::string label;               // a table's: where it came from
   std::vector<double> parameters;  // as given
   double lower = 0, upper = 0;     // the support (may be infinite)
   std::function<double(double)> cdf, sf;
@@ -31,6 +33,20 @@ struct ContinuousLaw {
 };
 
 ContinuousLaw continuous_law(const std::string& spec);
+
+/// A law the user gives as a CDF table: points x_0 < x_1 < ... (finite) and
+/// F(x_i) non-decreasing from F(x_0) = 0 to F(x_last) = 1, the CDF linear
+/// between them (a density constant on each interval; the support [x_0,
+/// x_last]). Its survival function interpolates 1 - F the same way. A table
+/// that breaks a rule is std::invalid_argument naming the row.
+ContinuousLaw tabulated_law(const std::vector<double>& x, const std::vector<double>& f, const std::string& name);
+
+/// The least x with F(x) >= p (0 < p < 1), found by bisection on the law's
+/// CDF to the last bit of a double: the lower tail's quantile.
+double lower_quantile(const ContinuousLaw& law, double p);
+/// The greatest x with S(x) >= q (0 < q < 1), by bisection on the survival
+/// function (the upper tail keeps its digits): the upper tail's quantile.
+double upper_quantile(const ContinuousLaw& law, double q);
 
 /// The forms continuous_law() takes, one a line ("normal:mu,sigma  ...").
 std::string continuous_law_forms();

@@ -30,6 +30,9 @@ struct KsContinuousOptions {
   // How the values were stored: F is taken at the end of each value's
   // rounding interval that favours the null (stats/stored.hpp).
   Stored stored = Stored::Exact;
+  // A clamping sampler's clamps (stats/stored.hpp): a value at or below
+  // clamp.below takes F = 0 at its interval's lower end.
+  Clamp clamp{};
 };
 
 /// @param sample  the draws (any order; NaN is refused with std::invalid_argument)

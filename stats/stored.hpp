@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 namespace warpsim::stats {
@@ -65,6 +66,18 @@ inline std::pair<double, double> stored_interval(double x, Stored stored) {
   const FloatFormat f = format_of(stored);
   return format_interval(x, f.p, f.emin);
 }
+
+// A sampler that clamps its draws (PyTorch's fp32 gamma and Dirichlet raise
+// every draw below the least normal float, 2^-126, to it): a value at or
+// below `below` stands for every draw at or below it, one at or above
+// `above` for every draw at or above it. The law's mass there is then one
+// point mass at the clamp, judged as such, not a pile of ties where the law
+// has almost none.
+struct Clamp {
+  double below = -std::numeric_limits<double>::infinity();
+  double above = std::numeric_limits<double>::infinity();
+  bool any() const { return below > -std::numeric_limits<double>::infinity() || above < std::numeric_limits<double>::infinity(); }
+};
 
 // x rounded to `stored` precision (x itself for Exact).
 inline double round_to(double x, Stored stored) {
