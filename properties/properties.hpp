@@ -10,6 +10,7 @@
 //   resolution.hpp  the resolution property: the implied law at a chosen uniform, exactly
 //   rc_checks.hpp   all of them as shrinking RapidCheck properties: check_sampler()
 //   mutants.hpp     the seeded-bug catalogue: wrong samplers the properties must catch
+//   value_mutants.hpp  its samplers of values: the gamma sampler with one bug each
 //
 // Link warpsim::properties and include this header, never the parts; where
 // warpsim is built with CUDA, also:
@@ -24,4 +25,5 @@
 #include "properties/registry.hpp"
 #include "properties/resolution.hpp"
 #include "properties/sampler.hpp"
+#include "properties/value_mutants.hpp"
 #include "properties/value_samplers.hpp"

@@ -1,0 +1,76 @@
+#include "properties/value_mutants.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "oracle/rejection/gamma.hpp"
+
+namespace warpsim::properties {
+
+namespace {
+
+enum class GammaMutation { None, SqueezeX2, BoostForgotten, EarlyFloatCast };
+
+namespace rj = oracle::rejection;
+
+// oracle::rejection::gamma_try with the squeeze as a mutation may write it.
+double mutant_try(const rj::GammaConstants<double>& k, const rj::GammaAttempt<double>& a, GammaMutation m) {
+  const double t = 1 + k.c * a.normal;
+  if (t <= 0) return -1;
+  const double v = t * t * t;
+  const double x2 = a.normal * a.normal;
+  // mutation squeeze-x2: 0.0331 x^2 for 0.0331 x^4
+  const double squeeze = m == GammaMutation::SqueezeX2 ? 1 - 0.0331 * x2 : 1 - 0.0331 * (x2 * x2);
+  if (a.u < squeeze) return k.d * v;
+  if (std::log(a.u) < 0.5 * x2 + k.d * (1 - v + std::log(v))) return k.d * v;
+  return -1;
+}
+
+// oracle::rejection::gamma_draw<double> with the mutation.
+double mutant_draw(double shape, std::uint64_t seed, std::uint64_t task, GammaMutation m) {
+  const rj::GammaConstants<double> k(shape < 1 ? shape + 1 : shape);
+  double g = -1;
+  for (std::uint32_t j = 0; g < 0; ++j) g = mutant_try(k, rj::gamma_attempt_numbers<double>(seed, task, j), m);
+  if (shape < 1 && m != GammaMutation::BoostForgotten) {  // mutation boost-forgotten: this step left out
+    const auto x = rng::philox_bits(seed, rj::kGammaStreams + task, 0, 1);
+    g *= std::exp(std::log(rj::open_uniform53(x.v[0], x.v[1])) / shape);
+  }
+  return g;
+}
+
+ValueSampler sampler(GammaMutation m) {
+  ValueSampler s;
+  s.where = "host";
+  s.dtype = "float64";
+  s.draw = [m](const std::vector<double>& p, std::uint64_t n, std::uint64_t seed, std::uint64_t first) {
+    if (p.size() != 2 || !(p[0] > 0) || !(p[1] > 0) || !std::isfinite(p[0]) || !std::isfinite(p[1])) {
+      throw std::invalid_argument("gamma draws with two parameters, shape > 0 and scale > 0");
+    }
+    std::vector<double> out(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const double g = mutant_draw(p[0], seed, first + i, m);
+      // mutation early-float-cast: the variate through a float before the scale
+      out[i] = m == GammaMutation::EarlyFloatCast ? static_cast<double>(static_cast<float>(g)) * p[1] : g * p[1];
+    }
+    return out;
+  };
+  return s;
+}
+
+}  // namespace
+
+const std::vector<ValueMutant>& value_mutants() {
+  static const std::vector<ValueMutant> rows = {
+      {"gamma/squeeze-x2", "the squeeze u < 1 - 0.0331 x^4 written u < 1 - 0.0331 x^2", "gamma", sampler(GammaMutation::SqueezeX2)},
+      {"gamma/boost-forgotten", "shape a < 1 drawn as Gamma(a + 1): the factor U^(1/a) left out", "gamma", sampler(GammaMutation::BoostForgotten)},
+      {"gamma/early-float-cast", "the variate held in a float before it is scaled and stored as a double", "gamma", sampler(GammaMutation::EarlyFloatCast)},
+  };
+  return rows;
+}
+
+const ValueSampler& value_mutant_base() {
+  static const ValueSampler base = sampler(GammaMutation::None);
+  return base;
+}
+
+}  // namespace warpsim::properties
