@@ -39,9 +39,12 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
   v->add_option("--weights", o.weights, "the weights: K values (one distribution) or an M x K matrix (.npy or text; - for stdin)");
   v->add_option("--draws", o.draws, "the indices drawn: S from one distribution, or one or S a row (.npy int or text)");
   v->add_option("--values", o.values, "floats drawn from a continuous law (.npy float32/float64 or text; - for stdin)");
-  v->add_option("--law", o.law, "with --values, the law they should follow: " + stats::continuous_law_forms());
+  v->add_option("--law", o.law, "with --values, the law they should follow: " + stats::continuous_law_forms() + ", or table:FILE (a CDF table: rows x F(x), F linear between them)");
   v->add_option("--rounded-to", o.rounded_to, "with --values, the precision the sampler rounded them to, where coarser than the file's: bf16, f16, f32, f64")
       ->check(CLI::IsMember({"bf16", "f16", "f32", "f64"}));
+  v->add_option("--clamp-low", o.clamp.low,
+                "values of a continuous law: the sampler raises draws below this value to it (a number, or min-normal: 2^-126 in float32, as PyTorch's gamma)");
+  v->add_option("--clamp-high", o.clamp.high, "values of a continuous law: the sampler lowers draws above this value to it");
   v->add_option("--uniforms", o.uniforms, "the uniform each draw used, shaped as --draws: check each draw against the scalar definition");
   v->add_option("--row-seeds", o.row_seeds, "with --draws and weights whose rows differ: each row's seed (rows of equal seeds may repeat each other)");
   v->add_option("--plugin", o.plugin, "a plugin library (include/warpsim/plugin.h)");
@@ -160,7 +163,7 @@ Report builtin_values_report(const ValidateOptions& o, const SamplerOptions& so,
   source.law = a.law;
   source.f64 = !f32;
   source.draw = s.draw;
-  PluginValuesOptions po{o.law, o.draws_count.value_or(1000000), so.seed, o.alpha};
+  PluginValuesOptions po{o.law, o.draws_count.value_or(1000000), so.seed, o.alpha, o.clamp};
   return check_value_source(source, po, progress);
 }
 
@@ -169,6 +172,9 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
   const bool file_way = !o.draws.empty(), plugin_way = !o.plugin.empty(), builtin_way = !o.builtin.empty(), values_way = !o.values.empty();
   const int ways = (file_way ? 1 : 0) + (plugin_way ? 1 : 0) + (builtin_way ? 1 : 0) + (o.mutants ? 1 : 0) + (values_way ? 1 : 0);
   if (o.rounded_to && !values_way) throw UsageError("--rounded-to says how --values were rounded: it goes with --values");
+  if ((o.clamp.low || o.clamp.high) && !values_way && !plugin_way && !builtin_way) {
+    throw UsageError("--clamp-low and --clamp-high describe a sampler of a continuous law's values: they go with --values, --plugin or --builtin");
+  }
   if (!o.law.empty() && !values_way && !plugin_way && !builtin_way) throw UsageError("--law names the law of --values (or of a plugin's values): it goes with --values or --plugin");
   if (ways == 0) {
     if (!o.weights.empty()) throw UsageError("--weights alone checks nothing: give --draws, --plugin or --builtin with it");
@@ -220,7 +226,7 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
                                      {o.adds_in_order, "--adds-in-order"},
                                      {o.counterexample.has_value(), "--counterexample", "nothing is shrunk: the values are the file's"}});
     if (o.law.empty()) throw UsageError("--values needs --law, the law the values should follow (" + stats::continuous_law_forms() + ")");
-    report = check_values(inputs, ValuesOptions{o.values, o.law, o.alpha, o.rounded_to}, progress);
+    report = check_values(inputs, ValuesOptions{o.values, o.law, o.alpha, o.rounded_to, o.clamp}, progress);
   } else if (file_way) {
     refuse_with("a file of draws", {{plugin_way, "--plugin"}, {!o.sampler.empty(), "--sampler"}, {o.target_tv.has_value(), "--target-tv"}, {o.row_draws != 0, "--row-draws"},
                                        {o.draws_count.has_value(), "--draws-per-law"}, {!o.only.empty(), "--only"}, {o.on != "auto", "--on"},
@@ -250,8 +256,10 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
                                           {o.row_draws != 0, "--row-draws"}, {o.tests.has_value(), "--tests", "no inputs are generated"},
                                           {o.max_rows.has_value(), "--max-rows"}, {o.max_cols.has_value(), "--max-k"}, {o.dtype.has_value(), "--dtype"},
                                           {o.counterexample.has_value(), "--counterexample", "nothing is shrunk: the law's parameters are given"}});
-        PluginValuesOptions po{o.law, o.draws_count.value_or(1000000), o.seed.value_or(1), o.alpha};
+        PluginValuesOptions po{o.law, o.draws_count.value_or(1000000), o.seed.value_or(1), o.alpha, o.clamp};
         report = check_plugin_values(*plugin, raw, po, progress);
+      } else if (o.clamp.low || o.clamp.high) {
+        throw UsageError("--clamp-low and --clamp-high go with a sampler of values; '" + std::string(raw.name) + "' draws indices");
       } else if (!o.law.empty()) {
         throw UsageError("--law goes with --values, or with a plugin's sampler of values (ABI version 3); '" + std::string(raw.name) + "' draws indices");
       } else {
@@ -285,6 +293,7 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
       report = builtin_values_report(o, so, progress);
     } else if (builtin_way) {
       if (!o.law.empty()) throw UsageError("--law goes with --values, a plugin's sampler of values, or a built-in one (" + value_names() + ")");
+      if (o.clamp.low || o.clamp.high) throw UsageError("--clamp-low and --clamp-high go with a sampler of values (" + value_names() + "), not indices");
       const properties::Algorithm* a = nullptr;
       try {
         a = &properties::find_algorithm(o.builtin);

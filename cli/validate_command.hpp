@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cli/input/sources.hpp"
+#include "cli/validate/values.hpp"
 
 namespace CLI {
 class App;
@@ -19,6 +20,7 @@ struct ValidateOptions {
   std::string weights, draws, uniforms, row_seeds;
   std::string values, law;    // a continuous law's draws and the law
   std::optional<std::string> rounded_to;  // --values: the precision they were rounded to
+  validate::ClampOptions clamp;           // --clamp-low, --clamp-high
   std::string plugin, sampler;
   std::string builtin;
   bool mutants = false;

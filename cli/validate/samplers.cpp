@@ -11,6 +11,8 @@
 #include <rapidcheck/detail/Configuration.h>
 
 #include "cli/errors.hpp"
+#include "cli/validate/values.hpp"
+#include "properties/value_mutants.hpp"
 #include "cli/validate/files.hpp"
 #include "cli/validate/law.hpp"
 #include "properties/mutants.hpp"
@@ -345,6 +347,7 @@ Report mutants_report(const SamplerOptions& o, bool cuda, const std::string& onl
   report.subject = std::string("the seeded-bug catalogue (properties/mutants.hpp): the warp-per-row sampler with one bug each, ") +
                    (cuda ? "host and CUDA forms" : "host forms on the warp model");
   report.alpha = o.alpha;
+  bool value_only = false;
   if (!only.empty()) {
     bool known = false;
     std::string names;
@@ -352,7 +355,11 @@ Report mutants_report(const SamplerOptions& o, bool cuda, const std::string& onl
       known = known || m.name == only;
       names += (names.empty() ? "" : ", ") + m.name;
     }
-    if (!known) throw UsageError("no mutant '" + printable(only) + "' (known: " + names + ")");
+    for (const auto& m : properties::value_mutants()) {
+      value_only = value_only || m.name == only;
+      names += ", " + m.name;
+    }
+    if (!known && !value_only) throw UsageError("no mutant '" + printable(only) + "' (known: " + names + ")");
   }
   if (cuda) {
     if (auto why = properties::cuda_mutant(properties::Mutation::None).unavailable(); !why.empty()) {
@@ -366,10 +373,12 @@ Report mutants_report(const SamplerOptions& o, bool cuda, const std::string& onl
   quiet_rapidcheck();
   progress.start("mutants", std::nullopt);
   properties::MutationScore score;
-  try {
-    score = properties::mutation_score(co, cuda, only);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(e.what());
+  if (!value_only) {
+    try {
+      score = properties::mutation_score(co, cuda, only);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(e.what());
+    }
   }
   progress.finish();
   for (const auto& r : score.results) {
@@ -378,7 +387,11 @@ Report mutants_report(const SamplerOptions& o, bool cuda, const std::string& onl
       if (m.name == r.name) bug = m.bug;
     report.mutants.push_back({r.name, r.form, bug, r.property, r.killed, r.seconds, r.counterexample});
   }
-  report.checks.push_back({"correct sampler", Outcome::Pass, "the unmutated warp-per-row sampler passes every property (checked first)", std::nullopt});
+  // The samplers of values (host forms): judged as `--builtin gamma` is.
+  for (auto& line : value_mutant_lines(only, o.seed, o.alpha, progress)) report.mutants.push_back(std::move(line));
+  report.checks.push_back({"correct sampler", Outcome::Pass,
+                           "the unmutated warp-per-row sampler passes every property, and the unmutated gamma sampler every check at each law (checked first)",
+                           std::nullopt});
   report.notes.push_back("a mutant is killed when a property fails on it; the score is killed / total");
   return report;
 }

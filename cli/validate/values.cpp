@@ -1,6 +1,7 @@
 #include "cli/validate/values.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <iterator>
 #include <utility>
 #include <cstring>
@@ -13,9 +14,10 @@
 #include "cli/errors.hpp"
 #include "cli/input/arrays.hpp"
 #include "cli/validate/plugin.hpp"
-#include "stats/ad_continuous.hpp"
+#include "properties/value_mutants.hpp"
 #include "stats/continuous_law.hpp"
-#include "stats/ks_continuous.hpp"
+#include "stats/continuous_verdict.hpp"
+#include "stats/tail_test.hpp"
 
 namespace warpsim::cli::validate {
 
@@ -28,8 +30,33 @@ std::string number(double v) {
   return s.str();
 }
 
+// --clamp-low / --clamp-high: a number, or min-normal (the stored format's
+// least normal number: 2^-126 for float32, PyTorch's clamp).
+std::optional<double> clamp_value(const std::optional<std::string>& text, const char* option, stats::Stored stored) {
+  if (!text) return std::nullopt;
+  if (*text == "min-normal") return std::ldexp(1.0, stats::format_of(stored).emin);
+  char* end = nullptr;
+  const double v = std::strtod(text->c_str(), &end);
+  if (text->empty() || end != text->c_str() + text->size() || !std::isfinite(v)) {
+    throw UsageError(std::string(option) + ": a finite number or min-normal (" + printable(*text) + " given)");
+  }
+  return v;
+}
+
+stats::Clamp clamp_of(const ClampOptions& c, stats::Stored stored, const stats::ContinuousLaw& law) {
+  stats::Clamp clamp;
+  if (const auto v = clamp_value(c.low, "--clamp-low", stored)) clamp.below = *v;
+  if (const auto v = clamp_value(c.high, "--clamp-high", stored)) clamp.above = *v;
+  if (!(clamp.below < clamp.above)) throw UsageError("--clamp-low must lie below --clamp-high");
+  if ((c.low && clamp.below < law.lower) || (c.high && clamp.above > law.upper)) {
+    throw UsageError("--clamp-low and --clamp-high lie within the law's support [" + number(law.lower) + ", " + number(law.upper) + "]");
+  }
+  return clamp;
+}
+
 // The checks every way in that has values makes (the header's list).
-void judge_values(std::vector<double>& x, const stats::ContinuousLaw& law, stats::Stored stored, const std::string& dtype, double alpha_all, Report& report) {
+void judge_values(std::vector<double>& x, const stats::ContinuousLaw& law, stats::Stored stored, const stats::Clamp& clamp, const std::string& dtype,
+                  double alpha_all, Report& report) {
   const std::uint64_t first_bad = [&] {
     for (std::size_t i = 0; i < x.size(); ++i)
       if (!std::isfinite(x[i])) return static_cast<std::uint64_t>(i);
@@ -40,41 +67,83 @@ void judge_values(std::vector<double>& x, const stats::ContinuousLaw& law, stats
   report.checks.push_back({"finite", bad ? Outcome::Fail : Outcome::Pass,
                            bad ? "value " + std::to_string(first_bad) + " is " + number(bad_value) : "every value is a finite number", std::nullopt});
   if (bad) {
-    report.checks.push_back({"in_support", Outcome::Skipped, "not checked: a value is not finite", std::nullopt});
-    report.checks.push_back({"kolmogorov_smirnov", Outcome::Skipped, "not run: a value is not finite", std::nullopt});
-    report.checks.push_back({"anderson_darling", Outcome::Skipped, "not run: a value is not finite", std::nullopt});
+    for (const char* name : {"in_support", "kolmogorov_smirnov", "anderson_darling", "tails", "reach"})
+      report.checks.push_back({name, Outcome::Skipped, "not run: a value is not finite", std::nullopt});
     return;
   }
+  // The law's support, within the clamps where the sampler clamps.
+  const double lower = std::max(law.lower, clamp.below), upper = std::min(law.upper, clamp.above);
+  const std::string range = "[" + number(lower) + ", " + number(upper) + "]" + (clamp.any() ? " (the law's support within the clamps)" : "");
   std::uint64_t outside = 0, first_outside = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
-    if (x[i] < law.lower || x[i] > law.upper) {
+    if (x[i] < lower || x[i] > upper) {
       if (outside++ == 0) first_outside = i;
     }
   }
   report.checks.push_back({"in_support", outside ? Outcome::Fail : Outcome::Pass,
-                           outside ? std::to_string(outside) + " values outside [" + number(law.lower) + ", " + number(law.upper) + "], the first value " +
-                                         std::to_string(first_outside) + " (" + number(x[first_outside]) + ")"
-                                   : "every value in [" + number(law.lower) + ", " + number(law.upper) + "]",
+                           outside ? std::to_string(outside) + " values outside " + range + ", the first value " + std::to_string(first_outside) + " (" +
+                                         number(x[first_outside]) + ")"
+                                   : "every value in " + range,
                            std::nullopt});
-  const double alpha = alpha_all / 2;
-  auto ks = stats::ks_continuous_test(x, law.cdf, {.alpha = alpha, .stored = stored});
+  const auto v = stats::judge_continuous(x, law, {.alpha = alpha_all, .stored = stored, .clamp = clamp});
+  const std::string each = " at alpha / 4 = " + number(v.alpha_each);
   std::sort(x.begin(), x.end());
   std::uint64_t ties = 0;
   for (std::size_t i = 1; i < x.size(); ++i) ties += x[i] == x[i - 1];
   if (ties) {
     report.notes.push_back(std::to_string(ties) + " values equal the one before them (sorted): the law has no ties, so these come from rounding (" + dtype +
-                           "), each value standing for the reals that round to it");
+                           ")" + (clamp.any() ? " or the clamp" : "") + ", each value standing for the reals that round to it");
   }
-  report.checks.push_back({"kolmogorov_smirnov", ks.reject ? Outcome::Fail : Outcome::Pass,
-                           "D = " + number(ks.statistic) + ", p = " + number(ks.p_value) + " at alpha / 2 = " + number(alpha) +
+  for (const auto& [mass, side] : {std::pair{v.clamped_below, "below"}, std::pair{v.clamped_above, "above"}}) {
+    if (!mass) continue;
+    const double n = static_cast<double>(x.size());
+    report.notes.push_back(std::string("the clamp ") + side + ": " + std::to_string(mass->count) + " values (" + number(static_cast<double>(mass->count) / n) +
+                           ") at " + number(mass->at) + ", each standing for every draw " + side + " it; the law's mass there " + number(mass->law_mass) +
+                           " (" + number(mass->law_mass * n) + " values expected); judged as one point mass by the tests");
+  }
+  // Without a clamp, a pile of equal values at the smallest value where the
+  // law has more mass below: the mark of a clamping sampler.
+  if (!clamp.any() && (v.ks.reject || v.ad.reject)) {
+    std::size_t pile = 1;
+    while (pile < x.size() && x[pile] == x[0]) ++pile;
+    if (pile >= 10 && pile * 100 >= x.size() && x[0] > law.lower) {
+      report.notes.push_back(std::to_string(pile) + " values equal the least, " + number(x[0]) + ", where the law puts " +
+                             number(law.cdf(stats::stored_interval(x[0], stored).second)) +
+                             " of its mass at or below it: if the sampler raises draws below it to it (a clamp), say --clamp-low " + number(x[0]) +
+                             (x[0] == std::ldexp(1.0, stats::format_of(stored).emin) ? " (or min-normal)" : ""));
+    }
+  }
+  report.checks.push_back({"kolmogorov_smirnov", v.ks.reject ? Outcome::Fail : Outcome::Pass,
+                           "D = " + number(v.ks.statistic) + ", p = " + number(v.ks.p_value) + each +
                                " (the largest gap between the values' CDF and the law's); a pass rules out a Kolmogorov distance of " +
-                               number(*ks.detectable.kolmogorov_distance) + " with power 0.9",
-                           ks});
-  auto ad = stats::ad_continuous_test(x, law.cdf, law.sf, {.alpha = alpha, .stored = stored});
-  report.checks.push_back({"anderson_darling", ad.reject ? Outcome::Fail : Outcome::Pass,
-                           "A^2 = " + number(ad.statistic) + ", p = " + number(ad.p_value) + " at alpha / 2 = " + number(alpha) +
-                               " (the gap weighted toward the tails)" + (ad.notes.empty() ? "" : "; " + ad.notes.front()),
-                           ad});
+                               number(*v.ks.detectable.kolmogorov_distance) + " with power 0.9",
+                           v.ks});
+  report.checks.push_back({"anderson_darling", v.ad.reject ? Outcome::Fail : Outcome::Pass,
+                           "A^2 = " + number(v.ad.statistic) + ", p = " + number(v.ad.p_value) + each + " (the gap weighted toward the tails)" +
+                               (v.ad.notes.empty() ? "" : "; " + v.ad.notes.front()),
+                           v.ad});
+  if (v.tails) {
+    report.checks.push_back({"tails", v.tails->reject ? Outcome::Fail : Outcome::Pass,
+                             "chi-square = " + number(v.tails->statistic) + " on " + number(v.tails->df.value_or(0)) + " df, p = " + number(v.tails->p_value) +
+                                 each + " (each decade of each tail's mass, down to " +
+                                 number(std::pow(10.0, -stats::tail_decades(x.size()))) + ", against the law's)" +
+                                 (v.tails->detectable.max_relative_error ? "; a pass rules out a relative error of " +
+                                                                               number(*v.tails->detectable.max_relative_error) + " in any one bin with power 0.9"
+                                                                         : ""),
+                             *v.tails});
+  } else {
+    report.checks.push_back({"tails", Outcome::Skipped, "not run: fewer than 50 values fill no tail bin with 5 expected", std::nullopt});
+  }
+  if (v.reach) {
+    report.checks.push_back({"reach", v.reach->reject ? Outcome::Fail : Outcome::Pass,
+                             v.reach->notes.front() + ", p = " + number(v.reach->p_value) + each + ": a sampler that never draws below " +
+                                 number(*v.lower_edge) + " or never above " + number(*v.upper_edge) + " (the law's tails of mass " + number(*v.reach_tail) +
+                                 ") fails with certainty; a tail of less than " + number(*v.invisible_tail) +
+                                 " (ln(1 / alpha) / n) no sample of this size can show missing",
+                             *v.reach});
+  } else {
+    report.checks.push_back({"reach", Outcome::Skipped, "not run: too few values for any tail region to be expected to hold one", std::nullopt});
+  }
 }
 
 stats::ContinuousLaw law_of(const std::string& spec) {
@@ -87,8 +156,40 @@ stats::ContinuousLaw law_of(const std::string& spec) {
 
 }  // namespace
 
+// --law table:FILE: rows "x F(x)" (blank lines and # comments skipped).
+stats::ContinuousLaw table_law(const InputSource& inputs, const std::string& path) {
+  constexpr std::size_t kMaxRows = 1 << 20;
+  const std::string quoted = "'" + printable(path, 200) + "'";
+  auto in = inputs.open(path);
+  std::vector<double> x, f;
+  std::string line;
+  for (std::size_t row = 1; std::getline(*in, line); ++row) {
+    if (line.size() > 4096) throw UsageError("--law table:" + quoted + ", line " + std::to_string(row) + ": longer than 4096 characters");
+    const auto hash = line.find('#');
+    std::istringstream fields(line.substr(0, hash));
+    std::string a, b, extra;
+    if (!(fields >> a)) continue;
+    if (!(fields >> b) || (fields >> extra)) throw UsageError("--law table:" + quoted + ", line " + std::to_string(row) + ": two numbers, x and F(x)");
+    double v[2];
+    for (int k = 0; k < 2; ++k) {
+      const std::string& t = k ? b : a;
+      char* end = nullptr;
+      v[k] = std::strtod(t.c_str(), &end);
+      if (end != t.c_str() + t.size()) throw UsageError("--law table:" + quoted + ", line " + std::to_string(row) + ": '" + printable(t, 40) + "' is not a number");
+    }
+    x.push_back(v[0]);
+    f.push_back(v[1]);
+    if (x.size() > kMaxRows) throw UsageError("--law table:" + quoted + ": more than 2^20 rows");
+  }
+  try {
+    return stats::tabulated_law(x, f, quoted);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--law table:") + e.what());
+  }
+}
+
 Report check_values(const InputSource& inputs, const ValuesOptions& o, Progress& progress) {
-  const stats::ContinuousLaw law = law_of(o.law);
+  const stats::ContinuousLaw law = o.law.rfind("table:", 0) == 0 ? table_law(inputs, o.law.substr(6)) : law_of(o.law);
   const auto reader = open_array(inputs, o.values, ArrayLimits{kMaxValues});
   const ArrayInfo& info = reader->info();
   if (info.kind == ElementKind::Signed || info.kind == ElementKind::Unsigned) {
@@ -130,7 +231,7 @@ Report check_values(const InputSource& inputs, const ValuesOptions& o, Progress&
     precision = *o.rounded_to + " in " + info.dtype();
   }
   report.subject = std::to_string(x.size()) + " values in '" + printable(o.values, 200) + "' (" + precision + ") against the " + law.describe() + " law";
-  judge_values(x, law, stored, precision, o.alpha, report);
+  judge_values(x, law, stored, clamp_of(o.clamp, stored, law), precision, o.alpha, report);
   return report;
 }
 
@@ -156,6 +257,7 @@ Report check_value_source(const ValueSource& src, const PluginValuesOptions& o, 
     throw UsageError(src.subject + ": it draws values of the " + src.law + " law: give --law " + src.law + ":PARAMETERS, the parameters to draw with (" +
                      stats::continuous_law_forms() + ")");
   }
+  if (o.law.rfind("table:", 0) == 0) throw UsageError(src.subject + ": a sampler draws with a named law's parameters; a CDF table (--law table:FILE) goes with --values");
   const stats::ContinuousLaw law = law_of(o.law);
   if (law.name != src.law) throw UsageError(src.subject + ": it draws values of the " + src.law + " law, not of " + law.name + " (--law " + o.law + ")");
   if (o.draws < 1 || o.draws > kMaxValues) throw UsageError("--draws-per-law: 1 to " + std::to_string(kMaxValues) + " values");
@@ -206,8 +308,64 @@ Report check_value_source(const ValueSource& src, const PluginValuesOptions& o, 
     progress.update(x.size());
   }
   progress.finish();
-  judge_values(x, law, src.f64 ? stats::Stored::Float64 : stats::Stored::Float32, dtype_name, o.alpha, report);
+  // A continuous law's float64 value is a float32 one with probability about
+  // 2^-29: values that all are were computed or kept in float32 somewhere.
+  if (src.f64 && x.size() >= 64) {
+    const bool all_f32 = std::all_of(x.begin(), x.end(), [](double v) { return !std::isfinite(v) || stats::round_to(v, stats::Stored::Float32) == v; });
+    report.checks.push_back({"float64_precision", all_f32 ? Outcome::Fail : Outcome::Pass,
+                             all_f32 ? "every one of the " + std::to_string(x.size()) +
+                                           " float64 values is a float32 value: the sampler computes or keeps its values in float32 before it writes them "
+                                           "(a correct float64 sampler's value is one with probability about 2^-29)"
+                                     : "the values carry more than float32's 24 bits",
+                             std::nullopt});
+  }
+  const stats::Stored stored = src.f64 ? stats::Stored::Float64 : stats::Stored::Float32;
+  judge_values(x, law, stored, clamp_of(o.clamp, stored, law), dtype_name, o.alpha, report);
   return report;
+}
+
+}  // namespace warpsim::cli::validate
+
+namespace warpsim::cli::validate {
+
+std::vector<MutantLine> value_mutant_lines(const std::string& only, std::uint64_t seed, double alpha, Progress& progress) {
+  const auto source_of = [](const std::string& name, const std::string& law, const properties::ValueSampler& s) {
+    ValueSource src;
+    src.kind = "mutant";
+    src.subject = name;
+    src.law = law;
+    src.f64 = true;
+    src.draw = s.draw;
+    return src;
+  };
+  // The unmutated sampler first: a score against a broken base would mean nothing.
+  for (const auto& law : properties::kValueMutantLaws) {
+    const Report r = check_value_source(source_of("gamma (unmutated)", "gamma", properties::value_mutant_base()),
+                                        {law, properties::kValueMutantDraws, seed, alpha, {}}, progress);
+    for (const auto& c : r.checks) {
+      if (c.outcome == Outcome::Fail) throw UsageError("the unmutated gamma sampler fails " + c.name + " at " + law + " (seed " + std::to_string(seed) + "): " + c.detail);
+    }
+  }
+  std::vector<MutantLine> lines;
+  for (const auto& m : properties::value_mutants()) {
+    if (!only.empty() && only != m.name) continue;
+    const auto t0 = std::chrono::steady_clock::now();
+    MutantLine line{m.name, "host", m.bug, "", false, 0, ""};
+    for (const auto& law : properties::kValueMutantLaws) {
+      const Report r = check_value_source(source_of(m.name, m.law, m.sampler), {law, properties::kValueMutantDraws, seed, alpha, {}}, progress);
+      for (const auto& c : r.checks) {
+        if (c.outcome != Outcome::Fail) continue;
+        line.killed = true;
+        line.property = c.name;
+        line.counterexample = "--law " + law + ": " + c.detail;
+        break;
+      }
+      if (line.killed) break;
+    }
+    line.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    lines.push_back(line);
+  }
+  return lines;
 }
 
 }  // namespace warpsim::cli::validate

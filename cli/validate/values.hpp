@@ -8,12 +8,17 @@
 //
 // Checks: every value finite (a NaN or infinity is the sampler's failure,
 // exit 1, with its index); every value in the law's support; then the
-// one-sample Kolmogorov-Smirnov and Anderson-Darling tests, each at alpha / 2
-// (Bonferroni: the report's false-positive rate is at most alpha). KS states
-// the Kolmogorov distance a pass rules out; Anderson-Darling weighs the
-// tails, where a sampler's shortcuts (24-bit uniforms, a Ziggurat's tail)
-// show first. Each value stands for the reals that round to it in its
-// precision (the file's, or --rounded-to's): rounding alone never fails.
+// three tests of stats/continuous_verdict.hpp, each at alpha / 3
+// (Bonferroni: the report's false-positive rate is at most alpha): one-sample
+// Kolmogorov-Smirnov (states the Kolmogorov distance a pass rules out),
+// Anderson-Darling (weighs the tails, where a sampler's shortcuts -- 24-bit
+// uniforms, a Ziggurat's tail -- show first) and a chi-square over each
+// decade of each tail; and the least tail mass the values could show
+// missing. Each value stands for the reals that round to it in its precision
+// (the file's, or --rounded-to's): rounding alone never fails. A clamping
+// sampler's clamped values (--clamp-low, --clamp-high) stand for the law's
+// mass beyond the clamp, one point mass; without the option, a pile at the
+// least value is named in the report with the option that would say so.
 // Values tie where the law has none: the report says how many.
 #pragma once
 
@@ -30,6 +35,13 @@
 
 namespace warpsim::cli::validate {
 
+// A sampler that clamps its draws: values at --clamp-low stand for every
+// draw at or below it (PyTorch's gamma: min-normal, 2^-126 in float32),
+// values at --clamp-high for every draw at or above it.
+struct ClampOptions {
+  std::optional<std::string> low, high;  // a number, or min-normal
+};
+
 struct ValuesOptions {
   std::string values;
   std::string law;
@@ -38,6 +50,7 @@ struct ValuesOptions {
   // coarser than the file's (a bf16 kernel's output saved as float32):
   // "bf16", "f16", "f32" or "f64". Every value must be one of that format's.
   std::optional<std::string> rounded_to;
+  ClampOptions clamp{};
 };
 
 // The most values one file may hold (they are held in memory and sorted).
@@ -58,6 +71,7 @@ struct PluginValuesOptions {
   std::uint64_t draws = 1000000;
   std::uint64_t seed = 1;
   double alpha = 1e-3;
+  ClampOptions clamp{};
 };
 class Plugin;
 Report check_plugin_values(Plugin& plugin, const warpsim_sampler& sampler, const PluginValuesOptions& options, Progress& progress);
@@ -72,5 +86,11 @@ struct ValueSource {
   std::function<std::vector<double>(const std::vector<double>& params, std::uint64_t n, std::uint64_t seed, std::uint64_t first)> draw;
 };
 Report check_value_source(const ValueSource& source, const PluginValuesOptions& options, Progress& progress);
+
+// The seeded-bug catalogue's samplers of values (properties/value_mutants.hpp):
+// each judged at every law of kValueMutantLaws until a check fails (killed).
+// The unmutated sampler is judged first: UsageError if it fails.
+// `only`: that mutant alone (empty: all; a name not among them: none).
+std::vector<MutantLine> value_mutant_lines(const std::string& only, std::uint64_t seed, double alpha, Progress& progress);
 
 }  // namespace warpsim::cli::validate

@@ -48,7 +48,7 @@ struct Case {
   std::string id;          // the test's name: Catalogue/Rows.Holds/<id>
   std::string input_class;
   std::string input;       // the input, for the docs
-  std::vector<std::string> args;  // "@name" is the path of files[name]; "@dir" a directory
+  std::vector<std::string> args;  // "@name" (or "table:@name") is the path of files[name]; "@dir" a directory
   std::map<std::string, std::string> files;
   int exit_code;           // kEither: 0 or 1
   std::string expect;      // a substring of stderr (exit 2) or stdout (exit 0/1)
@@ -272,6 +272,22 @@ const std::vector<Case>& catalogue() {
        {{"v", "0.1\n0.2\n"}}, kExitUsage, "--weights does not apply to a file of values", "refuses: a continuous law is named by --law"},
       {"validate_values_not_bf16", "wrong dtype", "validate: `--rounded-to bf16` for values that are not bf16", {"validate", "--values", "@v", "--law", "normal:0,1", "--rounded-to", "bf16"},
        {{"v", "0.5\n0.1\n"}}, kExitUsage, "value 1 (0.1) is not a bf16 value", "refuses, naming the value"},
+      {"validate_table_unsorted", "bad law", "validate: `--law table:FILE` whose x values do not increase", {"validate", "--values", "@v", "--law", "table:@t"},
+       {{"v", "0.1\n0.2\n"}, {"t", "0 0\n2 0.5\n1 1\n"}}, kExitUsage, "row 3: x must increase", "refuses, naming the row"},
+      {"validate_table_not_to_one", "bad law", "validate: a CDF table that ends below F = 1", {"validate", "--values", "@v", "--law", "table:@t"},
+       {{"v", "0.1\n0.2\n"}, {"t", "0 0\n1 0.9\n"}}, kExitUsage, "F must end at 1", "refuses, naming the row"},
+      {"validate_table_words", "bad law", "validate: a CDF table with a word for a number", {"validate", "--values", "@v", "--law", "table:@t"},
+       {{"v", "0.1\n0.2\n"}, {"t", "0 0\n1 one\n"}}, kExitUsage, "'one' is not a number", "refuses, naming the line"},
+      {"validate_table_missing", "missing file", "validate: `--law table:` of a file that does not exist", {"validate", "--values", "@v", "--law", "table:nope.txt"},
+       {{"v", "0.1\n0.2\n"}}, kExitUsage, "nope.txt", "refuses, naming the file"},
+      {"validate_clamp_word", "bad option value", "validate: `--clamp-low` neither a number nor min-normal", {"validate", "--values", "@v", "--law", "gamma:1,1", "--clamp-low", "tiny"},
+       {{"v", "0.1\n0.2\n"}}, kExitUsage, "a finite number or min-normal", "refuses"},
+      {"validate_clamp_outside", "bad option value", "validate: `--clamp-low` below the law's support", {"validate", "--values", "@v", "--law", "gamma:1,1", "--clamp-low", "-1"},
+       {{"v", "0.1\n0.2\n"}}, kExitUsage, "lie within the law's support", "refuses"},
+      {"validate_clamp_crossed", "bad option value", "validate: `--clamp-low` above `--clamp-high`", {"validate", "--values", "@v", "--law", "uniform:0,1", "--clamp-low", "0.9", "--clamp-high", "0.1"},
+       {{"v", "0.1\n0.2\n"}}, kExitUsage, "--clamp-low must lie below --clamp-high", "refuses"},
+      {"validate_clamp_with_draws", "option not used", "validate: `--clamp-low` with a file of draws", {"validate", "--weights", "@w", "--draws", "@d", "--clamp-low", "0"},
+       {{"w", "1\n2\n"}, {"d", "0\n1\n"}}, kExitUsage, "they go with --values, --plugin or --builtin", "refuses"},
       {"validate_rounded_to_alone", "option not used", "validate: `--rounded-to` without `--values`", {"validate", "--weights", "@w", "--draws", "@d", "--rounded-to", "bf16"},
        {{"w", "1\n2\n"}, {"d", "0\n1\n"}}, kExitUsage, "it goes with --values", "refuses"},
       {"validate_seed_on_file", "option not used", "validate: `--seed` with a file of draws", {"validate", "--weights", "@w", "--draws", "@d", "--seed", "3"},
@@ -387,10 +403,11 @@ Outcome run_case(const Case& c) {
     if (a == "@dir") {
       args.push_back((dir / "a-directory").string());
       fs::create_directories(dir / "a-directory");
-    } else if (a.size() > 1 && a[0] == '@' && c.files.count(a.substr(1))) {
-      const fs::path file = dir / a.substr(1);
-      std::ofstream(file, std::ios::binary) << c.files.at(a.substr(1));
-      args.push_back(file.string());
+    } else if (const std::size_t at = a.rfind("table:@", 0) == 0 ? 6 : 0; a.size() > at + 1 && a[at] == '@' && c.files.count(a.substr(at + 1))) {
+      // "@name", or "table:@name" (a CDF table's path after its prefix)
+      const fs::path file = dir / a.substr(at + 1);
+      std::ofstream(file, std::ios::binary) << c.files.at(a.substr(at + 1));
+      args.push_back(a.substr(0, at) + file.string());
     } else {
       args.push_back(a);
     }

@@ -6,6 +6,7 @@
 
 #include <boost/math/distributions/binomial.hpp>
 
+#include <cmath>
 #include <cstring>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -27,6 +28,7 @@
 #include "properties/mutants.hpp"
 #include "properties/rc_checks.hpp"
 #include "rng/philox_uniform.hpp"
+#include "stats/continuous_law.hpp"
 #include "tests/row_draw_samplers.hpp"
 
 namespace {
@@ -557,4 +559,57 @@ TEST(ValidateFiles, FilesThatBlockAreRefusedUpFront) {
   EXPECT_NO_THROW(warpsim::cli::refuse_unless_regular(w, "input"));
   EXPECT_NO_THROW(warpsim::cli::refuse_unless_regular((dir / "absent").string(), "input"));
   fs::remove_all(dir);
+}
+
+// --values with a law given as a CDF table, and a clamping sampler's values
+// with --clamp-low: what a kernel author writes, judged as the docs say.
+TEST(ValidateValues, ACdfTableIsALaw) {
+  MemoryInputs in;
+  in.files["law"] = "# x F(x)\n0 0\n1 0.5\n3 1\n";
+  std::string v, wrong;
+  std::mt19937_64 gen(4);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int i = 0; i < 20000; ++i) {
+    const double w = u(gen);
+    v += std::to_string(w < 0.5 ? 2 * w : 1 + (w - 0.5) * 4) + "\n";  // the table's law, by its inverse
+    wrong += std::to_string(3 * w) + "\n";                            // uniform on [0, 3]
+  }
+  in.files["v"] = v;
+  in.files["wrong"] = wrong;
+  const auto ok = validate(in, {"--values", "v", "--law", "table:law"});
+  EXPECT_EQ(ok.rc, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("against the table 'law' law"), std::string::npos) << ok.out;
+  const auto bad = validate(in, {"--values", "wrong", "--law", "table:law"});
+  EXPECT_EQ(bad.rc, 1) << bad.out;
+  in.files["unsorted"] = "0 0\n2 0.5\n1 1\n";
+  const auto refused = validate(in, {"--values", "v", "--law", "table:unsorted"});
+  EXPECT_EQ(refused.rc, 2);
+  EXPECT_NE(refused.err.find("row 3: x must increase"), std::string::npos) << refused.err;
+}
+
+TEST(ValidateValues, AClampIsNamedAndThenJudgedAsOnePointMass) {
+  // gamma(0.01) in float32 with draws below 2^-126 raised to it (PyTorch's rule)
+  const auto law = warpsim::stats::continuous_law("gamma:0.01,1");
+  const double floor = std::ldexp(1.0, -126);
+  std::mt19937_64 gen(8);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<float> x(20000);
+  for (auto& v : x) {
+    const double w = u(gen);
+    v = static_cast<float>(w <= law.cdf(floor) ? floor : warpsim::stats::lower_quantile(law, w));
+  }
+  MemoryInputs in;
+  in.files["v.npy"] = npy(x, "<f4", "(20000,)");
+  const auto as_is = validate(in, {"--values", "v.npy", "--law", "gamma:0.01,1"});
+  EXPECT_EQ(as_is.rc, 1);
+  EXPECT_NE(as_is.out.find("say --clamp-low 1.17549435e-38 (or min-normal)"), std::string::npos) << as_is.out;
+  const auto clamped = validate(in, {"--values", "v.npy", "--law", "gamma:0.01,1", "--clamp-low", "min-normal"});
+  EXPECT_EQ(clamped.rc, 0) << clamped.out;
+  EXPECT_NE(clamped.out.find("the clamp below:"), std::string::npos) << clamped.out;
+  // a value below the clamp is the sampler's failure
+  x[5] = 1e-40f;
+  in.files["v.npy"] = npy(x, "<f4", "(20000,)");
+  const auto below = validate(in, {"--values", "v.npy", "--law", "gamma:0.01,1", "--clamp-low", "min-normal"});
+  EXPECT_EQ(below.rc, 1);
+  EXPECT_NE(below.out.find("1 values outside [1.17549435e-38, inf]"), std::string::npos) << below.out;
 }
