@@ -155,7 +155,8 @@ Report builtin_values_report(const ValidateOptions& o, const SamplerOptions& so,
   if (o.on == "gpu" && !gpu_runs) {
     throw UsageError("--on gpu: " + a.name + (gpu ? " has a kernel, but " + gpu->unavailable() : std::string(" has no GPU entry in this build")));
   }
-  const properties::ValueSampler& s = o.on != "oracle" && gpu_runs ? *gpu : (f32 ? a.oracle32 : a.oracle64);
+  if (f32 && !a.oracle32) throw UsageError("--dtype f32: " + a.name + " draws float64 values only");
+  const properties::ValueSampler& s = o.on != "oracle" && gpu_runs ? *gpu : (f32 ? *a.oracle32 : a.oracle64);
   ValueSource source;
   source.kind = "builtin";
   source.subject = "built-in " + a.name + " (" + a.listing + ") on the " + (s.where == "GPU" ? "GPU" : "host (its oracle)") +

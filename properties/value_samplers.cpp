@@ -1,5 +1,6 @@
 #include "properties/value_samplers.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -34,10 +35,36 @@ ValueSampler gamma_oracle() {
   return s;
 }
 
+// dirichlet:a1,...,aK -- K >= 2 concentrations, each > 0.
+void dirichlet_parameters(const std::vector<double>& p) {
+  if (p.size() < 2 || p.size() > 1024) throw std::invalid_argument("dirichlet draws with 2 to 1024 concentrations, each > 0");
+  for (double a : p)
+    if (!(a > 0) || !std::isfinite(a)) throw std::invalid_argument("dirichlet draws with 2 to 1024 concentrations, each > 0");
+}
+
+ValueSampler dirichlet_oracle() {
+  ValueSampler s;
+  s.where = "host (the oracle)";
+  s.dtype = "float64";
+  s.draw = [](const std::vector<double>& p, std::uint64_t n, std::uint64_t seed, std::uint64_t first) {
+    dirichlet_parameters(p);
+    const std::size_t k = p.size();
+    std::vector<double> out(static_cast<std::size_t>(n) * k);
+    for (std::size_t d = 0; d < n; ++d) {
+      const auto x = oracle::rejection::dirichlet_draw(p, seed, (first + d) * k);
+      std::copy(x.begin(), x.end(), out.begin() + static_cast<std::ptrdiff_t>(d * k));
+    }
+    return out;
+  };
+  return s;
+}
+
 std::vector<ValueAlgorithm> make_value_registry() {
   std::vector<ValueAlgorithm> rows;
   rows.push_back({"gamma", "seed 004's rejection loop over Marsaglia-Tsang, shape below 1 boosted by U^(1/a) (oracle/rejection/gamma.hpp)", "gamma",
                   gamma_oracle<double>(), gamma_oracle<float>(), std::nullopt, std::nullopt});
+  rows.push_back({"dirichlet", "K gamma variates normalised (oracle/rejection/gamma.hpp's dirichlet_draw, draw d the tasks d K .. d K + K - 1)", "dirichlet",
+                  dirichlet_oracle(), std::nullopt, std::nullopt, std::nullopt});
   detail::add_gpu_value_entries(rows);
   return rows;
 }

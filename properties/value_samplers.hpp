@@ -8,6 +8,10 @@
 //   gamma   Marsaglia-Tsang (seed 004's loop; oracle/rejection/gamma.hpp,
 //           gpu/gamma.hpp), shape a boosted by U^(1/a) below 1; the law
 //           gamma:shape,scale (the variate is Gamma(shape) x scale)
+//   dirichlet  K gamma variates normalised (the oracle's dirichlet_draw, in
+//           float64); the law dirichlet:a1,...,aK. A draw is K values:
+//           draw(params, n, ...) returns n x K, draw d's first. (The GPU's
+//           Dirichlet draws are the LDA sweep's theta and phi, tested there.)
 //
 // Usage:
 //   const auto& g = properties::find_value_algorithm("gamma");
@@ -36,7 +40,8 @@ struct ValueAlgorithm {
   std::string name;     // "gamma"
   std::string listing;  // the method and where it comes from
   std::string law;      // the stats::continuous_law family its draws follow
-  ValueSampler oracle64, oracle32;
+  ValueSampler oracle64;
+  std::optional<ValueSampler> oracle32;
   std::optional<ValueSampler> gpu64, gpu32;
 };
 

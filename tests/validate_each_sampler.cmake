@@ -28,6 +28,8 @@ foreach(line IN LISTS lines)
     # a sampler of a continuous law: drawn with parameters of its law
     if(CMAKE_MATCH_1 STREQUAL "gamma")
       set(law gamma:0.5,1)
+    elseif(CMAKE_MATCH_1 STREQUAL "dirichlet")
+      set(law dirichlet:0.3,1,4)
     else()
       message(FATAL_ERROR "${name}: no parameters here for the ${CMAKE_MATCH_1} law")
     endif()

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iterator>
+#include <numeric>
 #include <utility>
 #include <cstring>
 #include <optional>
@@ -252,7 +253,113 @@ Report check_plugin_values(Plugin& plugin, const warpsim_sampler& s, const Plugi
   return check_value_source(source, o, progress);
 }
 
+namespace {
+
+// A sampler of Dirichlet vectors (dirichlet:a1,...,aK): each draw sums to 1;
+// each component follows its marginal, Beta(a_i, a0 - a_i); and X1 / (X1 +
+// X2) follows Beta(a1, a2) (a law of the joint draw the marginals do not
+// fix). Each of those laws judged by stats::judge_continuous at alpha / (the
+// laws judged).
+Report check_dirichlet_source(const ValueSource& src, const PluginValuesOptions& o, Progress& progress) {
+  const std::string spec = o.law;
+  if (spec.rfind("dirichlet:", 0) != 0) throw UsageError(src.subject + ": it draws Dirichlet vectors: give --law dirichlet:a1,...,aK (2 to 1024 concentrations)");
+  std::vector<double> alpha;
+  std::stringstream in(spec.substr(10));
+  for (std::string piece; std::getline(in, piece, ',');) {
+    char* end = nullptr;
+    const double v = std::strtod(piece.c_str(), &end);
+    if (piece.empty() || end != piece.c_str() + piece.size() || !std::isfinite(v) || !(v > 0)) {
+      throw UsageError("--law " + printable(spec, 200) + ": '" + printable(piece, 40) + "' is not a concentration (a finite number > 0)");
+    }
+    alpha.push_back(v);
+  }
+  const std::size_t k = alpha.size();
+  if (k < 2 || k > 1024) throw UsageError("--law " + printable(spec, 200) + ": 2 to 1024 concentrations");
+  if (o.draws < 1 || o.draws * k > kMaxValues) throw UsageError("--draws-per-law: 1 to " + std::to_string(kMaxValues / k) + " vectors of " + std::to_string(k));
+  const auto draw = [&](std::uint64_t n, std::uint64_t first) {
+    try {
+      return src.draw(alpha, n, o.seed, first);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(src.subject + ": --law " + printable(spec, 200) + ": " + e.what());
+    }
+  };
+  Report report;
+  report.kind = src.kind;
+  report.alpha = o.alpha;
+  report.subject = src.subject + ": " + std::to_string(o.draws) + " float64 vectors against the Dirichlet law (" + spec.substr(10) + ")";
+  constexpr std::uint64_t kProbe = 512, kFrom = 100;
+  const auto a = draw(kProbe, 0), b = draw(kProbe, 0), c = draw(kProbe - kFrom, kFrom);
+  const bool same = std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+  report.checks.push_back({"same_seed_same_values", same ? Outcome::Pass : Outcome::Fail,
+                           same ? "two calls of " + std::to_string(kProbe) + " vectors with one seed agree bit for bit" : "two calls with one seed differ", std::nullopt});
+  const bool cont = std::memcmp(a.data() + kFrom * k, c.data(), c.size() * sizeof(double)) == 0;
+  report.checks.push_back({"first_draw_continues_the_stream", cont ? Outcome::Pass : Outcome::Fail,
+                           cont ? "a call from first_draw " + std::to_string(kFrom) + " gives the stream's vectors " + std::to_string(kFrom) + " on"
+                                : "vectors from first_draw " + std::to_string(kFrom) + " are not the stream's",
+                           std::nullopt});
+  std::vector<double> x;
+  x.reserve(static_cast<std::size_t>(o.draws * k));
+  const std::uint64_t chunk = std::max<std::uint64_t>(1, (std::uint64_t{1} << 22) / k);
+  progress.start("vectors", o.draws);
+  for (std::uint64_t first = 0; first < o.draws; first += chunk) {
+    const auto part = draw(std::min(chunk, o.draws - first), first);
+    x.insert(x.end(), part.begin(), part.end());
+    progress.update(x.size() / k);
+  }
+  progress.finish();
+  // Each draw's sum: K quotients, each within half an ulp, added in order.
+  double worst = 0;
+  std::uint64_t worst_at = 0, bad = 0;
+  for (std::uint64_t d = 0; d < o.draws; ++d) {
+    double sum = 0;
+    for (std::size_t i = 0; i < k; ++i) {
+      const double v = x[d * k + i];
+      if (!std::isfinite(v) || v < 0 || v > 1) ++bad;
+      sum += v;
+    }
+    if (!(std::fabs(sum - 1) <= worst)) worst = std::fabs(sum - 1), worst_at = d;
+  }
+  const double bound = 2.0 * static_cast<double>(k) * 0x1p-53;
+  report.checks.push_back({"in_simplex", bad == 0 && worst <= bound ? Outcome::Pass : Outcome::Fail,
+                           bad ? std::to_string(bad) + " components outside [0, 1] or not finite"
+                               : "each vector's components in [0, 1], their sum within " + number(worst) + " of 1 (at vector " + std::to_string(worst_at) +
+                                     "; the bound K 2^-52 = " + number(bound) + ")",
+                           std::nullopt});
+  if (bad) return report;
+  // The laws: every component's marginal (the first 16), and X1 / (X1 + X2).
+  const double a0 = std::accumulate(alpha.begin(), alpha.end(), 0.0);
+  const std::size_t judged = std::min<std::size_t>(k, 16);
+  const double each = o.alpha / static_cast<double>(judged + 1);
+  const auto judge = [&](const std::string& name, const std::vector<double>& values, double p, double q) {
+    const auto law = stats::continuous_law("beta:" + number(p) + "," + number(q));
+    const auto v = stats::judge_continuous(values, law, {.alpha = each, .stored = stats::Stored::Float64});
+    std::string failed;
+    for (const auto& [t, r] : {std::pair{"KS", v.ks.reject}, {"Anderson-Darling", v.ad.reject}, {"tails", v.tails && v.tails->reject}, {"reach", v.reach && v.reach->reject}})
+      if (r) failed += (failed.empty() ? "" : ", ") + std::string(t);
+    report.checks.push_back({name, v.reject() ? Outcome::Fail : Outcome::Pass,
+                             "against " + law.describe() + " at alpha " + number(each) + " (four tests at a quarter each): KS D = " + number(v.ks.statistic) +
+                                 " (p " + number(v.ks.p_value) + "), A^2 = " + number(v.ad.statistic) + " (p " + number(v.ad.p_value) + ")" +
+                                 (failed.empty() ? "" : "; fails " + failed),
+                             v.ks});
+  };
+  std::vector<double> column(static_cast<std::size_t>(o.draws));
+  for (std::size_t i = 0; i < judged; ++i) {
+    for (std::uint64_t d = 0; d < o.draws; ++d) column[d] = x[d * k + i];
+    judge("marginal " + std::to_string(i), column, alpha[i], a0 - alpha[i]);
+  }
+  for (std::uint64_t d = 0; d < o.draws; ++d) column[d] = x[d * k] / (x[d * k] + x[d * k + 1]);
+  judge("ratio X0 / (X0 + X1)", column, alpha[0], alpha[1]);
+  if (judged < k) report.notes.push_back("the marginals of components 16 to " + std::to_string(k - 1) + " are not judged (16 at most)");
+  return report;
+}
+
+}  // namespace
+
 Report check_value_source(const ValueSource& src, const PluginValuesOptions& o, Progress& progress) {
+  if (src.law == "dirichlet") {
+    if (o.clamp.low || o.clamp.high) throw UsageError("--clamp-low and --clamp-high: not for Dirichlet vectors");
+    return check_dirichlet_source(src, o, progress);
+  }
   if (o.law.empty()) {
     throw UsageError(src.subject + ": it draws values of the " + src.law + " law: give --law " + src.law + ":PARAMETERS, the parameters to draw with (" +
                      stats::continuous_law_forms() + ")");
