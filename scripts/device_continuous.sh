@@ -25,7 +25,11 @@ cases = {
     "torch-gamma-0.5": (lambda: torch._standard_gamma(torch.full((n,), 0.5, device=d)), "gamma:0.5,1"),
     "torch-gamma-5": (lambda: torch._standard_gamma(torch.full((n,), 5.0, device=d)), "gamma:5,1"),
     "torch-gamma-0.01": (lambda: torch._standard_gamma(torch.full((n,), 0.01, device=d)), "gamma:0.01,1"),
+    # the same sampler judged with its rule named: draws below 2^-126 raised to it
+    "torch-gamma-0.01-clamp": (lambda: torch._standard_gamma(torch.full((n,), 0.01, device=d)), "gamma:0.01,1 --clamp-low min-normal"),
     "torch-beta-0.5": (lambda: torch.distributions.Beta(torch.full((n,), 0.5, device=d), torch.full((n,), 0.5, device=d)).sample(), "beta:0.5,0.5"),
+    # the same with its rule named: draws above 1 - 2^-23 lowered to it
+    "torch-beta-0.5-clamp": (lambda: torch.distributions.Beta(torch.full((n,), 0.5, device=d), torch.full((n,), 0.5, device=d)).sample(), "beta:0.5,0.5 --clamp-high 0.99999988079071044921875"),
     "torch-normal-bf16": (lambda: torch.randn(n, device=d, dtype=torch.bfloat16), "normal:0,1 --rounded-to bf16"),
     "torch-exponential-bf16": (lambda: torch.empty(n, device=d, dtype=torch.bfloat16).exponential_(1.0), "exponential:1 --rounded-to bf16"),
     "torch-uniform-bf16": (lambda: torch.rand(n, device=d, dtype=torch.bfloat16), "uniform:0,1 --rounded-to bf16"),
