@@ -98,6 +98,8 @@ ContinuousLaw continuous_law(const std::string& spec) {
     // (x - a) / (b - a), exactly 0 and 1 outside: Boost's uniform refuses x outside [a, b]
     law.cdf = [a, b](double x) { return x <= a ? 0.0 : x >= b ? 1.0 : (x - a) / (b - a); };
     law.sf = [a, b](double x) { return x <= a ? 1.0 : x >= b ? 0.0 : (b - x) / (b - a); };
+    law.quantile = [a, b](double p) { return a + p * (b - a); };
+    law.upper_tail_quantile = [a, b](double q) { return b - q * (b - a); };
   } else if (law.name == "normal") {
     positive(1, "sigma");
     const bm::normal_distribution<double> d(p[0], p[1]);
@@ -105,6 +107,8 @@ ContinuousLaw continuous_law(const std::string& spec) {
     law.upper = inf;
     law.cdf = [d](double x) { return bm::cdf(d, x); };
     law.sf = [d](double x) { return bm::cdf(bm::complement(d, x)); };
+    law.quantile = [d](double p) { return bm::quantile(d, p); };
+    law.upper_tail_quantile = [d](double q) { return bm::quantile(bm::complement(d, q)); };
   } else if (law.name == "exponential") {
     positive(0, "rate");
     const bm::exponential_distribution<double> d(p[0]);
@@ -112,6 +116,8 @@ ContinuousLaw continuous_law(const std::string& spec) {
     law.upper = inf;
     law.cdf = [d](double x) { return x <= 0 ? 0.0 : bm::cdf(d, x); };
     law.sf = [d](double x) { return x <= 0 ? 1.0 : bm::cdf(bm::complement(d, x)); };
+    law.quantile = [d](double p) { return bm::quantile(d, p); };
+    law.upper_tail_quantile = [d](double q) { return bm::quantile(bm::complement(d, q)); };
   } else if (law.name == "gamma") {
     positive(0, "shape");
     positive(1, "scale");
@@ -120,6 +126,8 @@ ContinuousLaw continuous_law(const std::string& spec) {
     law.upper = inf;
     law.cdf = [d](double x) { return x <= 0 ? 0.0 : bm::cdf(d, x); };
     law.sf = [d](double x) { return x <= 0 ? 1.0 : bm::cdf(bm::complement(d, x)); };
+    law.quantile = [d](double p) { return bm::quantile(d, p); };
+    law.upper_tail_quantile = [d](double q) { return bm::quantile(bm::complement(d, q)); };
   } else if (law.name == "beta") {
     positive(0, "a");
     positive(1, "b");
@@ -128,6 +136,8 @@ ContinuousLaw continuous_law(const std::string& spec) {
     law.upper = 1;
     law.cdf = [d](double x) { return x <= 0 ? 0.0 : x >= 1 ? 1.0 : bm::cdf(d, x); };
     law.sf = [d](double x) { return x <= 0 ? 1.0 : x >= 1 ? 0.0 : bm::cdf(bm::complement(d, x)); };
+    law.quantile = [d](double p) { return bm::quantile(d, p); };
+    law.upper_tail_quantile = [d](double q) { return bm::quantile(bm::complement(d, q)); };
   } else {  // truncated-normal
     positive(1, "sigma");
     if (!(p[2] < p[3])) refuse(spec, "lo must be below hi");
@@ -150,6 +160,16 @@ ContinuousLaw continuous_law(const std::string& spec) {
       if (x >= hi) return 0.0;
       const double s = upper_side ? bm::cdf(bm::complement(d, x)) - bm::cdf(bm::complement(d, hi)) : bm::cdf(d, hi) - bm::cdf(d, x);
       return std::clamp(s / z, 0.0, 1.0);
+    };
+    // F^-1 and S^-1 through the normal's, from the side that keeps digits
+    const double f_lo = bm::cdf(d, lo), f_hi = bm::cdf(d, hi), s_lo = bm::cdf(bm::complement(d, lo)), s_hi = bm::cdf(bm::complement(d, hi));
+    law.quantile = [d, lo, hi, z, upper_side, f_lo, s_lo](double p) {
+      const double x = upper_side ? bm::quantile(bm::complement(d, std::max(s_lo - p * z, 0.0))) : bm::quantile(d, std::min(f_lo + p * z, 1.0));
+      return std::clamp(x, lo, hi);
+    };
+    law.upper_tail_quantile = [d, lo, hi, z, upper_side, f_hi, s_hi](double q) {
+      const double x = upper_side ? bm::quantile(bm::complement(d, std::min(s_hi + q * z, 1.0))) : bm::quantile(d, std::max(f_hi - q * z, 0.0));
+      return std::clamp(x, lo, hi);
     };
   }
   return law;
@@ -182,6 +202,7 @@ std::pair<double, double> bracket(const ContinuousLaw& law, Below below) {
 
 double lower_quantile(const ContinuousLaw& law, double p) {
   if (!(p > 0 && p < 1)) throw std::invalid_argument("lower_quantile: p must lie in (0, 1)");
+  if (law.quantile) return law.quantile(p);
   const auto below = [&](double x) { return law.cdf(x) < p; };
   const auto [a, b] = bracket(law, below);
   if (!below(a)) return a;
@@ -190,6 +211,7 @@ double lower_quantile(const ContinuousLaw& law, double p) {
 
 double upper_quantile(const ContinuousLaw& law, double q) {
   if (!(q > 0 && q < 1)) throw std::invalid_argument("upper_quantile: q must lie in (0, 1)");
+  if (law.upper_tail_quantile) return law.upper_tail_quantile(q);
   const auto below = [&](double x) { return law.sf(x) >= q; };
   const auto [a, b] = bracket(law, below);
   if (!below(a)) return a;
@@ -226,6 +248,21 @@ ContinuousLaw tabulated_law(const std::vector<double>& x, const std::vector<doub
   };
   law.cdf = [interpolate](double t) { return interpolate(t, false); };
   law.sf = [interpolate](double t) { return interpolate(t, true); };
+  // the inverse: the least x with F(x) >= p on the segment that reaches p
+  law.quantile = [x, f](double p) {
+    const std::size_t i = static_cast<std::size_t>(std::lower_bound(f.begin(), f.end(), p) - f.begin());  // f[i - 1] < p <= f[i]
+    if (i == 0) return x.front();
+    if (i >= f.size()) return x.back();
+    return x[i - 1] + (x[i] - x[i - 1]) * (p - f[i - 1]) / (f[i] - f[i - 1]);
+  };
+  law.upper_tail_quantile = [x, f](double q) {
+    // the greatest x with 1 - F(x) >= q: F(x) <= 1 - q, from the top segment down
+    std::size_t i = f.size() - 1;
+    while (i > 0 && 1 - f[i - 1] < q) --i;  // 1 - f[i - 1] >= q > 1 - f[i]
+    if (i == 0) return x.front();
+    const double a = 1 - f[i - 1], b = 1 - f[i];
+    return a == b ? x[i - 1] : x[i - 1] + (x[i] - x[i - 1]) * (a - q) / (a - b);
+  };
   return law;
 }
 

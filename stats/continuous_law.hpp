@@ -29,6 +29,11 @@ struct ContinuousLaw {
   std::vector<double> parameters;  // as given
   double lower = 0, upper = 0;     // the support (may be infinite)
   std::function<double(double)> cdf, sf;
+  // The inverse of each tail, where the law has one in closed form (Boost's
+  // quantiles; a table's by interpolation): quantile(p) the least x with
+  // F(x) >= p, upper_tail_quantile(q) the greatest x with S(x) >= q, each keeping its
+  // tail's digits. Empty: lower_quantile / upper_quantile bisect.
+  std::function<double(double)> quantile, upper_tail_quantile;
   std::string describe() const;    // "normal (mu 0, sigma 1)"
 };
 
@@ -41,11 +46,11 @@ ContinuousLaw continuous_law(const std::string& spec);
 /// that breaks a rule is std::invalid_argument naming the row.
 ContinuousLaw tabulated_law(const std::vector<double>& x, const std::vector<double>& f, const std::string& name);
 
-/// The least x with F(x) >= p (0 < p < 1), found by bisection on the law's
-/// CDF to the last bit of a double: the lower tail's quantile.
+/// The least x with F(x) >= p (0 < p < 1): the law's `quantile` where it
+/// has one, else by bisection on its CDF to the last bit of a double.
 double lower_quantile(const ContinuousLaw& law, double p);
-/// The greatest x with S(x) >= q (0 < q < 1), by bisection on the survival
-/// function (the upper tail keeps its digits): the upper tail's quantile.
+/// The greatest x with S(x) >= q (0 < q < 1): the law's `upper_tail_quantile`, else by
+/// bisection on the survival function (the upper tail keeps its digits).
 double upper_quantile(const ContinuousLaw& law, double q);
 
 /// The forms continuous_law() takes, one a line ("normal:mu,sigma  ...").
