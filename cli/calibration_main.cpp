@@ -3,6 +3,8 @@
 // grid is scripts/calibration.sh).
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <thread>
@@ -20,18 +22,20 @@ int main(int argc, char** argv) {
   std::uint64_t k_min = 0, k_max = UINT64_MAX;
   std::vector<std::uint64_t> only_n;
   bool exact = false;
-  std::string rows;
+  std::string rows, values;
   app.add_option("--grid", grid, "small (CI's slice) or full")->check(CLI::IsMember({"small", "full"}))->capture_default_str();
   app.add_option("--subject", subject, "validate, stats or both")->check(CLI::IsMember({"validate", "stats", "both"}))->capture_default_str();
   app.add_option("--runs", runs, "runs a cell")->check(CLI::Range(std::uint64_t{10}, std::uint64_t{10'000'000}))->capture_default_str();
   app.add_option("--seed", seed, "the simulations' seed")->capture_default_str();
   app.add_option("--threads", threads, "threads")->check(CLI::Range(1, 1024))->capture_default_str();
-  app.add_option("--only", only, "only these families");
+  app.add_option("--only", only, "only these families (--values: these laws, by name: gamma, beta, ...)");
   app.add_option("--k-min", k_min, "only cells of K >= this (a grid run in parts)");
   app.add_option("--k-max", k_max, "only cells of K <= this");
-  app.add_option("--n", only_n, "only cells of these n");
+  app.add_option("--n", only_n, "only cells of these n (the laws' grid and --values)");
   app.add_flag("--exact-tails", exact, "instead: the exact rejection probabilities at 0.001 of laws of 2 and 3 categories");
   app.add_option("--rows", rows, "instead: rows that differ, judged draw by draw: the small grid, the full one (correct samplers) or the faults")
+      ->check(CLI::IsMember({"small", "full", "power"}));
+  app.add_option("--values", values, "instead: values of continuous laws, judged as --values files are: the small grid, the full one or the faults")
       ->check(CLI::IsMember({"small", "full", "power"}));
   CLI11_PARSE(app, argc, argv);
 
@@ -39,6 +43,42 @@ int main(int argc, char** argv) {
     std::printf("law\tn\tcheck\tlevel\trejection\tratio\n");
     for (const auto& t : exact_tails(0.001)) std::printf("%s\t%lu\t%s\t%g\t%.4g\t%.3f\n", t.law.c_str(), t.n, t.check.c_str(), t.level, t.rejection, t.rejection / t.level);
     return 0;
+  }
+  if (!values.empty()) {
+    std::vector<ValuesCell> cells;
+    for (const auto& c : values == "small" ? values_small_grid() : values == "full" ? values_full_grid() : values_power_grid())
+      if ((only_n.empty() || std::find(only_n.begin(), only_n.end(), c.n) != only_n.end()) &&
+          (only.empty() || std::find(only.begin(), only.end(), c.law.substr(0, c.law.find(':'))) != only.end()))
+        cells.push_back(c);
+    // every tally of the full grid at once (6 a cell, 2 levels)
+    const double tail = 0.001 / static_cast<double>(values_full_grid().size() * 6 * 2);
+    std::printf("law\tn\tstored\tclamp\tfault\tcheck\truns\tran\trej@0.05\tbound@0.05\trej@0.01\tbound@0.01\tverdict\tseconds\n");
+    int flagged = 0;
+    std::size_t done = 0;
+    for (const auto& c : cells) {
+      RunOptions o{.runs = runs, .seed = seed, .threads = threads};
+      const auto t0 = std::chrono::steady_clock::now();
+      o.progress = [&](std::uint64_t d) {
+        const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::fprintf(stderr, "\r[%zu/%zu] %s n=%lu %s %s %s: %lu runs, %.0f s   ", done + 1, cells.size(), c.law.c_str(), c.n, c.stored.c_str(),
+                     c.clamp.c_str(), c.fault.c_str(), d, el);
+      };
+      const auto r = run_values_cell(c, o);
+      ++done;
+      for (const auto& t : r.tallies) {
+        // the report's second level is its default alpha, 0.001 (the column says 0.01 for the tests)
+        const bool report = t.check == "report";
+        const auto b05 = rejection_bound(t.ran, 0.05, tail), b01 = rejection_bound(t.ran, report ? 0.001 : 0.01, tail);
+        const bool bad = c.fault == "none" && t.ran > 0 && (t.rejected[0] > b05 || t.rejected[1] > b01);
+        flagged += bad;
+        std::printf("%s\t%lu\t%s\t%s\t%s\t%s\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%s\t%.1f\n", c.law.c_str(), c.n, c.stored.c_str(),
+                    c.clamp.empty() ? "-" : c.clamp.c_str(), c.fault.c_str(), t.check.c_str(), r.runs, t.ran, t.rejected[0], b05, t.rejected[1], b01,
+                    c.fault != "none" ? "power" : t.ran == 0 ? "skipped" : bad ? "FLAGGED" : "ok", r.seconds);
+      }
+      std::fflush(stdout);
+    }
+    std::fprintf(stderr, "\n%d tallies flagged\n", flagged);
+    return flagged ? 1 : 0;
   }
   if (!rows.empty()) {
     const auto cells = rows == "small" ? rows_small_grid() : rows == "full" ? rows_full_grid() : rows_power_grid();

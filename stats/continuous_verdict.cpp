@@ -12,6 +12,7 @@
 #include "stats/ad_continuous.hpp"
 #include "stats/ks_continuous.hpp"
 #include "stats/tail_test.hpp"
+#include "stats/two_level_continuous.hpp"
 
 namespace warpsim::stats {
 
@@ -21,8 +22,8 @@ ContinuousVerdict judge_continuous(std::span<const double> values, const Continu
   for (std::size_t i = 0; i < x.size(); ++i)
     if (!std::isfinite(x[i])) throw std::invalid_argument("judge_continuous: value " + std::to_string(i) + " is not finite");
   ContinuousVerdict v;
-  v.alpha_each = o.alpha / 4;
-  // The four tests take F and S at the same points, each value's interval
+  v.alpha_each = o.alpha / 5;
+  // The tests take F and S at the same points, each value's interval
   // ends, in increasing order: each computed once (Boost's gamma CDF is a
   // microsecond a call), found from where the last lookup ended.
   std::vector<double> sorted(x.begin(), x.end());
@@ -65,6 +66,7 @@ ContinuousVerdict judge_continuous(std::span<const double> values, const Continu
   v.ad = ad_continuous_test(x, cdf, sf, {.alpha = v.alpha_each, .stored = o.stored, .clamp = o.clamp});
   v.tails = tail_test(x, cdf, sf, {.alpha = v.alpha_each, .stored = o.stored, .clamp = o.clamp});
   v.reach = reach_test(x, cdf, sf, {.alpha = v.alpha_each, .stored = o.stored, .clamp = o.clamp});
+  v.two_level = two_level_continuous_test(values, cdf, {.alpha = v.alpha_each, .stored = o.stored, .clamp = o.clamp});
   if (v.reach) {
     v.reach_tail = reach_mass(x.size(), v.alpha_each);
     v.invisible_tail = smallest_visible_tail(x.size(), v.alpha_each);

@@ -1,11 +1,12 @@
 // The verdict on values against a continuous law, as `warpsim validate
-// --values` gives it: four tests, each at alpha / 4 (Bonferroni: the
-// verdict's false-positive rate is at most alpha; less where the tails'
-// tests do not run, below 50 values):
+// --values` gives it: five tests, each at alpha / 5 (Bonferroni: the
+// verdict's false-positive rate is at most alpha; less where a test does not
+// run, below 50 values for the tails, 1,000 for the two-level test):
 //   Kolmogorov-Smirnov   the largest gap in F; states the distance a pass rules out
 //   Anderson-Darling     the gap weighted toward the tails
 //   tails                each decade of each tail its own bin (stats/tail_test.hpp)
 //   reach                each tail's region of mass ln(4 / alpha) / n not left empty
+//   two_level            blocks of the stream, each its own law (stats/two_level_continuous.hpp)
 // Each value stands for the reals that round to it (stats/stored.hpp), and a
 // clamping sampler's clamped values for the mass beyond the clamp. The
 // verdict also says which tail masses the draws are too few to show at all.
@@ -44,6 +45,7 @@ struct ContinuousVerdict {
   TestResult ks, ad;
   std::optional<TestResult> tails;  // nullopt below 50 values
   std::optional<TestResult> reach;  // nullopt while its region would be a quarter of the law
+  std::optional<TestResult> two_level;  // nullopt below 1,000 values
   // What the draws can show of the tails: `reach_tail` = ln(4 / alpha_each) / n,
   // and where each tail of that mass begins: a sampler that never draws
   // below lower_edge (or above upper_edge) fails the reach test with
@@ -53,10 +55,11 @@ struct ContinuousVerdict {
   // reach test does not run.
   std::optional<double> reach_tail, invisible_tail, lower_edge, upper_edge;
   std::optional<ClampMass> clamped_below, clamped_above;
-  bool reject() const { return ks.reject || ad.reject || (tails && tails->reject) || (reach && reach->reject); }
+  bool reject() const { return ks.reject || ad.reject || (tails && tails->reject) || (reach && reach->reject) || (two_level && two_level->reject); }
 };
 
-/// The values must be finite (std::invalid_argument otherwise).
+/// `values` in the order the sampler wrote them (the two-level test's
+/// blocks); finite (std::invalid_argument otherwise).
 ContinuousVerdict judge_continuous(std::span<const double> values, const ContinuousLaw& law, const ContinuousVerdictOptions& options = {});
 
 }  // namespace warpsim::stats

@@ -19,3 +19,4 @@
 #include "stats/tail_test.hpp"
 #include "stats/test_result.hpp"
 #include "stats/two_level.hpp"
+#include "stats/two_level_continuous.hpp"

@@ -136,4 +136,41 @@ struct RowsResult {
 };
 RowsResult run_rows_cell(const RowsCell& cell, const RunOptions& options);
 
+// Values of continuous laws (cli/validate/calibration_values.cpp), judged by
+// stats::judge_continuous as `validate --values` judges a file. A correct
+// sampler's values are drawn, not simulated: the law's own quantile at 53-bit
+// uniforms, each tail from its own side (a fair bit picks F^-1(w / 2) or
+// S^-1(w / 2)), then rounded to the stored precision and, where the cell
+// says so, clamped as a clamping sampler does and judged with the clamp. A
+// fault is a wrong sampler instead, to measure power:
+//   cut-3.5        a normal with nothing past 3.5 sigma (a table's or a
+//                  ziggurat's end)
+//   drift          blocks of n / 100 values shifted by +-0.05 sigma in turn
+//   bf16-grid      uniforms on multiples of 2^-7 (JAX's bf16 uniform), judged
+//                  as the uniform rounded to bf16
+//   clamp-unnamed  the clamping sampler's values judged without the clamp
+//   gamma/NAME     a seeded bug of properties/value_mutants.hpp (float64)
+struct ValuesCell {
+  std::string law;               // a stats::continuous_law spec
+  std::uint64_t n = 0;
+  std::string stored = "f64";    // f64, f32, bf16, f16
+  std::string clamp;             // "", "min-normal" (low) or "high:VALUE"
+  std::string fault = "none";
+  std::uint64_t most_runs = 0;   // where a run costs seconds: at most this many (0: as asked)
+};
+std::vector<ValuesCell> values_small_grid();  // CI's slice: seconds
+std::vector<ValuesCell> values_full_grid();   // every law, n = 10..10^6, four precisions, the clamps
+std::vector<ValuesCell> values_power_grid();  // the faults
+
+struct ValuesResult {
+  ValuesCell cell;
+  std::uint64_t runs = 0;
+  // kolmogorov_smirnov, anderson_darling, tails, reach, two_level: each
+  // test's own p-value at kLevels; then "report": the verdict at alpha 0.05
+  // and 0.001 (its default), each test at a fifth
+  std::vector<Tally> tallies;
+  double seconds = 0;
+};
+ValuesResult run_values_cell(const ValuesCell& cell, const RunOptions& options);
+
 }  // namespace warpsim::cli::validate::calibration

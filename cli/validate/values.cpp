@@ -68,7 +68,7 @@ void judge_values(std::vector<double>& x, const stats::ContinuousLaw& law, stats
   report.checks.push_back({"finite", bad ? Outcome::Fail : Outcome::Pass,
                            bad ? "value " + std::to_string(first_bad) + " is " + number(bad_value) : "every value is a finite number", std::nullopt});
   if (bad) {
-    for (const char* name : {"in_support", "kolmogorov_smirnov", "anderson_darling", "tails", "reach"})
+    for (const char* name : {"in_support", "kolmogorov_smirnov", "anderson_darling", "tails", "reach", "two_level"})
       report.checks.push_back({name, Outcome::Skipped, "not run: a value is not finite", std::nullopt});
     return;
   }
@@ -87,7 +87,7 @@ void judge_values(std::vector<double>& x, const stats::ContinuousLaw& law, stats
                                    : "every value in " + range,
                            std::nullopt});
   const auto v = stats::judge_continuous(x, law, {.alpha = alpha_all, .stored = stored, .clamp = clamp});
-  const std::string each = " at alpha / 4 = " + number(v.alpha_each);
+  const std::string each = " at alpha / 5 = " + number(v.alpha_each);
   std::sort(x.begin(), x.end());
   std::uint64_t ties = 0;
   for (std::size_t i = 1; i < x.size(); ++i) ties += x[i] == x[i - 1];
@@ -144,6 +144,14 @@ void judge_values(std::vector<double>& x, const stats::ContinuousLaw& law, stats
                              *v.reach});
   } else {
     report.checks.push_back({"reach", Outcome::Skipped, "not run: too few values for any tail region to be expected to hold one", std::nullopt});
+  }
+  if (v.two_level) {
+    report.checks.push_back({"two_level", v.two_level->reject ? Outcome::Fail : Outcome::Pass,
+                             "A^2 = " + number(v.two_level->statistic) + " over the blocks' p-values, p = " + number(v.two_level->p_value) + each + " (" +
+                                 v.two_level->notes.front() + "): each block of the stream against the law, so a law that changes along the stream but averages out is seen",
+                             *v.two_level});
+  } else {
+    report.checks.push_back({"two_level", Outcome::Skipped, "not run: fewer than 1,000 values make no 10 blocks of 100", std::nullopt});
   }
 }
 
@@ -334,10 +342,11 @@ Report check_dirichlet_source(const ValueSource& src, const PluginValuesOptions&
     const auto law = stats::continuous_law("beta:" + number(p) + "," + number(q));
     const auto v = stats::judge_continuous(values, law, {.alpha = each, .stored = stats::Stored::Float64});
     std::string failed;
-    for (const auto& [t, r] : {std::pair{"KS", v.ks.reject}, {"Anderson-Darling", v.ad.reject}, {"tails", v.tails && v.tails->reject}, {"reach", v.reach && v.reach->reject}})
+    for (const auto& [t, r] : {std::pair{"KS", v.ks.reject}, {"Anderson-Darling", v.ad.reject}, {"tails", v.tails && v.tails->reject}, {"reach", v.reach && v.reach->reject},
+                                      {"two-level", v.two_level && v.two_level->reject}})
       if (r) failed += (failed.empty() ? "" : ", ") + std::string(t);
     report.checks.push_back({name, v.reject() ? Outcome::Fail : Outcome::Pass,
-                             "against " + law.describe() + " at alpha " + number(each) + " (four tests at a quarter each): KS D = " + number(v.ks.statistic) +
+                             "against " + law.describe() + " at alpha " + number(each) + " (five tests at a fifth each): KS D = " + number(v.ks.statistic) +
                                  " (p " + number(v.ks.p_value) + "), A^2 = " + number(v.ad.statistic) + " (p " + number(v.ad.p_value) + ")" +
                                  (failed.empty() ? "" : "; fails " + failed),
                              v.ks});

@@ -8,17 +8,18 @@
 //
 // Checks: every value finite (a NaN or infinity is the sampler's failure,
 // exit 1, with its index); every value in the law's support; then the
-// three tests of stats/continuous_verdict.hpp, each at alpha / 3
+// five tests of stats/continuous_verdict.hpp, each at alpha / 5
 // (Bonferroni: the report's false-positive rate is at most alpha): one-sample
 // Kolmogorov-Smirnov (states the Kolmogorov distance a pass rules out),
 // Anderson-Darling (weighs the tails, where a sampler's shortcuts -- 24-bit
-// uniforms, a Ziggurat's tail -- show first) and a chi-square over each
-// decade of each tail; and the least tail mass the values could show
-// missing. Each value stands for the reals that round to it in its precision
-// (the file's, or --rounded-to's): rounding alone never fails. A clamping
-// sampler's clamped values (--clamp-low, --clamp-high) stand for the law's
-// mass beyond the clamp, one point mass; without the option, a pile at the
-// least value is named in the report with the option that would say so.
+// uniforms, a Ziggurat's tail -- show first), a chi-square over each decade
+// of each tail, the reach of each tail (a region of mass ln(4 / alpha) / n
+// left empty fails), and the two-level test of the stream's blocks. Each
+// value stands for the reals that round to it in its precision (the file's,
+// or --rounded-to's): rounding alone never fails. A clamping sampler's
+// clamped values (--clamp-low, --clamp-high) stand for the law's mass beyond
+// the clamp, one point mass; without the option, a pile at the least value
+// is named in the report with the option that would say so.
 // Values tie where the law has none: the report says how many.
 #pragma once
 

@@ -90,3 +90,32 @@ TEST(Calibration, RowsThatDifferRejectCorrectSamplersAtMostAtTheLevel) {
     }
   }
 }
+
+// Values of continuous laws (ValuesCell): CI's slice of `--values full`, each
+// of the five tests and the report at most at the stated rates; and the
+// faults of `--values power` are what the harness says they are (the
+// report sees a law that drifts along the stream at 10^5 values).
+TEST(Calibration, ValuesSmallGridRejectsCorrectSamplersAtMostAtTheLevel) {
+  const auto grid = values_small_grid();
+  constexpr std::uint64_t kRuns = 200;
+  const double tail = 0.001 / static_cast<double>(grid.size() * 6 * 2);
+  int tallies = 0;
+  for (const auto& cell : grid) {
+    const auto r = run_values_cell(cell, {.runs = kRuns, .seed = 7, .threads = 2});
+    for (const auto& t : r.tallies) {
+      if (t.ran == 0) continue;
+      ++tallies;
+      const bool report = t.check == "report";
+      EXPECT_LE(t.rejected[0], rejection_bound(t.ran, 0.05, tail)) << cell.law << " n=" << cell.n << " " << cell.stored << ": " << t.check;
+      EXPECT_LE(t.rejected[1], rejection_bound(t.ran, report ? 0.001 : 0.01, tail)) << cell.law << " n=" << cell.n << " " << cell.stored << ": " << t.check;
+    }
+  }
+  EXPECT_GE(tallies, 35) << "the tests must run, not be skipped";
+}
+
+TEST(Calibration, ValuesFaultsFail) {
+  const auto drift = run_values_cell({"normal:0,1", 100000, "f64", "", "drift"}, {.runs = 4, .seed = 7, .threads = 2});
+  const auto unnamed = run_values_cell({"gamma:0.01,1", 10000, "f32", "min-normal", "clamp-unnamed"}, {.runs = 4, .seed = 7, .threads = 2});
+  EXPECT_EQ(drift.tallies.back().rejected[1], 4u) << "the report at 0.001";
+  EXPECT_EQ(unnamed.tallies.back().rejected[1], 4u);
+}

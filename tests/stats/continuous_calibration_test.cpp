@@ -1,6 +1,6 @@
 // The false-positive rate of `warpsim validate --values`'s verdict
-// (stats/continuous_verdict.hpp: Kolmogorov-Smirnov, Anderson-Darling and the
-// tails' chi-square, each at alpha / 3), measured over the laws it names and
+// (stats/continuous_verdict.hpp: Kolmogorov-Smirnov, Anderson-Darling, the
+// tails' chi-square, the reach and the two-level test, each at alpha / 5), measured over the laws it names and
 // sizes from 10 to 10,000 draws, as float64, float32, bfloat16 and float16
 // (values rounded as such a kernel stores them, the tests told so:
 // stats/stored.hpp), and a clamping sampler's (gamma of shape 0.01 in

@@ -113,8 +113,8 @@ TEST(TailTest, TheReachIsWhatTheVerdictSays) {
   const auto probe = stats::judge_continuous(normals_without_tails(n, 0.0, gen), law, {.alpha = alpha});
   ASSERT_TRUE(probe.reach_tail && probe.invisible_tail && probe.lower_edge && probe.upper_edge);
   const double r = *probe.reach_tail, p = *probe.invisible_tail;
-  EXPECT_NEAR(r, std::log(4 / (alpha / 4)) / n, 1e-15);
-  EXPECT_NEAR(p, std::log(1 / (alpha / 4)) / n, 1e-15);
+  EXPECT_NEAR(r, std::log(4 / (alpha / 5)) / n, 1e-15);
+  EXPECT_NEAR(p, std::log(1 / (alpha / 5)) / n, 1e-15);
   EXPECT_NEAR(law.cdf(*probe.lower_edge), r, 1e-12);
   EXPECT_NEAR(law.sf(*probe.upper_edge), r, 1e-12);
   int small = 0, at_reach = 0;
