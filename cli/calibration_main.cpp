@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
   std::vector<std::uint64_t> only_n;
   bool exact = false;
   std::string rows, values;
-  std::size_t from = 1;
+  std::size_t from = 1, count = 100000;
   app.add_option("--grid", grid, "small (CI's slice) or full")->check(CLI::IsMember({"small", "full"}))->capture_default_str();
   app.add_option("--subject", subject, "validate, stats or both")->check(CLI::IsMember({"validate", "stats", "both"}))->capture_default_str();
   app.add_option("--runs", runs, "runs a cell")->check(CLI::Range(std::uint64_t{10}, std::uint64_t{10'000'000}))->capture_default_str();
@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   app.add_option("--values", values, "instead: values of continuous laws, judged as --values files are: the small grid, the full one or the faults")
       ->check(CLI::IsMember({"small", "full", "power"}));
   app.add_option("--from", from, "--values: start at this cell of the chosen ones (1 = the first; to resume a run cut short)")->check(CLI::Range(1, 100000));
+  app.add_option("--cells", count, "--values: at most this many cells from --from on")->check(CLI::Range(1, 100000));
   CLI11_PARSE(app, argc, argv);
 
   if (exact) {
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
           (only.empty() || std::find(only.begin(), only.end(), c.law.substr(0, c.law.find(':'))) != only.end()))
         cells.push_back(c);
     cells.erase(cells.begin(), cells.begin() + static_cast<std::ptrdiff_t>(std::min(from - 1, cells.size())));
+    if (cells.size() > count) cells.resize(count);
     // every tally of the full grid at once (6 a cell, 2 levels)
     const double tail = 0.001 / static_cast<double>(values_full_grid().size() * 6 * 2);
     std::printf("law\tn\tstored\tclamp\tfault\tcheck\truns\tran\trej@0.05\tbound@0.05\trej@0.01\tbound@0.01\tverdict\tseconds\n");
