@@ -57,20 +57,53 @@ ValueSampler sampler(GammaMutation m) {
   return s;
 }
 
+// oracle::rejection::dirichlet_draw, vector d from tasks (first + d) K + i,
+// with the mutation.
+ValueSampler dirichlet_sampler(bool last_unnormalised) {
+  ValueSampler s;
+  s.where = "host";
+  s.dtype = "float64";
+  s.draw = [last_unnormalised](const std::vector<double>& alpha, std::uint64_t n, std::uint64_t seed, std::uint64_t first) {
+    if (alpha.size() < 2) throw std::invalid_argument("dirichlet draws with 2 to 1024 concentrations, each > 0");
+    for (double a : alpha)
+      if (!(a > 0) || !std::isfinite(a)) throw std::invalid_argument("dirichlet draws with 2 to 1024 concentrations, each > 0");
+    const std::size_t k = alpha.size();
+    std::vector<double> out(static_cast<std::size_t>(n) * k);
+    for (std::size_t d = 0; d < n; ++d) {
+      double* x = out.data() + d * k;
+      double sum = 0;
+      for (std::size_t i = 0; i < k; ++i) sum += x[i] = rj::gamma_draw(alpha[i], seed, (first + d) * k + i);
+      // mutation last-unnormalised: the loop bound K - 1
+      for (std::size_t i = 0; i < (last_unnormalised ? k - 1 : k); ++i) x[i] /= sum;
+    }
+    return out;
+  };
+  return s;
+}
+
+const std::vector<std::string> kGammaLaws = {"gamma:0.01,1", "gamma:0.5,1", "gamma:1,1", "gamma:4,1"};
+const std::vector<std::string> kDirichletLaws = {"dirichlet:0.3,1,4"};
+
 }  // namespace
 
 const std::vector<ValueMutant>& value_mutants() {
   static const std::vector<ValueMutant> rows = {
-      {"gamma/squeeze-x2", "the squeeze u < 1 - 0.0331 x^4 written u < 1 - 0.0331 x^2", "gamma", sampler(GammaMutation::SqueezeX2)},
-      {"gamma/boost-forgotten", "shape a < 1 drawn as Gamma(a + 1): the factor U^(1/a) left out", "gamma", sampler(GammaMutation::BoostForgotten)},
-      {"gamma/early-float-cast", "the variate held in a float before it is scaled and stored as a double", "gamma", sampler(GammaMutation::EarlyFloatCast)},
+      {"gamma/squeeze-x2", "the squeeze u < 1 - 0.0331 x^4 written u < 1 - 0.0331 x^2", "gamma", sampler(GammaMutation::SqueezeX2), kGammaLaws},
+      {"gamma/boost-forgotten", "shape a < 1 drawn as Gamma(a + 1): the factor U^(1/a) left out", "gamma", sampler(GammaMutation::BoostForgotten), kGammaLaws},
+      {"gamma/early-float-cast", "the variate held in a float before it is scaled and stored as a double", "gamma", sampler(GammaMutation::EarlyFloatCast),
+       kGammaLaws},
+      {"dirichlet/last-unnormalised", "the normalising loop runs to K - 1: the last component is left a gamma variate", "dirichlet", dirichlet_sampler(true),
+       kDirichletLaws, 100000},
   };
   return rows;
 }
 
-const ValueSampler& value_mutant_base() {
-  static const ValueSampler base = sampler(GammaMutation::None);
-  return base;
+const ValueMutant& value_mutant_base(const std::string& law) {
+  static const ValueMutant gamma{"gamma", "", "gamma", sampler(GammaMutation::None), kGammaLaws};
+  static const ValueMutant dirichlet{"dirichlet", "", "dirichlet", dirichlet_sampler(false), kDirichletLaws, 100000};
+  if (law == "dirichlet") return dirichlet;
+  if (law == "gamma") return gamma;
+  throw std::invalid_argument("no seeded bugs of the " + law + " law");
 }
 
 }  // namespace warpsim::properties

@@ -454,12 +454,19 @@ std::vector<MutantLine> value_mutant_lines(const std::string& only, std::uint64_
     src.draw = s.draw;
     return src;
   };
-  // The unmutated sampler first: a score against a broken base would mean nothing.
-  for (const auto& law : properties::kValueMutantLaws) {
-    const Report r = check_value_source(source_of("gamma (unmutated)", "gamma", properties::value_mutant_base()),
-                                        {law, properties::kValueMutantDraws, seed, alpha, {}}, progress);
-    for (const auto& c : r.checks) {
-      if (c.outcome == Outcome::Fail) throw UsageError("the unmutated gamma sampler fails " + c.name + " at " + law + " (seed " + std::to_string(seed) + "): " + c.detail);
+  // The unmutated samplers first: a score against a broken base would mean nothing.
+  std::vector<std::string> families;
+  for (const auto& m : properties::value_mutants())
+    if ((only.empty() || only == m.name) && std::find(families.begin(), families.end(), m.law) == families.end()) families.push_back(m.law);
+  for (const auto& family : families) {
+    const auto& base = properties::value_mutant_base(family);
+    for (const auto& law : base.laws) {
+      const Report r = check_value_source(source_of(family + " (unmutated)", family, base.sampler), {law, base.draws, seed, alpha, {}}, progress);
+      for (const auto& c : r.checks) {
+        if (c.outcome == Outcome::Fail) {
+          throw UsageError("the unmutated " + family + " sampler fails " + c.name + " at " + law + " (seed " + std::to_string(seed) + "): " + c.detail);
+        }
+      }
     }
   }
   std::vector<MutantLine> lines;
@@ -467,8 +474,8 @@ std::vector<MutantLine> value_mutant_lines(const std::string& only, std::uint64_
     if (!only.empty() && only != m.name) continue;
     const auto t0 = std::chrono::steady_clock::now();
     MutantLine line{m.name, "host", m.bug, "", false, 0, ""};
-    for (const auto& law : properties::kValueMutantLaws) {
-      const Report r = check_value_source(source_of(m.name, m.law, m.sampler), {law, properties::kValueMutantDraws, seed, alpha, {}}, progress);
+    for (const auto& law : m.laws) {
+      const Report r = check_value_source(source_of(m.name, m.law, m.sampler), {law, m.draws, seed, alpha, {}}, progress);
       for (const auto& c : r.checks) {
         if (c.outcome != Outcome::Fail) continue;
         line.killed = true;

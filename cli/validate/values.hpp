@@ -89,8 +89,8 @@ struct ValueSource {
 Report check_value_source(const ValueSource& source, const PluginValuesOptions& options, Progress& progress);
 
 // The seeded-bug catalogue's samplers of values (properties/value_mutants.hpp):
-// each judged at every law of kValueMutantLaws until a check fails (killed).
-// The unmutated sampler is judged first: UsageError if it fails.
+// each judged at each of its laws until a check fails (killed). The
+// unmutated sampler of each family is judged first: UsageError if it fails.
 // `only`: that mutant alone (empty: all; a name not among them: none).
 std::vector<MutantLine> value_mutant_lines(const std::string& only, std::uint64_t seed, double alpha, Progress& progress);
 
