@@ -162,7 +162,7 @@ Report builtin_values_report(const ValidateOptions& o, const SamplerOptions& so,
   source.subject = "built-in " + a.name + " (" + a.listing + ") on the " + (s.where == "GPU" ? "GPU" : "host (its oracle)") +
                    (o.on == "auto" && !gpu_runs ? "; no GPU here" + (gpu ? ": " + gpu->unavailable() : std::string()) : "");
   source.law = a.law;
-  source.f64 = !f32;
+  source.stored = f32 ? stats::Stored::Float32 : stats::Stored::Float64;
   source.draw = s.draw;
   PluginValuesOptions po{o.law, o.draws_count.value_or(1000000), so.seed, o.alpha, o.clamp};
   return check_value_source(source, po, progress);

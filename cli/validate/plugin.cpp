@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "cli/errors.hpp"
 #include "cli/input/sources.hpp"
@@ -145,9 +146,9 @@ std::shared_ptr<Plugin> Plugin::load(const std::string& path) {
     if (v3) {
       if (v3->reserved[0] || v3->reserved[1] || v3->reserved[2]) throw UsageError(named + ": its version-3 entry's reserved fields must be 0");
       if (v3->draw_values) {
-        static const char* const laws[] = {"uniform", "normal", "exponential", "gamma", "beta"};
+        static const char* const laws[] = {"uniform", "normal", "exponential", "gamma", "beta", "truncated-normal", "dirichlet"};
         if (!v3->law || std::none_of(std::begin(laws), std::end(laws), [&](const char* l) { return std::strcmp(l, v3->law) == 0; })) {
-          throw UsageError(named + ": draw_values needs its law named: uniform, normal, exponential, gamma or beta");
+          throw UsageError(named + ": draw_values needs its law named: uniform, normal, exponential, gamma, beta, truncated-normal or dirichlet");
         }
         if (v3->value_dtypes == 0 || (v3->value_dtypes & ~(wide | WARPSIM_DTYPE_BIT(WARPSIM_BF16) | WARPSIM_DTYPE_BIT(WARPSIM_F16)))) {
           throw UsageError(named + ": value_dtypes must name the value types draw_values writes");
@@ -448,6 +449,32 @@ std::string Plugin::draw_law(const warpsim_sampler& s, const std::vector<T>& wei
   });
 }
 
+namespace {
+
+// A bfloat16's value: the upper half of a float32.
+double bf16_value(std::uint16_t h) {
+  const std::uint32_t bits = static_cast<std::uint32_t>(h) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+// An IEEE binary16's value (subnormals, infinities and NaN included).
+double f16_value(std::uint16_t h) {
+  const int sign = h >> 15, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  double v;
+  if (exponent == 0x1f) {
+    v = mantissa ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+  } else if (exponent == 0) {
+    v = std::ldexp(static_cast<double>(mantissa), -24);
+  } else {
+    v = std::ldexp(static_cast<double>(mantissa + 1024), exponent - 25);
+  }
+  return sign ? -v : v;
+}
+
+}  // namespace
+
 std::vector<double> Plugin::draw_values(const warpsim_sampler& s, const std::vector<double>& params, std::uint64_t n, std::uint64_t seed,
                                         std::uint64_t first, warpsim_dtype dtype) {
   const auto& entry = *v3_of(s);
@@ -456,8 +483,10 @@ std::vector<double> Plugin::draw_values(const warpsim_sampler& s, const std::vec
   if (device) {
     if (const auto why = device::unavailable(); !why.empty()) fail(s, "draw_values", "it takes device memory, and " + why);
   }
-  const std::size_t bytes = dtype == WARPSIM_F32 ? 4 : 8;
-  std::vector<unsigned char> host(static_cast<std::size_t>(n) * bytes);
+  const std::size_t bytes = dtype == WARPSIM_F64 ? 8 : dtype == WARPSIM_F32 ? 4 : 2;
+  // a Dirichlet draw is K values, K the parameters
+  const std::uint64_t per_draw = std::strcmp(entry.law, "dirichlet") == 0 ? params.size() : 1;
+  std::vector<unsigned char> host(static_cast<std::size_t>(n * per_draw) * bytes);
   std::unique_ptr<device::Buffer> d_values;
   if (device) d_values = std::make_unique<device::Buffer>(host.size(), call + ": the values");
   int rc = 0;
@@ -471,14 +500,18 @@ std::vector<double> Plugin::draw_values(const warpsim_sampler& s, const std::vec
   }
   if (rc != WARPSIM_OK) fail(s, "draw_values", "returned " + std::to_string(rc) + ": " + last_error_text(call));
   if (device) d_values->download(host.data(), host.size());
-  std::vector<double> out(static_cast<std::size_t>(n));
+  std::vector<double> out(static_cast<std::size_t>(n * per_draw));
   for (std::size_t i = 0; i < out.size(); ++i) {
     if (dtype == WARPSIM_F32) {
       float f;
       std::memcpy(&f, host.data() + 4 * i, 4);
       out[i] = f;
-    } else {
+    } else if (dtype == WARPSIM_F64) {
       std::memcpy(&out[i], host.data() + 8 * i, 8);
+    } else {
+      std::uint16_t h;
+      std::memcpy(&h, host.data() + 2 * i, 2);
+      out[i] = dtype == WARPSIM_BF16 ? bf16_value(h) : f16_value(h);
     }
   }
   return out;

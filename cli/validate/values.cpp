@@ -247,14 +247,16 @@ Report check_values(const InputSource& inputs, const ValuesOptions& o, Progress&
 Report check_plugin_values(Plugin& plugin, const warpsim_sampler& s, const PluginValuesOptions& o, Progress& progress) {
   const warpsim_sampler_v3& v3 = *plugin.v3_of(s);
   const std::string named = "plugin '" + printable(plugin.path(), 200) + "', sampler '" + s.name + "'";
-  const bool f64 = v3.value_dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F64), f32 = v3.value_dtypes & WARPSIM_DTYPE_BIT(WARPSIM_F32);
-  if (!f64 && !f32) throw UsageError(named + " writes only bf16 or fp16 values: validate reads fp32 and fp64 values (16-bit ones come later)");
+  // the widest type it writes
+  constexpr std::pair<warpsim_dtype, stats::Stored> widest[] = {
+      {WARPSIM_F64, stats::Stored::Float64}, {WARPSIM_F32, stats::Stored::Float32}, {WARPSIM_BF16, stats::Stored::BFloat16}, {WARPSIM_F16, stats::Stored::Float16}};
+  const auto* pick = std::find_if(std::begin(widest), std::end(widest), [&](const auto& w) { return (v3.value_dtypes & WARPSIM_DTYPE_BIT(w.first)) != 0; });
   ValueSource source;
   source.kind = "plugin";
   source.subject = named + " (" + plugin.describe(s) + ")";
   source.law = v3.law;
-  source.f64 = f64;
-  const warpsim_dtype dtype = f64 ? WARPSIM_F64 : WARPSIM_F32;
+  source.stored = pick->second;
+  const warpsim_dtype dtype = pick->first;
   source.draw = [&plugin, &s, dtype](const std::vector<double>& params, std::uint64_t n, std::uint64_t seed, std::uint64_t first) {
     return plugin.draw_values(s, params, n, seed, first, dtype);
   };
@@ -377,7 +379,10 @@ Report check_value_source(const ValueSource& src, const PluginValuesOptions& o, 
   const stats::ContinuousLaw law = law_of(o.law);
   if (law.name != src.law) throw UsageError(src.subject + ": it draws values of the " + src.law + " law, not of " + law.name + " (--law " + o.law + ")");
   if (o.draws < 1 || o.draws > kMaxValues) throw UsageError("--draws-per-law: 1 to " + std::to_string(kMaxValues) + " values");
-  const std::string dtype_name = src.f64 ? "float64" : "float32";
+  const std::string dtype_name = src.stored == stats::Stored::Float64        ? "float64"
+                                 : src.stored == stats::Stored::BFloat16 ? "bfloat16"
+                                 : src.stored == stats::Stored::Float16  ? "float16"
+                                                                         : "float32";
   const auto draw = [&](std::uint64_t n, std::uint64_t first) {
     try {
       return src.draw(law.parameters, n, o.seed, first);
@@ -426,7 +431,7 @@ Report check_value_source(const ValueSource& src, const PluginValuesOptions& o, 
   progress.finish();
   // A continuous law's float64 value is a float32 one with probability about
   // 2^-29: values that all are were computed or kept in float32 somewhere.
-  if (src.f64 && x.size() >= 64) {
+  if (src.stored == stats::Stored::Float64 && x.size() >= 64) {
     const bool all_f32 = std::all_of(x.begin(), x.end(), [](double v) { return !std::isfinite(v) || stats::round_to(v, stats::Stored::Float32) == v; });
     report.checks.push_back({"float64_precision", all_f32 ? Outcome::Fail : Outcome::Pass,
                              all_f32 ? "every one of the " + std::to_string(x.size()) +
@@ -435,7 +440,7 @@ Report check_value_source(const ValueSource& src, const PluginValuesOptions& o, 
                                      : "the values carry more than float32's 24 bits",
                              std::nullopt});
   }
-  const stats::Stored stored = src.f64 ? stats::Stored::Float64 : stats::Stored::Float32;
+  const stats::Stored stored = src.stored;
   judge_values(x, law, stored, clamp_of(o.clamp, stored, law), dtype_name, o.alpha, report);
   return report;
 }
@@ -450,7 +455,7 @@ std::vector<MutantLine> value_mutant_lines(const std::string& only, std::uint64_
     src.kind = "mutant";
     src.subject = name;
     src.law = law;
-    src.f64 = true;
+    src.stored = stats::Stored::Float64;
     src.draw = s.draw;
     return src;
   };

@@ -32,6 +32,7 @@
 #include "cli/input/sources.hpp"
 #include "cli/validate/progress.hpp"
 #include "cli/validate/report.hpp"
+#include "stats/stored.hpp"
 #include "warpsim/plugin.h"
 
 namespace warpsim::cli::validate {
@@ -65,8 +66,9 @@ Report check_values(const InputSource& inputs, const ValuesOptions& options, Pro
 // the same seed gives the same values, bit for bit; values from first_draw
 // on continue the stream (the values first .. of one call are those of a
 // call from 0) -- then n values (default 10^6), drawn in calls of 2^22 from
-// the seed's stream, judged as a file's are. fp64 where the sampler writes
-// it, else fp32 (16-bit values are refused).
+// the seed's stream, judged as a file's are. In the widest type the sampler
+// writes: fp64, else fp32, else bf16, else fp16 (each value standing for the
+// reals that round to it there).
 struct PluginValuesOptions {
   std::string law;
   std::uint64_t draws = 1000000;
@@ -83,7 +85,7 @@ struct ValueSource {
   std::string kind;     // "plugin" | "builtin"
   std::string subject;  // what it is, in words
   std::string law;      // the law family its values follow ("gamma")
-  bool f64 = true;      // its values are float64 (else float32)
+  stats::Stored stored = stats::Stored::Float64;  // what it writes: Float64, Float32, BFloat16 or Float16
   std::function<std::vector<double>(const std::vector<double>& params, std::uint64_t n, std::uint64_t seed, std::uint64_t first)> draw;
 };
 Report check_value_source(const ValueSource& source, const PluginValuesOptions& options, Progress& progress);

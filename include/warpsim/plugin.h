@@ -144,8 +144,10 @@ typedef int (*warpsim_draw_row_draws_fn)(void* context, const void* weights, war
  * these parameters (e.g. gamma: shape, scale), written as value_dtype, in
  * the sampler's memory. `warpsim validate --plugin LIB --sampler NAME
  * --law LAW:PARAMETERS` checks that the same seed gives the same values, that
- * a call from first_draw continues the stream, and the values' law (fp32 and
- * fp64 values; bf16 and fp16 ones are refused, saying so). */
+ * a call from first_draw continues the stream, and the values' law, in the
+ * widest value type the sampler writes (fp64, fp32, bf16, fp16). For the law
+ * "dirichlet" (params: the K concentrations) a draw is a vector: `draws`
+ * vectors of K values each, vector i the (first_draw + i)-th. */
 typedef int (*warpsim_draw_values_fn)(void* context, const double* params, int64_t param_count, int64_t draws, uint64_t seed,
                                       uint64_t first_draw, warpsim_dtype value_dtype, void* values);
 
@@ -155,7 +157,7 @@ typedef int (*warpsim_draw_values_fn)(void* context, const double* params, int64
 typedef struct warpsim_sampler_v3 {
   warpsim_draw_row_draws_fn draw_row_draws; /* or NULL */
   warpsim_draw_values_fn draw_values;       /* or NULL */
-  const char* law;       /* with draw_values: "uniform", "normal", "exponential", "gamma", "beta"; else NULL */
+  const char* law;       /* with draw_values: "uniform", "normal", "exponential", "gamma", "beta", "truncated-normal", "dirichlet"; else NULL */
   uint32_t value_dtypes; /* with draw_values: WARPSIM_DTYPE_BIT of the value types it writes (fp32, fp64, bf16, fp16); else 0 */
   uint32_t reserved[3];  /* 0 */
 } warpsim_sampler_v3;

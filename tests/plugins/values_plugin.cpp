@@ -6,15 +6,29 @@
 //   exponential-stuck   ignores first_draw (every call starts the stream again)
 //   exponential-biased  draws at 1.05 times the rate asked
 //   exponential-nan     writes NaN as value 7 of the stream
+// and the right sampler writing 16-bit values only, rounded to nearest:
+//   exponential-bf16, exponential-f16
+// and one that makes its bf16 values by dropping a float's low 16 bits
+// (rounding toward zero, a common shortcut):
+//   exponential-bf16-chopped
 #include <warpsim/plugin.h>
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace {
 
-enum Kind { Right, Stuck, Biased, Nan };
+enum Kind { Right, Stuck, Biased, Nan, Chopped };
+
+// float -> bfloat16 bits: to nearest, ties to even (or toward zero: chopped)
+std::uint16_t bf16_bits(float f, bool chopped) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, 4);
+  if (!chopped) b += 0x7fffu + ((b >> 16) & 1u);
+  return static_cast<std::uint16_t>(b >> 16);
+}
 
 template <Kind kKind>
 int values(void*, const double* params, std::int64_t count, std::int64_t draws, std::uint64_t seed, std::uint64_t first, warpsim_dtype dtype,
@@ -31,8 +45,13 @@ int values(void*, const double* params, std::int64_t count, std::int64_t draws, 
     if (kKind == Nan && at == 7) v = std::numeric_limits<double>::quiet_NaN();
     if (dtype == WARPSIM_F32) {
       static_cast<float*>(out)[i] = static_cast<float>(v);
-    } else {
+    } else if (dtype == WARPSIM_F64) {
       static_cast<double*>(out)[i] = v;
+    } else if (dtype == WARPSIM_BF16) {
+      static_cast<std::uint16_t*>(out)[i] = bf16_bits(static_cast<float>(v), kKind == Chopped);
+    } else {
+      const _Float16 h = static_cast<_Float16>(v);  // to nearest (GCC's _Float16)
+      std::memcpy(static_cast<std::uint16_t*>(out) + i, &h, 2);
     }
   }
   return WARPSIM_OK;
@@ -46,14 +65,20 @@ const warpsim_sampler samplers[] = {
     {"exponential-stuck", "ignores first_draw", WARPSIM_HOST_MEMORY, 0, 0, nullptr, nullptr, nullptr, nullptr},
     {"exponential-biased", "1.05 times the rate", WARPSIM_HOST_MEMORY, 0, 0, nullptr, nullptr, nullptr, nullptr},
     {"exponential-nan", "NaN at value 7", WARPSIM_HOST_MEMORY, 0, 0, nullptr, nullptr, nullptr, nullptr},
+    {"exponential-bf16", "bf16 values only", WARPSIM_HOST_MEMORY, 0, 0, nullptr, nullptr, nullptr, nullptr},
+    {"exponential-f16", "fp16 values only", WARPSIM_HOST_MEMORY, 0, 0, nullptr, nullptr, nullptr, nullptr},
+    {"exponential-bf16-chopped", "bf16 by dropping a float's low half", WARPSIM_HOST_MEMORY, 0, 0, nullptr, nullptr, nullptr, nullptr},
 };
 const warpsim_sampler_v3 v3[] = {
     {nullptr, values<Right>, "exponential", kTypes, {0, 0, 0}},
     {nullptr, values<Stuck>, "exponential", kTypes, {0, 0, 0}},
     {nullptr, values<Biased>, "exponential", kTypes, {0, 0, 0}},
     {nullptr, values<Nan>, "exponential", WARPSIM_DTYPE_BIT(WARPSIM_F32), {0, 0, 0}},
+    {nullptr, values<Right>, "exponential", WARPSIM_DTYPE_BIT(WARPSIM_BF16), {0, 0, 0}},
+    {nullptr, values<Right>, "exponential", WARPSIM_DTYPE_BIT(WARPSIM_F16), {0, 0, 0}},
+    {nullptr, values<Chopped>, "exponential", WARPSIM_DTYPE_BIT(WARPSIM_BF16), {0, 0, 0}},
 };
-const warpsim_plugin plugin = {3, 4, samplers, error, v3};
+const warpsim_plugin plugin = {3, 7, samplers, error, v3};
 
 }  // namespace
 
