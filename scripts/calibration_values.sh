@@ -13,7 +13,9 @@
 # normal, exponential and gamma at n <= 10^5), b (beta and the truncated
 # normals at n <= 10^5), c (every law at 10^6, and the faults) -- each about
 # 5 minutes on 16 cores (the device machine's CPUs), 40 on 2. Progress on
-# standard error; logs to docs/calibration/values-*.tsv.
+# standard error; logs to docs/calibration/values-*.tsv (OUT_DIR to change;
+# WARPSIM_COMMIT names the commit where the checkout has no git, as on the
+# device). Then: python3 scripts/calibration_values_report.py LOGS > docs/calibration/VALUES.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-build/cli/warpsim_calibration}
@@ -23,7 +25,7 @@ mkdir -p "$out"
 run() {  # FILE ARGS...: one log, its first line saying how it ran
   local file=$1
   shift
-  { echo "# $(date -u +%Y-%m-%d) $(git rev-parse --short HEAD 2>/dev/null || echo "${WARPSIM_COMMIT:-?}") $(nproc) threads: warpsim_calibration $*"
+  { echo "# $(date -u +%Y-%m-%d) ${WARPSIM_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo '?')} $(nproc) threads: warpsim_calibration $*"
     "$bin" "$@" || true; } > "$out/$file"   # exit 1 when a tally is flagged: the log says which
 }
 small_n=(--n 10 100 1000 10000 100000)
