@@ -91,17 +91,13 @@ TestResult ad_continuous_test(std::span<const double> sample, const std::functio
   for (std::size_t i0 = 0; i0 < n;) {
     std::size_t i1 = i0 + 1;
     while (i1 < n && x[i1] == x[i0]) ++i1;
-    auto [lo, hi] = stored_interval(x[i0], options.stored);
-    const bool floor = x[i0] <= options.clamp.below, ceiling = x[i0] >= options.clamp.above;
-    if (floor) lo = -std::numeric_limits<double>::infinity();
-    if (ceiling) hi = std::numeric_limits<double>::infinity();
-    const double f_lo = floor ? 0.0 : cdf(lo), f_hi = ceiling ? 1.0 : lo == hi ? f_lo : cdf(hi);
-    const double s_lo = floor ? 1.0 : sf ? sf(lo) : 1 - f_lo, s_hi = ceiling ? 0.0 : lo == hi ? s_lo : sf ? sf(hi) : 1 - f_hi;
+    const auto [f_lo, f_hi, s_lo, s_hi] = law_across(x[i0], options.stored, options.clamp, cdf, sf);
+    const bool point = f_lo == f_hi && s_lo == s_hi;
     const double m = static_cast<double>(i1 - i0);
     for (std::size_t i = i0; i < i1; ++i) {
       const double t = (static_cast<double>(i - i0) + 0.5) / m;
-      const double f = lo == hi ? f_lo : f_lo + (f_hi - f_lo) * t;
-      const double s_ = lo == hi ? s_lo : s_lo - (s_lo - s_hi) * t;
+      const double f = point ? f_lo : f_lo + (f_hi - f_lo) * t;
+      const double s_ = point ? s_lo : s_lo - (s_lo - s_hi) * t;
       if (!(f > 0) || !(s_ > 0)) {
         if (r.notes.empty()) {
           r.notes.push_back("draw " + std::to_string(x[i]) + (f > 0 ? " lies where the law's upper tail has no mass (S = 0)" : " lies where the law has no mass (F = 0)") +

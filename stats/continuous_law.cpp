@@ -98,7 +98,7 @@ ContinuousLaw continuous_law(const std::string& spec) {
     // (x - a) / (b - a), exactly 0 and 1 outside: Boost's uniform refuses x outside [a, b]
     law.cdf = [a, b](double x) { return x <= a ? 0.0 : x >= b ? 1.0 : (x - a) / (b - a); };
     law.sf = [a, b](double x) { return x <= a ? 1.0 : x >= b ? 0.0 : (b - x) / (b - a); };
-    law.quantile = [a, b](double p) { return a + p * (b - a); };
+    law.quantile = [a, b](double u) { return a + u * (b - a); };
     law.upper_tail_quantile = [a, b](double q) { return b - q * (b - a); };
   } else if (law.name == "normal") {
     positive(1, "sigma");
@@ -107,7 +107,7 @@ ContinuousLaw continuous_law(const std::string& spec) {
     law.upper = inf;
     law.cdf = [d](double x) { return bm::cdf(d, x); };
     law.sf = [d](double x) { return bm::cdf(bm::complement(d, x)); };
-    law.quantile = [d](double p) { return bm::quantile(d, p); };
+    law.quantile = [d](double u) { return bm::quantile(d, u); };
     law.upper_tail_quantile = [d](double q) { return bm::quantile(bm::complement(d, q)); };
   } else if (law.name == "exponential") {
     positive(0, "rate");
@@ -116,7 +116,7 @@ ContinuousLaw continuous_law(const std::string& spec) {
     law.upper = inf;
     law.cdf = [d](double x) { return x <= 0 ? 0.0 : bm::cdf(d, x); };
     law.sf = [d](double x) { return x <= 0 ? 1.0 : bm::cdf(bm::complement(d, x)); };
-    law.quantile = [d](double p) { return bm::quantile(d, p); };
+    law.quantile = [d](double u) { return bm::quantile(d, u); };
     law.upper_tail_quantile = [d](double q) { return bm::quantile(bm::complement(d, q)); };
   } else if (law.name == "gamma") {
     positive(0, "shape");
@@ -126,7 +126,7 @@ ContinuousLaw continuous_law(const std::string& spec) {
     law.upper = inf;
     law.cdf = [d](double x) { return x <= 0 ? 0.0 : bm::cdf(d, x); };
     law.sf = [d](double x) { return x <= 0 ? 1.0 : bm::cdf(bm::complement(d, x)); };
-    law.quantile = [d](double p) { return bm::quantile(d, p); };
+    law.quantile = [d](double u) { return bm::quantile(d, u); };
     law.upper_tail_quantile = [d](double q) { return bm::quantile(bm::complement(d, q)); };
   } else if (law.name == "beta") {
     positive(0, "a");
@@ -136,7 +136,7 @@ ContinuousLaw continuous_law(const std::string& spec) {
     law.upper = 1;
     law.cdf = [d](double x) { return x <= 0 ? 0.0 : x >= 1 ? 1.0 : bm::cdf(d, x); };
     law.sf = [d](double x) { return x <= 0 ? 1.0 : x >= 1 ? 0.0 : bm::cdf(bm::complement(d, x)); };
-    law.quantile = [d](double p) { return bm::quantile(d, p); };
+    law.quantile = [d](double u) { return bm::quantile(d, u); };
     law.upper_tail_quantile = [d](double q) { return bm::quantile(bm::complement(d, q)); };
   } else {  // truncated-normal
     positive(1, "sigma");
@@ -163,8 +163,8 @@ ContinuousLaw continuous_law(const std::string& spec) {
     };
     // F^-1 and S^-1 through the normal's, from the side that keeps digits
     const double f_lo = bm::cdf(d, lo), f_hi = bm::cdf(d, hi), s_lo = bm::cdf(bm::complement(d, lo)), s_hi = bm::cdf(bm::complement(d, hi));
-    law.quantile = [d, lo, hi, z, upper_side, f_lo, s_lo](double p) {
-      const double x = upper_side ? bm::quantile(bm::complement(d, std::max(s_lo - p * z, 0.0))) : bm::quantile(d, std::min(f_lo + p * z, 1.0));
+    law.quantile = [d, lo, hi, z, upper_side, f_lo, s_lo](double u) {
+      const double x = upper_side ? bm::quantile(bm::complement(d, std::max(s_lo - u * z, 0.0))) : bm::quantile(d, std::min(f_lo + u * z, 1.0));
       return std::clamp(x, lo, hi);
     };
     law.upper_tail_quantile = [d, lo, hi, z, upper_side, f_hi, s_hi](double q) {

@@ -36,9 +36,8 @@ TestResult ks_continuous_test(std::span<const double> sample, const std::functio
   double d = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
     // the sample's CDF above the law's: F at the interval's upper end; below: at its lower end
-    const auto [lo, hi] = stored_interval(x[i], options.stored);
-    const double f_hi = x[i] >= options.clamp.above ? 1.0 : cdf(hi);
-    const double f_lo = x[i] <= options.clamp.below ? 0.0 : lo == hi ? f_hi : cdf(lo);
+    const auto a = law_across(x[i], options.stored, options.clamp, cdf, std::function<double(double)>{});
+    const double f_hi = a.f_hi, f_lo = a.f_lo;
     d = std::max({d, (static_cast<double>(i) + 1) / n - f_hi, f_lo - static_cast<double>(i) / n});
   }
   const boost::math::kolmogorov_smirnov_distribution<double> k(n);

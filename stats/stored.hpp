@@ -79,6 +79,27 @@ struct Clamp {
   bool any() const { return below > -std::numeric_limits<double>::infinity() || above < std::numeric_limits<double>::infinity(); }
 };
 
+// The law's F and S across the reals a value stands for: its rounding
+// interval's ends, and from F = 0 (S = 1) for a value at or below
+// clamp.below, to F = 1 (S = 0) for one at or above clamp.above. S from the
+// law's own survival function where given (the upper tail keeps its
+// digits), else 1 - F. One rule for every test of stats/ that takes values
+// as their intervals (KS, Anderson-Darling, the tails, the two-level test).
+struct LawAcross {
+  double f_lo, f_hi, s_lo, s_hi;  // F and S at the lower and upper ends
+};
+template <class Cdf, class Sf>
+LawAcross law_across(double x, Stored stored, const Clamp& clamp, const Cdf& cdf, const Sf& sf) {
+  const auto [lo, hi] = stored_interval(x, stored);
+  const bool floor = x <= clamp.below, ceiling = x >= clamp.above;
+  LawAcross a{};
+  a.f_lo = floor ? 0.0 : cdf(lo);
+  a.f_hi = ceiling ? 1.0 : lo == hi ? a.f_lo : cdf(hi);
+  a.s_lo = floor ? 1.0 : sf ? sf(lo) : 1 - a.f_lo;
+  a.s_hi = ceiling ? 0.0 : lo == hi ? a.s_lo : sf ? sf(hi) : 1 - a.f_hi;
+  return a;
+}
+
 // x rounded to `stored` precision (x itself for Exact).
 inline double round_to(double x, Stored stored) {
   if (stored == Stored::Exact) return x;

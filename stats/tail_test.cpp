@@ -55,10 +55,7 @@ std::optional<TestResult> tail_test(std::span<const double> sample, const std::f
     std::size_t i1 = i0 + 1;
     while (i1 < x.size() && x[i1] == x[i0]) ++i1;
     const double m = static_cast<double>(i1 - i0);
-    auto [lo, hi] = stored_interval(x[i0], o.stored);
-    const bool floor = x[i0] <= o.clamp.below, ceiling = x[i0] >= o.clamp.above;
-    const double f_lo = floor ? 0.0 : cdf(lo), f_hi = ceiling ? 1.0 : lo == hi ? f_lo : cdf(hi);
-    const double s_lo = floor ? 1.0 : sf ? sf(lo) : 1 - f_lo, s_hi = ceiling ? 0.0 : lo == hi ? s_lo : sf ? sf(hi) : 1 - f_hi;
+    const auto [f_lo, f_hi, s_lo, s_hi] = law_across(x[i0], o.stored, o.clamp, cdf, sf);
     if (!(f_hi > f_lo) || !(s_lo > s_hi)) {
       // one point in F: the bin it falls in (F < 10^-1 lower, S < 10^-1 upper)
       if (f_lo < top) {
@@ -124,10 +121,7 @@ std::optional<TestResult> reach_test(std::span<const double> sample, const std::
   double low = 0, high = 0;
   for (const double x : sample) {
     if (std::isnan(x)) throw std::invalid_argument("reach_test: a draw is not a number");
-    const auto [lo, hi] = stored_interval(x, o.stored);
-    const bool floor = x <= o.clamp.below, ceiling = x >= o.clamp.above;
-    const double f_lo = floor ? 0.0 : cdf(lo), f_hi = ceiling ? 1.0 : lo == hi ? f_lo : cdf(hi);
-    const double s_lo = floor ? 1.0 : sf ? sf(lo) : 1 - f_lo, s_hi = ceiling ? 0.0 : lo == hi ? s_lo : sf ? sf(hi) : 1 - f_hi;
+    const auto [f_lo, f_hi, s_lo, s_hi] = law_across(x, o.stored, o.clamp, cdf, sf);
     if (f_hi > f_lo) {
       low += overlap(f_lo, f_hi, 0, r);
     } else {

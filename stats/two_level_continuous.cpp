@@ -30,10 +30,8 @@ std::optional<TestResult> two_level_continuous_test(std::span<const double> valu
   // The randomised PIT of each value, in stream order.
   std::vector<double> u(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
-    const auto [lo, hi] = stored_interval(values[i], o.stored);
-    const double f_lo = values[i] <= o.clamp.below ? 0.0 : cdf(lo);
-    const double f_hi = values[i] >= o.clamp.above ? 1.0 : lo == hi ? f_lo : cdf(hi);
-    u[i] = f_lo + (f_hi - f_lo) * across(gen);
+    const auto a = law_across(values[i], o.stored, o.clamp, cdf, std::function<double(double)>{});
+    u[i] = a.f_lo + (a.f_hi - a.f_lo) * across(gen);
   }
   const std::function<double(double)> uniform_cdf = [](double t) { return std::clamp(t, 0.0, 1.0); };
   const std::function<double(double)> uniform_sf = [](double t) { return std::clamp(1 - t, 0.0, 1.0); };
