@@ -43,9 +43,7 @@ ValueSampler sampler(GammaMutation m) {
   s.where = "host";
   s.dtype = "float64";
   s.draw = [m](const std::vector<double>& p, std::uint64_t n, std::uint64_t seed, std::uint64_t first) {
-    if (p.size() != 2 || !(p[0] > 0) || !(p[1] > 0) || !std::isfinite(p[0]) || !std::isfinite(p[1])) {
-      throw std::invalid_argument("gamma draws with two parameters, shape > 0 and scale > 0");
-    }
+    check_gamma_parameters(p);
     std::vector<double> out(static_cast<std::size_t>(n));
     for (std::size_t i = 0; i < out.size(); ++i) {
       const double g = mutant_draw(p[0], seed, first + i, m);
@@ -64,9 +62,7 @@ ValueSampler dirichlet_sampler(bool last_unnormalised) {
   s.where = "host";
   s.dtype = "float64";
   s.draw = [last_unnormalised](const std::vector<double>& alpha, std::uint64_t n, std::uint64_t seed, std::uint64_t first) {
-    if (alpha.size() < 2) throw std::invalid_argument("dirichlet draws with 2 to 1024 concentrations, each > 0");
-    for (double a : alpha)
-      if (!(a > 0) || !std::isfinite(a)) throw std::invalid_argument("dirichlet draws with 2 to 1024 concentrations, each > 0");
+    check_dirichlet_parameters(alpha);
     const std::size_t k = alpha.size();
     std::vector<double> out(static_cast<std::size_t>(n) * k);
     for (std::size_t d = 0; d < n; ++d) {

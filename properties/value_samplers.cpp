@@ -8,14 +8,21 @@
 
 namespace warpsim::properties {
 
-namespace {
-
 // gamma:shape,scale -- the two parameters, checked.
-void gamma_parameters(const std::vector<double>& p) {
+void check_gamma_parameters(const std::vector<double>& p) {
   if (p.size() != 2 || !(p[0] > 0) || !(p[1] > 0) || !std::isfinite(p[0]) || !std::isfinite(p[1])) {
     throw std::invalid_argument("gamma draws with two parameters, shape > 0 and scale > 0");
   }
 }
+
+// dirichlet:a1,...,aK -- K >= 2 concentrations, each > 0.
+void check_dirichlet_parameters(const std::vector<double>& p) {
+  if (p.size() < 2 || p.size() > 1024) throw std::invalid_argument("dirichlet draws with 2 to 1024 concentrations, each > 0");
+  for (double a : p)
+    if (!(a > 0) || !std::isfinite(a)) throw std::invalid_argument("dirichlet draws with 2 to 1024 concentrations, each > 0");
+}
+
+namespace {
 
 template <class R>
 ValueSampler gamma_oracle() {
@@ -23,7 +30,7 @@ ValueSampler gamma_oracle() {
   s.where = "host (the oracle)";
   s.dtype = sizeof(R) == 4 ? "float32" : "float64";
   s.draw = [](const std::vector<double>& p, std::uint64_t n, std::uint64_t seed, std::uint64_t first) {
-    gamma_parameters(p);
+    check_gamma_parameters(p);
     std::vector<double> out(static_cast<std::size_t>(n));
     const R shape = static_cast<R>(p[0]);
     for (std::size_t i = 0; i < out.size(); ++i) {
@@ -35,19 +42,12 @@ ValueSampler gamma_oracle() {
   return s;
 }
 
-// dirichlet:a1,...,aK -- K >= 2 concentrations, each > 0.
-void dirichlet_parameters(const std::vector<double>& p) {
-  if (p.size() < 2 || p.size() > 1024) throw std::invalid_argument("dirichlet draws with 2 to 1024 concentrations, each > 0");
-  for (double a : p)
-    if (!(a > 0) || !std::isfinite(a)) throw std::invalid_argument("dirichlet draws with 2 to 1024 concentrations, each > 0");
-}
-
 ValueSampler dirichlet_oracle() {
   ValueSampler s;
   s.where = "host (the oracle)";
   s.dtype = "float64";
   s.draw = [](const std::vector<double>& p, std::uint64_t n, std::uint64_t seed, std::uint64_t first) {
-    dirichlet_parameters(p);
+    check_dirichlet_parameters(p);
     const std::size_t k = p.size();
     std::vector<double> out(static_cast<std::size_t>(n) * k);
     for (std::size_t d = 0; d < n; ++d) {

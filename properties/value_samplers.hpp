@@ -47,6 +47,12 @@ struct ValueAlgorithm {
 
 const std::vector<ValueAlgorithm>& value_registry();
 
+// The laws' parameters as the samplers take them, std::invalid_argument
+// saying what is wanted otherwise: gamma (shape > 0, scale > 0), dirichlet
+// (2 to 1024 concentrations, each > 0 and finite).
+void check_gamma_parameters(const std::vector<double>& params);
+void check_dirichlet_parameters(const std::vector<double>& params);
+
 // Throws std::invalid_argument listing the names.
 const ValueAlgorithm& find_value_algorithm(const std::string& name);
 

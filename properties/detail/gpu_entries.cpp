@@ -184,9 +184,7 @@ ValueSampler gpu_gamma() {
   s.dtype = sizeof(T) == 4 ? "float32" : "float64";
   s.unavailable = device_unavailable;
   s.draw = [](const std::vector<double>& p, std::uint64_t n, std::uint64_t seed, std::uint64_t first) {
-    if (p.size() != 2 || !(p[0] > 0) || !(p[1] > 0) || !std::isfinite(p[0]) || !std::isfinite(p[1])) {
-      throw std::invalid_argument("gamma draws with two parameters, shape > 0 and scale > 0");
-    }
+    check_gamma_parameters(p);
     const std::size_t count = static_cast<std::size_t>(n);
     const std::vector<T> shape(count, static_cast<T>(p[0]));
     gpu::DeviceScratch<T> d_shape, d_out;
