@@ -88,9 +88,13 @@ std::vector<double> draw_values(const ValuesCell& c, const stats::ContinuousLaw&
 std::vector<ValuesCell> values_small_grid() {
   // Each regime once, at sizes that run in seconds: few values, the tails'
   // decades and the two-level blocks, 16-bit ties, both clamps, a table.
-  return {{"normal:1.5,2", 10},          {"gamma:0.3,1", 300, "bf16"},  {"beta:0.5,0.5", 2000, "f32"},
-          {"exponential:3", 5000, "f16"}, {"gamma:0.01,1", 2000, "f32", "min-normal"}, {"beta:0.5,0.5", 3000, "f32", "high:0.99999988079071044921875"},
-          {"truncated-normal:0,1,-1,2", 1000}};
+  return {{"normal:1.5,2", 10, "f64", "", "none", 0},
+          {"gamma:0.3,1", 300, "bf16", "", "none", 0},
+          {"beta:0.5,0.5", 2000, "f32", "", "none", 0},
+          {"exponential:3", 5000, "f16", "", "none", 0},
+          {"gamma:0.01,1", 2000, "f32", "min-normal", "none", 0},
+          {"beta:0.5,0.5", 3000, "f32", "high:0.99999988079071044921875", "none", 0},
+          {"truncated-normal:0,1,-1,2", 1000, "f64", "", "none", 0}};
 }
 
 std::vector<ValuesCell> values_full_grid() {
@@ -111,12 +115,12 @@ std::vector<ValuesCell> values_full_grid() {
 std::vector<ValuesCell> values_power_grid() {
   std::vector<ValuesCell> g;
   for (const std::uint64_t n : {10000u, 100000u, 1000000u}) {
-    g.push_back({"normal:0,1", n, "f64", "", "cut-3.5"});
-    g.push_back({"normal:0,1", n, "f64", "", "drift"});
-    g.push_back({"uniform:0,1", n, "bf16", "", "bf16-grid"});
-    g.push_back({"gamma:0.01,1", n, "f32", "min-normal", "clamp-unnamed"});
-    g.push_back({"gamma:0.5,1", n, "f64", "", "gamma/squeeze-x2"});
-    g.push_back({"gamma:0.5,1", n, "f64", "", "gamma/boost-forgotten"});
+    g.push_back({"normal:0,1", n, "f64", "", "cut-3.5", 0});
+    g.push_back({"normal:0,1", n, "f64", "", "drift", 0});
+    g.push_back({"uniform:0,1", n, "bf16", "", "bf16-grid", 0});
+    g.push_back({"gamma:0.01,1", n, "f32", "min-normal", "clamp-unnamed", 0});
+    g.push_back({"gamma:0.5,1", n, "f64", "", "gamma/squeeze-x2", 0});
+    g.push_back({"gamma:0.5,1", n, "f64", "", "gamma/boost-forgotten", 0});
   }
   return g;
 }

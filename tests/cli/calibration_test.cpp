@@ -114,8 +114,8 @@ TEST(Calibration, ValuesSmallGridRejectsCorrectSamplersAtMostAtTheLevel) {
 }
 
 TEST(Calibration, ValuesFaultsFail) {
-  const auto drift = run_values_cell({"normal:0,1", 100000, "f64", "", "drift"}, {.runs = 4, .seed = 7, .threads = 2});
-  const auto unnamed = run_values_cell({"gamma:0.01,1", 10000, "f32", "min-normal", "clamp-unnamed"}, {.runs = 4, .seed = 7, .threads = 2});
+  const auto drift = run_values_cell({"normal:0,1", 100000, "f64", "", "drift", 0}, {.runs = 4, .seed = 7, .threads = 2});
+  const auto unnamed = run_values_cell({"gamma:0.01,1", 10000, "f32", "min-normal", "clamp-unnamed", 0}, {.runs = 4, .seed = 7, .threads = 2});
   EXPECT_EQ(drift.tallies.back().rejected[1], 4u) << "the report at 0.001";
   EXPECT_EQ(unnamed.tallies.back().rejected[1], 4u);
 }
