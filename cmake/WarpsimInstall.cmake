@@ -19,7 +19,7 @@ target_include_directories(warpsim_plugin INTERFACE
   $<INSTALL_INTERFACE:include> $<INSTALL_INTERFACE:include/warpsim>)
 target_link_libraries(warpsim_plugin INTERFACE $<BUILD_INTERFACE:warpsim_random123> $<INSTALL_INTERFACE:warpsim::Random123>)
 
-set(_targets warpsim_sim warpsim_stats warpsim_oracle warpsim_properties warpsim_plugin warpsim_sum_tree_plan)
+set(_targets warpsim_sim warpsim_stats warpsim_oracle warpsim_value_samplers warpsim_properties warpsim_plugin warpsim_sum_tree_plan)
 if(WARPSIM_HAVE_CUDA)
   list(APPEND _targets warpsim_gpu)
 endif()

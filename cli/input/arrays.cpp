@@ -196,55 +196,8 @@ class NpyReader final : public ArrayReader {
       throw UsageError(info_.quoted + " is truncated: its header describes " + std::to_string(total_ * static_cast<std::uint64_t>(info_.bytes)) +
                        " bytes of data (shape " + shape_text() + ", " + info_.dtype() + "), the file holds " + std::to_string(have));
     }
-    const unsigned char* p = bytes_.data();
-    const int b = info_.bytes;
-    if constexpr (std::endian::native == std::endian::little) {
-      // The common dtypes as typed copies, converted in one tight loop.
-      const auto fast = [&](auto zero) {
-        using E = decltype(zero);
-        if (sizeof(E) != static_cast<std::size_t>(b)) return false;
-        for (std::size_t j = 0; j < want; ++j) {
-          E x;
-          std::memcpy(&x, p + j * sizeof(E), sizeof(E));
-          values[j] = static_cast<double>(x);
-        }
-        return true;
-      };
-      const bool done = info_.kind == ElementKind::Signed ? fast(std::int64_t{}) || fast(std::int32_t{})
-                        : info_.kind == ElementKind::Float ? fast(double{}) || fast(float{})
-                                                           : false;
-      if (done) {
-        for (std::size_t j = 0; j < want; ++j) rows[j] = (consumed_ + j) / info_.columns;
-        consumed_ += want;
-        remaining_ -= want;
-        return want;
-      }
-    }
-    for (std::size_t j = 0; j < want; ++j, p += b) {
-      const std::uint64_t bits = little_endian(p, b);
-      double v = 0;
-      switch (info_.kind) {
-        case ElementKind::Float:
-          if (b == 4) {
-            float f;
-            const auto u32 = static_cast<std::uint32_t>(bits);
-            std::memcpy(&f, &u32, 4);
-            v = f;
-          } else {
-            std::memcpy(&v, &bits, 8);
-          }
-          break;
-        case ElementKind::Signed: {
-          const int shift = 64 - 8 * b;
-          v = static_cast<double>(static_cast<std::int64_t>(bits << shift) >> shift);
-          break;
-        }
-        case ElementKind::Unsigned: v = static_cast<double>(bits); break;
-        case ElementKind::Text: break;
-      }
-      values[j] = v;
-      rows[j] = (consumed_ + j) / info_.columns;
-    }
+    elements_to_doubles(bytes_.data(), want, info_.kind, info_.bytes, values.data());
+    for (std::size_t j = 0; j < want; ++j) rows[j] = (consumed_ + j) / info_.columns;
     consumed_ += want;
     remaining_ -= want;
     return want;
@@ -319,7 +272,52 @@ class TextReader final : public ArrayReader {
 
 }  // namespace
 
+void elements_to_doubles(const unsigned char* p, std::size_t n, ElementKind kind, int b, double* values) {
+  if constexpr (std::endian::native == std::endian::little) {
+    // The common dtypes as typed copies, converted in one tight loop.
+    const auto fast = [&](auto zero) {
+      using E = decltype(zero);
+      if (sizeof(E) != static_cast<std::size_t>(b)) return false;
+      for (std::size_t j = 0; j < n; ++j) {
+        E x;
+        std::memcpy(&x, p + j * sizeof(E), sizeof(E));
+        values[j] = static_cast<double>(x);
+      }
+      return true;
+    };
+    const bool done = kind == ElementKind::Signed ? fast(std::int64_t{}) || fast(std::int32_t{})
+                      : kind == ElementKind::Float ? fast(double{}) || fast(float{})
+                                                   : false;
+    if (done) return;
+  }
+  for (std::size_t j = 0; j < n; ++j, p += b) {
+    const std::uint64_t bits = little_endian(p, b);
+    double v = 0;
+    switch (kind) {
+      case ElementKind::Float:
+        if (b == 4) {
+          float f;
+          const auto u32 = static_cast<std::uint32_t>(bits);
+          std::memcpy(&f, &u32, 4);
+          v = f;
+        } else {
+          std::memcpy(&v, &bits, 8);
+        }
+        break;
+      case ElementKind::Signed: {
+        const int shift = 64 - 8 * b;
+        v = static_cast<double>(static_cast<std::int64_t>(bits << shift) >> shift);
+        break;
+      }
+      case ElementKind::Unsigned: v = static_cast<double>(bits); break;
+      case ElementKind::Text: break;
+    }
+    values[j] = v;
+  }
+}
+
 std::unique_ptr<ArrayReader> open_array(const InputSource& inputs, const std::string& path, const ArrayLimits& limits) {
+  if (auto view = inputs.open_view(path, limits)) return view;
   auto in = inputs.open(path);
   ArrayInfo info;
   info.path = path;

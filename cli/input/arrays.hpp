@@ -28,11 +28,11 @@
 #include <string>
 #include <vector>
 
+#include "cli/input/element_kind.hpp"
 #include "cli/input/sources.hpp"
 
 namespace warpsim::cli {
 
-enum class ElementKind { Float, Signed, Unsigned, Text };
 
 struct ArrayInfo {
   std::string path;                     // as given
@@ -64,6 +64,9 @@ class ArrayReader {
   virtual std::size_t read(std::span<double> values, std::span<std::uint64_t> rows) = 0;
   // Elements handed out so far.
   std::uint64_t consumed() const { return consumed_; }
+  // The array in device memory this reads (cli/input/array_view.hpp), so
+  // that a caller may count it where it lies; null for files and host arrays.
+  virtual const struct ArrayView* device_array() const { return nullptr; }
 
  protected:
   ArrayInfo info_;

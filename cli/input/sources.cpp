@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "cli/errors.hpp"
+#include "cli/input/arrays.hpp"
 
 namespace warpsim::cli {
 
@@ -35,6 +36,8 @@ std::unique_ptr<std::istream> FileInputs::open(const std::string& path) const {
   if (!*file) throw UsageError("cannot open '" + printable(path, 200) + "'");
   return file;
 }
+
+std::unique_ptr<ArrayReader> InputSource::open_view(const std::string&, const ArrayLimits&) const { return nullptr; }
 
 std::unique_ptr<std::istream> MemoryInputs::open(const std::string& path) const {
   const auto it = files.find(path);

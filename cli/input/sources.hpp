@@ -11,12 +11,19 @@
 
 namespace warpsim::cli {
 
+class ArrayReader;
+struct ArrayLimits;
+
 class InputSource {
  public:
   virtual ~InputSource() = default;
   // A stream over `path`; throws UsageError (naming the path) when it cannot
   // be opened or is not a readable file.
   virtual std::unique_ptr<std::istream> open(const std::string& path) const = 0;
+  // An array held in memory under the name `path` (cli/input/array_view.hpp:
+  // a caller's NumPy or device array), read in place; null where `path` names
+  // a file. open_array asks this first.
+  virtual std::unique_ptr<ArrayReader> open_view(const std::string& path, const ArrayLimits& limits) const;
 };
 
 // Refuses (UsageError) a path that names something reading or writing would

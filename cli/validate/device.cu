@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include "cli/errors.hpp"
+#include "cli/input/array_view.hpp"
 #include "cli/validate/device.hpp"
 
 namespace warpsim::cli::validate::device {
@@ -121,6 +122,156 @@ HistogramFindings histogram(const Buffer& indices, std::uint64_t n, const Buffer
   }
   findings.download(host, sizeof host);
   return {host[0], host[1], host[2], host[3]};
+}
+
+}  // namespace warpsim::cli::validate::device
+
+// Device views: counted where they lie, or read through a staging buffer.
+namespace warpsim::cli::validate::device {
+
+namespace {
+
+// Restores the caller's current device on leaving.
+class OnDevice {
+ public:
+  explicit OnDevice(int d) {
+    check(cudaGetDevice(&previous_), "cudaGetDevice");
+    if (d != previous_) check(cudaSetDevice(d), "cudaSetDevice(" + std::to_string(d) + ")");
+  }
+  ~OnDevice() { cudaSetDevice(previous_); }
+
+ private:
+  int previous_ = 0;
+};
+
+constexpr int kLawBatchCells = 20 * 64;  // kBatches x kTwoLevelCells (cli/validate/law.hpp)
+
+// One launch covers at most 2^31 draws, so a block's 32-bit shared counters
+// cannot wrap. `first` numbers the launch's draws within the array.
+template <class I, bool Shared>
+__global__ void law_count_kernel(const I* idx, std::uint64_t first, std::uint64_t n, const double* w, std::int64_t k, const std::uint32_t* cell_of, int cells,
+                                 int batches, unsigned long long* counts, unsigned long long* batch_counts, unsigned long long* findings) {
+  __shared__ unsigned int local[Shared ? kSharedBins : 1];
+  __shared__ unsigned int batch_local[kLawBatchCells];
+  const int batch_cells = batches * cells;
+  if constexpr (Shared) {
+    for (int i = threadIdx.x; i < k; i += blockDim.x) local[i] = 0;
+  }
+  for (int i = threadIdx.x; i < batch_cells; i += blockDim.x) batch_local[i] = 0;
+  __syncthreads();
+  for (std::uint64_t j = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; j < n; j += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
+    const std::uint64_t e = first + j;
+    const I i = idx[e];
+    if (i < 0 || i >= k) {
+      atomicAdd(&findings[0], 1ull);
+      atomicMin(&findings[1], static_cast<unsigned long long>(e));
+      continue;
+    }
+    if (w[i] == 0.0) {
+      atomicAdd(&findings[2], 1ull);
+      atomicMin(&findings[3], static_cast<unsigned long long>(e));
+    }
+    if constexpr (Shared) {
+      atomicAdd(&local[i], 1u);
+    } else {
+      atomicAdd(&counts[i], 1ull);
+    }
+    if (batch_cells > 0) atomicAdd(&batch_local[static_cast<int>(e % static_cast<std::uint64_t>(batches)) * cells + cell_of[i]], 1u);
+  }
+  __syncthreads();
+  if constexpr (Shared) {
+    for (int i = threadIdx.x; i < k; i += blockDim.x)
+      if (local[i]) atomicAdd(&counts[i], static_cast<unsigned long long>(local[i]));
+  }
+  for (int i = threadIdx.x; i < batch_cells; i += blockDim.x)
+    if (batch_local[i]) atomicAdd(&batch_counts[i], static_cast<unsigned long long>(batch_local[i]));
+}
+
+template <class I>
+void launch_law_count(const ArrayView& v, const double* w, std::int64_t k, const std::uint32_t* cell_of, int cells, int batches, unsigned long long* c,
+                      unsigned long long* bc, unsigned long long* f, cudaStream_t stream) {
+  const std::uint64_t n = v.elements();
+  int sms = 0, device = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+  constexpr int threads = 512;
+  constexpr std::uint64_t kLaunch = std::uint64_t{1} << 31;
+  const auto* idx = static_cast<const I*>(v.data);
+  for (std::uint64_t first = 0; first < n; first += kLaunch) {
+    const std::uint64_t m = std::min(kLaunch, n - first);
+    const int blocks = static_cast<int>(std::min<std::uint64_t>((m + threads - 1) / threads, static_cast<std::uint64_t>(sms) * 4));
+    if (k <= kSharedBins) {
+      law_count_kernel<I, true><<<blocks, threads, 0, stream>>>(idx, first, m, w, k, cell_of, cells, batches, c, bc, f);
+    } else {
+      law_count_kernel<I, false><<<blocks, threads, 0, stream>>>(idx, first, m, w, k, cell_of, cells, batches, c, bc, f);
+    }
+    check(cudaGetLastError(), "launching the law's counting kernel");
+  }
+}
+
+}  // namespace
+
+int pointer_device(const void* address) {
+  if (const std::string why = unavailable(); !why.empty()) return -1;  // no device: the address is the host's
+  cudaPointerAttributes a{};
+  check(cudaPointerGetAttributes(&a, address), "asking CUDA where an array lies");
+  return a.type == cudaMemoryTypeDevice ? a.device : -1;
+}
+
+bool can_count(const ArrayView& v) { return v.device >= 0 && v.kind == ElementKind::Signed && (v.bytes == 4 || v.bytes == 8); }
+
+void copy_to_host(void* host, const void* address, std::size_t bytes, int device, std::uintptr_t stream, const std::string& what) {
+  OnDevice on(device);
+  const auto s = reinterpret_cast<cudaStream_t>(stream);
+  check(cudaMemcpyAsync(host, address, bytes, cudaMemcpyDeviceToHost, s), what);
+  check(cudaStreamSynchronize(s), what);
+}
+
+DeviceLawCounts count_law(const ArrayView& v, const std::vector<double>& weights, const std::vector<std::uint32_t>& cell_of, int cells, int batches) {
+  if (batches * cells > kLawBatchCells) throw UsageError("count_law: more than " + std::to_string(kLawBatchCells) + " batch cells");
+  OnDevice on(v.device);
+  const auto stream = reinterpret_cast<cudaStream_t>(v.stream);
+  const std::size_t k = weights.size();
+  const std::size_t bcn = static_cast<std::size_t>(batches) * static_cast<std::size_t>(cells);
+  Buffer w(k * sizeof(double), "the law's weights"), c(k * 8, "the law's counts"), bc(std::max<std::size_t>(bcn, 1) * 8, "the batches' counts"),
+      cl(std::max<std::size_t>(cell_of.size(), 1) * 4, "the cells"), f(4 * 8, "the counts' findings");
+  const unsigned long long init[4] = {0, UINT64_MAX, 0, UINT64_MAX};
+  check(cudaMemcpyAsync(w.get(), weights.data(), k * sizeof(double), cudaMemcpyHostToDevice, stream), "copying the weights to the device");
+  if (!cell_of.empty()) check(cudaMemcpyAsync(cl.get(), cell_of.data(), cell_of.size() * 4, cudaMemcpyHostToDevice, stream), "copying the cells");
+  check(cudaMemcpyAsync(f.get(), init, sizeof init, cudaMemcpyHostToDevice, stream), "copying to the device");
+  check(cudaMemsetAsync(c.get(), 0, c.bytes(), stream), "cudaMemsetAsync");
+  check(cudaMemsetAsync(bc.get(), 0, bc.bytes(), stream), "cudaMemsetAsync");
+  auto* cp = static_cast<unsigned long long*>(c.get());
+  auto* bcp = static_cast<unsigned long long*>(bc.get());
+  auto* fp = static_cast<unsigned long long*>(f.get());
+  const auto* wp = static_cast<const double*>(w.get());
+  const auto* cellp = static_cast<const std::uint32_t*>(cl.get());
+  const auto kk = static_cast<std::int64_t>(k);
+  if (v.bytes == 4) {
+    launch_law_count<std::int32_t>(v, wp, kk, cellp, cells, batches, cp, bcp, fp, stream);
+  } else {
+    launch_law_count<std::int64_t>(v, wp, kk, cellp, cells, batches, cp, bcp, fp, stream);
+  }
+  DeviceLawCounts out;
+  out.counts.resize(k);
+  out.batch_counts.resize(bcn);
+  unsigned long long found[4];
+  check(cudaMemcpyAsync(out.counts.data(), cp, k * 8, cudaMemcpyDeviceToHost, stream), "copying the counts");
+  if (bcn) check(cudaMemcpyAsync(out.batch_counts.data(), bcp, bcn * 8, cudaMemcpyDeviceToHost, stream), "copying the batches' counts");
+  check(cudaMemcpyAsync(found, fp, sizeof found, cudaMemcpyDeviceToHost, stream), "copying the findings");
+  check(cudaStreamSynchronize(stream), "the law's counting kernel");
+  out.out_of_range = found[0];
+  out.first_out_of_range = found[1];
+  out.zero_weight = found[2];
+  out.first_zero_weight = found[3];
+  for (auto x : out.counts) out.draws += x;
+  if (out.zero_weight > 0) {
+    unsigned char bytes[8];
+    const auto* p = static_cast<const unsigned char*>(v.data) + out.first_zero_weight * static_cast<std::uint64_t>(v.bytes);
+    check(cudaMemcpy(bytes, p, static_cast<std::size_t>(v.bytes), cudaMemcpyDeviceToHost), "copying a draw from the device");
+    elements_to_doubles(bytes, 1, v.kind, v.bytes, &out.first_zero_weight_index);
+  }
+  return out;
 }
 
 }  // namespace warpsim::cli::validate::device

@@ -10,6 +10,11 @@
 #include <string>
 #include <vector>
 
+
+namespace warpsim::cli {
+struct ArrayView;
+}
+
 namespace warpsim::cli::validate::device {
 
 // "" if a CUDA device can be used; otherwise why not.
@@ -47,5 +52,31 @@ struct HistogramFindings {
 // counts[i] += (number of indices == i), on the device; counts is a Buffer
 // of k uint64. weights: k values of fp32 (dtype_bytes 4) or fp64 (8).
 HistogramFindings histogram(const Buffer& indices, std::uint64_t n, const Buffer& weights, int dtype_bytes, std::int64_t k, Buffer& counts);
+
+// The law check's counts of a device array of indices drawn from one law,
+// made on the device where the draws lie (on the view's device and stream):
+// per category, and per (batch, cell) for the two-level test (draw e in batch
+// e mod `batches`, category i in cell cell_of[i]), as cli/validate/law.hpp's
+// LawCounter makes them on the host. `weights`: the law's K weights (a draw
+// of weight 0 is noted, and counted). Indices of int32 or int64 only
+// (can_count says which views).
+struct DeviceLawCounts {
+  std::vector<std::uint64_t> counts, batch_counts;
+  std::uint64_t draws = 0;
+  std::uint64_t out_of_range = 0, first_out_of_range = UINT64_MAX;
+  std::uint64_t zero_weight = 0, first_zero_weight = UINT64_MAX;
+  double first_zero_weight_index = 0;  // the index drawn there
+};
+bool can_count(const ArrayView& draws);
+
+// The CUDA device `address` lies on, or -1 for host memory (pageable,
+// pinned or managed); UsageError where CUDA cannot say.
+int pointer_device(const void* address);
+DeviceLawCounts count_law(const ArrayView& draws, const std::vector<double>& weights, const std::vector<std::uint32_t>& cell_of, int cells, int batches);
+
+// `bytes` from `address` on CUDA device `device` to `host`, ordered on
+// `stream` (a cudaStream_t), and waited for; UsageError (saying `what`) on a
+// CUDA error.
+void copy_to_host(void* host, const void* address, std::size_t bytes, int device, std::uintptr_t stream, const std::string& what);
 
 }  // namespace warpsim::cli::validate::device

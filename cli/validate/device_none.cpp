@@ -15,6 +15,10 @@ void Buffer::upload(const void*, std::size_t) {}
 void Buffer::download(void*, std::size_t) const {}
 void Buffer::zero() {}
 std::string synchronize_error() { return kWhy; }
+bool can_count(const ArrayView&) { return false; }
+int pointer_device(const void*) { return -1; }
+DeviceLawCounts count_law(const ArrayView&, const std::vector<double>&, const std::vector<std::uint32_t>&, int, int) { throw UsageError(kWhy); }
+void copy_to_host(void*, const void*, std::size_t, int, std::uintptr_t, const std::string& what) { throw UsageError(what + ": " + kWhy); }
 HistogramFindings histogram(const Buffer&, std::uint64_t, const Buffer&, int, std::int64_t, Buffer&) { throw UsageError(kWhy); }
 
 }  // namespace warpsim::cli::validate::device

@@ -6,7 +6,9 @@
 #include <memory>
 
 #include "cli/errors.hpp"
+#include "cli/input/array_view.hpp"
 #include "cli/input/arrays.hpp"
+#include "cli/validate/device.hpp"
 #include "cli/validate/law.hpp"
 #include "cli/validate/rows.hpp"
 #include "properties/checks.hpp"
@@ -129,8 +131,26 @@ Report check(const InputSource& inputs, const FileOptions& o, const Weights& w, 
   std::vector<double> v(kChunk), u(kChunk);
   std::vector<std::uint64_t> rows(kChunk), urows(kChunk);
   std::uint64_t e = 0;
-  progress.start("draws", di.npy ? std::optional<std::uint64_t>(di.shape.empty() ? 1 : di.shape[0] * di.columns) : std::nullopt);
-  while (const std::size_t n = draws->read(v, rows)) {
+  bool counted = false;  // on the device
+  // Draws in device memory, of one law, without uniforms: counted where they
+  // lie (cli/validate/device.hpp), the counts and batches as the loop below
+  // makes them. With an index out of range the loop runs instead, so that
+  // the batches hold the same draws (it leaves those out).
+  if (const ArrayView* dv = draws->device_array(); dv && !uniforms && !row_checks && device::can_count(*dv)) {
+    const auto& c = counter.data();
+    const auto d = device::count_law(*dv, std::vector<double>(w.values.begin(), w.values.begin() + static_cast<std::ptrdiff_t>(k)), c.cell_of, c.cells, c.batched ? kBatches : 0);
+    if (d.out_of_range == 0) {
+      counter.add_batched_counts(d.counts, d.batch_counts);
+      if (d.zero_weight > 0) {
+        zero_weight.note(d.first_zero_weight, w.vector ? 0 : d.first_zero_weight / di.columns, d.first_zero_weight_index);
+        zero_weight.count = d.zero_weight;
+      }
+      e = d.draws;
+      counted = true;
+    }
+  }
+  if (!counted) progress.start("draws", di.npy ? std::optional<std::uint64_t>(di.shape.empty() ? 1 : di.shape[0] * di.columns) : std::nullopt);
+  while (const std::size_t n = counted ? 0 : draws->read(v, rows)) {
     if (uniforms) {
       std::size_t got = 0;
       while (got < n) {

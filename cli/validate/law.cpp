@@ -45,6 +45,17 @@ void LawCounter::add_counts(std::span<const std::uint64_t> counts) {
   d_.batch_counts.clear();
 }
 
+void LawCounter::add_batched_counts(std::span<const std::uint64_t> counts, std::span<const std::uint64_t> batch_counts) {
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i < counts.size() && i < d_.counts.size(); ++i) {
+    d_.counts[i] += static_cast<double>(counts[i]);
+    n += counts[i];
+  }
+  for (std::size_t i = 0; i < batch_counts.size() && i < d_.batch_counts.size(); ++i) d_.batch_counts[i] += static_cast<double>(batch_counts[i]);
+  d_.draws += n;
+  batch_ = (batch_ + n) % kBatches;
+}
+
 std::vector<double> probabilities_of(std::span<const double> weights) {
   long double total = 0;
   for (double w : weights) total += w;

@@ -70,6 +70,9 @@ class LawCounter {
   // Adds counts built elsewhere (a GPU histogram): the draws' order is lost,
   // and with it the batches.
   void add_counts(std::span<const std::uint64_t> counts);
+  // Adds counts and batch counts made elsewhere as add() makes them, in
+  // order (the draws counted on a device: cli/validate/device.hpp).
+  void add_batched_counts(std::span<const std::uint64_t> counts, std::span<const std::uint64_t> batch_counts);
   std::uint64_t draws() const { return d_.draws; }
   const LawCounts& data() const { return d_; }
 

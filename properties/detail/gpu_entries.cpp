@@ -175,32 +175,6 @@ std::string device_unavailable() {
   return why;
 }
 
-// gpu::gamma_sample: every task's shape the law's, scaled on the host (as
-// the oracle's entry scales).
-template <class T>
-ValueSampler gpu_gamma() {
-  ValueSampler s;
-  s.where = "GPU";
-  s.dtype = sizeof(T) == 4 ? "float32" : "float64";
-  s.unavailable = device_unavailable;
-  s.draw = [](const std::vector<double>& p, std::uint64_t n, std::uint64_t seed, std::uint64_t first) {
-    check_gamma_parameters(p);
-    const std::size_t count = static_cast<std::size_t>(n);
-    const std::vector<T> shape(count, static_cast<T>(p[0]));
-    gpu::DeviceScratch<T> d_shape, d_out;
-    T* ds = d_shape.ensure(count);
-    T* dout = d_out.ensure(count);
-    WARPSIM_CUDA(cudaMemcpy(ds, shape.data(), count * sizeof(T), cudaMemcpyHostToDevice));
-    gpu::gamma_sample<T>(ds, count, seed, first, dout);
-    std::vector<T> got(count);
-    WARPSIM_CUDA(cudaMemcpy(got.data(), dout, count * sizeof(T), cudaMemcpyDeviceToHost));
-    std::vector<double> out(count);
-    for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<double>(static_cast<T>(static_cast<double>(got[i]) * p[1]));
-    return out;
-  };
-  return s;
-}
-
 }  // namespace
 
 void add_gpu_entries(std::vector<Algorithm>& rows) {
@@ -242,15 +216,6 @@ void add_gpu_entries(std::vector<Algorithm>& rows) {
     }
     s.unavailable = device_unavailable;
     a.gpu = std::move(s);
-  }
-}
-
-void add_gpu_value_entries(std::vector<ValueAlgorithm>& rows) {
-  for (auto& a : rows) {
-    if (a.name == "gamma") {
-      a.gpu64 = gpu_gamma<double>();
-      a.gpu32 = gpu_gamma<float>();
-    }
   }
 }
 

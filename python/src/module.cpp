@@ -1,0 +1,118 @@
+// warpsim._warpsim: the binding of python/src/core.hpp and samplers.hpp.
+// Arrays arrive described (python/warpsim/_arrays.py turns NumPy, PyTorch,
+// JAX and CuPy arrays into dicts of address, type, shape, device, stream);
+// the work runs without the GIL.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "python/src/core.hpp"
+#include "python/src/samplers.hpp"
+
+namespace py = pybind11;
+using namespace warpsim::python;
+
+namespace {
+
+Array array_of(const py::dict& d) {
+  Array a;
+  a.data = d["data"].cast<std::uintptr_t>();
+  a.typestr = d["typestr"].cast<std::string>();
+  a.shape = d["shape"].cast<std::vector<std::uint64_t>>();
+  a.device = d["device"].cast<int>();
+  a.stream = d["stream"].cast<std::uintptr_t>();
+  return a;
+}
+
+std::optional<Array> optional_array(const py::object& o) {
+  if (o.is_none()) return std::nullopt;
+  return array_of(o.cast<py::dict>());
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_warpsim, m) {
+  m.doc() = "warpsim's C++ core: validate draws and values, and warpsim's samplers (use the warpsim package)";
+  py::register_exception<BadType>(m, "BadType", PyExc_TypeError);
+  py::register_exception<BadInput>(m, "BadInput", PyExc_ValueError);
+
+  py::class_<Report>(m, "Report")
+      .def_property_readonly("consistent", &Report::consistent)
+      .def("json", &Report::json)
+      .def("html", &Report::html)
+      .def("text", &Report::text);
+
+  m.def(
+      "validate_draws",
+      [](const py::dict& weights, const py::dict& draws, const py::object& uniforms, const py::object& row_seeds, double alpha,
+         std::optional<std::string> dtype, bool adds_in_order, bool progress) {
+        DrawsArgs a{array_of(weights), array_of(draws), optional_array(uniforms), optional_array(row_seeds), alpha, std::move(dtype), adds_in_order,
+                    progress};
+        py::gil_scoped_release free;
+        return validate_draws(a);
+      },
+      py::arg("weights"), py::arg("draws"), py::arg("uniforms"), py::arg("row_seeds"), py::arg("alpha"), py::arg("dtype"), py::arg("adds_in_order"),
+      py::arg("progress"));
+  m.def(
+      "validate_values",
+      [](const py::dict& values, std::string law, double alpha, std::optional<std::string> rounded_to, std::optional<std::string> clamp_low,
+         std::optional<std::string> clamp_high, bool progress) {
+        ValuesArgs a{array_of(values), std::move(law), alpha, std::move(rounded_to), std::move(clamp_low), std::move(clamp_high), progress};
+        py::gil_scoped_release free;
+        return validate_values(a);
+      },
+      py::arg("values"), py::arg("law"), py::arg("alpha"), py::arg("rounded_to"), py::arg("clamp_low"), py::arg("clamp_high"), py::arg("progress"));
+  m.def("draws_for_total_variation", &draws_for_total_variation, py::arg("k"), py::arg("alpha"), py::arg("tv"));
+  m.def("built_with_cuda", &built_with_cuda);
+  m.def("device_unavailable", &device_unavailable);
+  m.def("pointer_device", &pointer_device);
+
+  m.def(
+      "multinomial",
+      [](const py::dict& weights, const py::dict& out, int num_samples, std::uint64_t seed) {
+        const Array w = array_of(weights), o = array_of(out);
+        py::gil_scoped_release free;
+        multinomial(w, o, num_samples, seed);
+      },
+      py::arg("weights"), py::arg("out"), py::arg("num_samples"), py::arg("seed"));
+  py::class_<AliasTable>(m, "AliasTable")
+      .def(py::init([](const py::dict& weights) {
+             const Array w = array_of(weights);
+             py::gil_scoped_release free;
+             return std::make_unique<AliasTable>(w);
+           }),
+           py::arg("weights"))
+      .def_property_readonly("size", &AliasTable::size)
+      .def_property_readonly("device", &AliasTable::device)
+      .def(
+          "sample",
+          [](const AliasTable& t, const py::dict& out, std::uint64_t seed, std::uint64_t first) {
+            const Array o = array_of(out);
+            py::gil_scoped_release free;
+            t.sample(o, seed, first);
+          },
+          py::arg("out"), py::arg("seed"), py::arg("first"))
+      .def(
+          "counts",
+          [](const AliasTable& t, const py::dict& out, std::uint64_t n, std::uint64_t seed) {
+            const Array o = array_of(out);
+            py::gil_scoped_release free;
+            t.counts(o, n, seed);
+          },
+          py::arg("out"), py::arg("n"), py::arg("seed"));
+  m.def(
+      "gamma",
+      [](const py::dict& shape, const py::dict& out, std::uint64_t seed, std::uint64_t first) {
+        const Array s = array_of(shape), o = array_of(out);
+        py::gil_scoped_release free;
+        gamma(s, o, seed, first);
+      },
+      py::arg("shape"), py::arg("out"), py::arg("seed"), py::arg("first"));
+  m.def(
+      "dirichlet",
+      [](const py::dict& alpha, const py::dict& out, std::uint64_t seed) {
+        const Array a = array_of(alpha), o = array_of(out);
+        py::gil_scoped_release free;
+        dirichlet(a, o, seed);
+      },
+      py::arg("alpha"), py::arg("out"), py::arg("seed"));
+}

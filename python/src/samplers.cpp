@@ -1,0 +1,195 @@
+#include "python/src/samplers.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "oracle/alias/psa.hpp"
+#include "oracle/alias/sample_warp.hpp"
+#include "oracle/alias/units.hpp"
+#include "oracle/rejection/gamma.hpp"
+#include "oracle/sum_tree.hpp"
+#include "rng/philox_uniform.hpp"
+
+namespace warpsim::python {
+
+namespace {
+
+// "float32" | "float64" from a type string, else BadType naming `what`.
+bool is_fp32(const Array& a, const std::string& what) {
+  if (a.typestr == "<f4") return true;
+  if (a.typestr == "<f8") return false;
+  throw BadType(what + " must be float32 or float64 (type '" + a.typestr + "' given)");
+}
+
+std::uint64_t elements(const Array& a) {
+  std::uint64_t n = 1;
+  for (auto d : a.shape) n *= d;
+  return n;
+}
+
+void same_place(const Array& a, const Array& b, const std::string& an, const std::string& bn) {
+  if (a.device != b.device) {
+    auto where = [](int d) { return d < 0 ? std::string("the host") : "CUDA device " + std::to_string(d); };
+    throw BadInput(an + " lies on " + where(a.device) + " and " + bn + " on " + where(b.device) + ": both must be in one place");
+  }
+}
+
+template <class T>
+std::span<const T> host_span(const Array& a) {
+  return {reinterpret_cast<const T*>(a.data), static_cast<std::size_t>(elements(a))};
+}
+
+// Every weight finite and >= 0, every row with a positive total.
+void check_weights(const std::vector<double>& w, std::uint64_t m, std::uint64_t k) {
+  for (std::uint64_t r = 0; r < m; ++r) {
+    double total = 0;
+    for (std::uint64_t j = 0; j < k; ++j) {
+      const double x = w[r * k + j];
+      if (!std::isfinite(x) || x < 0) {
+        throw BadInput("weights: weight " + std::to_string(j) + (m > 1 ? " of row " + std::to_string(r) : "") + " is " + std::to_string(x) +
+                       "; weights are finite and >= 0");
+      }
+      total += x;
+    }
+    if (!(total > 0)) throw BadInput("weights: " + (m > 1 ? "row " + std::to_string(r) : std::string("the row")) + " sums to 0: there is no distribution");
+  }
+}
+
+std::vector<double> weights_on_host(const Array& a, bool fp32) {
+  const std::uint64_t n = elements(a);
+  if (a.device >= 0) return detail::download(a, fp32, n);
+  std::vector<double> w(n);
+  if (fp32) {
+    for (std::uint64_t i = 0; i < n; ++i) w[i] = host_span<float>(a)[i];
+  } else {
+    for (std::uint64_t i = 0; i < n; ++i) w[i] = host_span<double>(a)[i];
+  }
+  return w;
+}
+
+}  // namespace
+
+void multinomial(const Array& weights, const Array& out, int num_samples, std::uint64_t seed) {
+  const bool fp32 = is_fp32(weights, "weights");
+  if (out.typestr != "<i4") throw BadType("out must be int32 (type '" + out.typestr + "' given)");
+  same_place(weights, out, "weights", "out");
+  if (weights.shape.empty() || weights.shape.size() > 2) throw BadInput("weights must have 1 or 2 dimensions (K, or M x K)");
+  if (num_samples < 1) throw BadInput("num_samples must be >= 1 (" + std::to_string(num_samples) + " given)");
+  const std::uint64_t m = weights.shape.size() == 2 ? weights.shape[0] : 1, k = weights.shape.back();
+  if (k < 1 || m < 1) throw BadInput("weights has an empty dimension");
+  if (m > (std::uint64_t{1} << 31) - 1 || m * static_cast<std::uint64_t>(num_samples) > (std::uint64_t{1} << 31) - 1) {
+    throw BadInput("M x num_samples must be below 2^31");
+  }
+  const std::vector<std::uint64_t> want = weights.shape.size() == 2 ? std::vector<std::uint64_t>{m, static_cast<std::uint64_t>(num_samples)}
+                                                                     : std::vector<std::uint64_t>{static_cast<std::uint64_t>(num_samples)};
+  if (out.shape != want) throw BadInput("out must have shape " + std::string(want.size() == 2 ? "(M, num_samples)" : "(num_samples,)"));
+  check_weights(weights_on_host(weights, fp32), m, k);
+  if (weights.device >= 0) {
+    detail::multinomial_device(weights, fp32, static_cast<int>(m), static_cast<std::int64_t>(k), out, num_samples, seed);
+    return;
+  }
+  auto* o = reinterpret_cast<std::int32_t*>(out.data);
+  const auto draw = [&](auto w) {
+    const auto d = oracle::sum_tree::draw_matrix(w, static_cast<int>(m), k, seed, num_samples);
+    std::memcpy(o, d.data(), d.size() * sizeof(int));
+  };
+  if (fp32) draw(host_span<float>(weights));
+  else draw(host_span<double>(weights));
+}
+
+struct AliasTable::State {
+  std::uint64_t k = 0;
+  int device = -1;
+  oracle::alias::Table host;
+  std::shared_ptr<detail::DeviceAliasTable> on_device;
+};
+
+AliasTable::AliasTable(const Array& weights) : s_(std::make_unique<State>()) {
+  const bool fp32 = is_fp32(weights, "weights");
+  if (weights.shape.size() != 1 || weights.shape[0] == 0) throw BadInput("weights must be a vector of K >= 1 weights");
+  s_->k = weights.shape[0];
+  if (s_->k > (std::uint64_t{1} << 32) - 1) throw BadInput("an alias table holds at most 2^32 - 1 items");
+  s_->device = weights.device;
+  const auto w = weights_on_host(weights, fp32);
+  check_weights(w, 1, s_->k);
+  if (weights.device >= 0) {
+    s_->on_device = detail::alias_build_device(weights, fp32, s_->k);
+  } else {
+    s_->host = fp32 ? oracle::alias::psa(oracle::alias::to_units<float>(host_span<float>(weights)), 1)
+                    : oracle::alias::psa(oracle::alias::to_units<double>(host_span<double>(weights)), 1);
+  }
+}
+AliasTable::~AliasTable() = default;
+std::uint64_t AliasTable::size() const { return s_->k; }
+int AliasTable::device() const { return s_->device; }
+
+void AliasTable::sample(const Array& out, std::uint64_t seed, std::uint64_t first) const {
+  if (out.typestr != "<u4") throw BadType("out must be uint32 (type '" + out.typestr + "' given)");
+  if (out.device != s_->device) throw BadInput("out must lie where the table does (" + std::string(s_->device < 0 ? "the host" : "its device") + ")");
+  const std::uint64_t n = elements(out);
+  if (s_->on_device) {
+    detail::alias_sample_device(*s_->on_device, out, seed, first, n);
+    return;
+  }
+  auto* o = reinterpret_cast<std::uint32_t*>(out.data);
+  for (std::uint64_t d = 0; d < n; ++d) o[d] = oracle::alias::draw(s_->host, seed, first + d);
+}
+
+void AliasTable::counts(const Array& out, std::uint64_t n, std::uint64_t seed) const {
+  if (out.typestr != "<u8") throw BadType("out must be uint64 (type '" + out.typestr + "' given)");
+  if (out.device != s_->device) throw BadInput("out must lie where the table does");
+  if (elements(out) != s_->k) throw BadInput("out must hold one count per item (" + std::to_string(s_->k) + ")");
+  if (s_->on_device) {
+    detail::alias_counts_device(*s_->on_device, out, n, seed);
+    return;
+  }
+  auto* o = reinterpret_cast<std::uint64_t*>(out.data);
+  for (std::uint64_t d = 0; d < n; ++d) ++o[oracle::alias::draw(s_->host, seed, d)];
+}
+
+void gamma(const Array& shape, const Array& out, std::uint64_t seed, std::uint64_t first) {
+  const bool fp32 = is_fp32(shape, "shape");
+  if (out.typestr != shape.typestr) throw BadType("out must have the shape's type (" + shape.typestr + "), not " + out.typestr);
+  same_place(shape, out, "shape", "out");
+  const std::uint64_t n = elements(shape);
+  if (elements(out) != n) throw BadInput("out must hold one value per shape (" + std::to_string(n) + ")");
+  const auto s = weights_on_host(shape, fp32);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    if (!(s[i] > 0) || !std::isfinite(s[i])) throw BadInput("shape " + std::to_string(i) + " is " + std::to_string(s[i]) + "; shapes are finite and > 0");
+  }
+  if (shape.device >= 0) {
+    detail::gamma_device(shape, fp32, n, out, seed, first);
+    return;
+  }
+  for (std::uint64_t i = 0; i < n; ++i) {
+    if (fp32) reinterpret_cast<float*>(out.data)[i] = oracle::rejection::gamma_draw<float>(host_span<float>(shape)[i], seed, first + i);
+    else reinterpret_cast<double*>(out.data)[i] = oracle::rejection::gamma_draw<double>(host_span<double>(shape)[i], seed, first + i);
+  }
+}
+
+void dirichlet(const Array& alpha, const Array& out, std::uint64_t seed) {
+  if (alpha.typestr != "<f8" || out.typestr != "<f8") throw BadType("alpha and out must be float64");
+  if (alpha.device >= 0) throw BadInput("alpha (the concentrations) must be on the host; out may be on a device");
+  if (alpha.shape.size() != 1) throw BadInput("alpha must be a vector of K concentrations");
+  const std::vector<double> a(host_span<double>(alpha).begin(), host_span<double>(alpha).end());
+  if (a.size() < 2 || a.size() > 1024) throw BadInput("dirichlet draws with 2 to 1024 concentrations");
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!(a[i] > 0) || !std::isfinite(a[i])) throw BadInput("concentration " + std::to_string(i) + " is " + std::to_string(a[i]) + "; each must be finite and > 0");
+  }
+  if (out.shape.size() != 2 || out.shape[1] != a.size()) throw BadInput("out must have shape (N, K), K = len(alpha)");
+  const std::uint64_t n = out.shape[0], k = a.size();
+  if (out.device >= 0) {
+    detail::dirichlet_device(a, out, n, seed);
+    return;
+  }
+  auto* o = reinterpret_cast<double*>(out.data);
+  for (std::uint64_t d = 0; d < n; ++d) {
+    const auto x = oracle::rejection::dirichlet_draw(a, seed, d * k);
+    std::memcpy(o + d * k, x.data(), k * sizeof(double));
+  }
+}
+
+}  // namespace warpsim::python

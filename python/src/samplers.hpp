@@ -1,0 +1,68 @@
+// warpsim's samplers on the caller's arrays, host or device, apart from
+// Python (python/src/core.hpp says how arrays are described). Host arrays
+// run the oracle's definition, device arrays the CUDA kernels (gpu/), which
+// equal it draw for draw: the same seed gives the same draws in either place
+// and from the C++ API.
+//
+//   multinomial  the sum-tree draw (oracle/sum_tree.hpp, gpu::SumTreeSampler):
+//                out[r, s] = draw s of row r, from rng::uniform<double>(seed, r, s)
+//   AliasTable   PSA in exact units (oracle/alias/psa.hpp, gpu::AliasTableBuilder);
+//                draw d from Philox block (seed, d, 0) (gpu::alias_sample)
+//   gamma        out[i] = Gamma(shape[i]), task first + i (oracle/rejection/gamma.hpp,
+//                gpu::gamma_sample: equal to within CUDA's log, cos and exp)
+//   dirichlet    out[d] = Dirichlet(alpha): K gamma variates of tasks d K .. d K + K - 1,
+//                normalised by their sum in index order (oracle::rejection::dirichlet_draw)
+//
+// Arrays must agree in place (all host, or all on one device) and in type;
+// every weight and parameter is checked on the host (device arrays: copied
+// there for the check, weights only). BadInput / BadType otherwise.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "python/src/core.hpp"
+
+namespace warpsim::python {
+
+// weights: K or M x K, float32 or float64; out: S or M x S int32 (S =
+// num_samples), in the same place.
+void multinomial(const Array& weights, const Array& out, int num_samples, std::uint64_t seed);
+
+class AliasTable {
+ public:
+  explicit AliasTable(const Array& weights);  // K weights, float32 or float64, host or device
+  ~AliasTable();
+  AliasTable(const AliasTable&) = delete;
+  AliasTable& operator=(const AliasTable&) = delete;
+  std::uint64_t size() const;
+  int device() const;  // -1: the table lies on the host
+  // out: n uint32 (n its size), draws first .. first + n - 1, in the table's place.
+  void sample(const Array& out, std::uint64_t seed, std::uint64_t first) const;
+  // out: K uint64 counts, added to: the counts of draws 0 .. n - 1.
+  void counts(const Array& out, std::uint64_t n, std::uint64_t seed) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+// shape and out: n values each, both float32 or both float64.
+void gamma(const Array& shape, const Array& out, std::uint64_t seed, std::uint64_t first);
+// alpha: K float64 concentrations (2 to 1024, each > 0) on the host; out: N x K float64.
+void dirichlet(const Array& alpha, const Array& out, std::uint64_t seed);
+
+namespace detail {
+// The device halves (samplers_gpu.cu; without CUDA, a BadInput saying so).
+void multinomial_device(const Array& weights, bool fp32, int m, std::int64_t k, const Array& out, int num_samples, std::uint64_t seed);
+struct DeviceAliasTable;
+std::shared_ptr<DeviceAliasTable> alias_build_device(const Array& weights, bool fp32, std::uint64_t k);
+void alias_sample_device(const DeviceAliasTable& t, const Array& out, std::uint64_t seed, std::uint64_t first, std::uint64_t n);
+void alias_counts_device(const DeviceAliasTable& t, const Array& out, std::uint64_t n, std::uint64_t seed);
+void gamma_device(const Array& shape, bool fp32, std::uint64_t n, const Array& out, std::uint64_t seed, std::uint64_t first);
+void dirichlet_device(const std::vector<double>& alpha, const Array& out, std::uint64_t n, std::uint64_t seed);
+// The weights of a device array, copied to the host for their checks.
+std::vector<double> download(const Array& a, bool fp32, std::uint64_t n);
+}  // namespace detail
+
+}  // namespace warpsim::python

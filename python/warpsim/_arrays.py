@@ -1,0 +1,201 @@
+"""Arrays in place: NumPy (and anything with the buffer protocol) on the host;
+PyTorch, JAX and CuPy arrays on a GPU through ``__cuda_array_interface__`` or
+DLPack (``__dlpack__``). An array is described -- address, type, shape, device,
+stream -- never copied (host lists and tuples become NumPy arrays first).
+
+The stream: a device array's work is ordered on the stream its producer names
+(the ``stream`` of ``__cuda_array_interface__``: PyTorch's and CuPy's current
+stream), else on the legacy default stream, which DLPack producers are asked
+to order their work before (``__dlpack__(stream=1)``). An explicit ``stream``
+(an integer ``cudaStream_t``, or an object with ``cuda_stream`` or ``ptr``)
+takes precedence.
+"""
+
+import ctypes
+
+import numpy as np
+
+from . import _warpsim
+
+_DL_CPU, _DL_CUDA, _DL_CUDA_HOST, _DL_CUDA_MANAGED = 1, 2, 3, 13
+_DL_CODES = {0: "i", 1: "u", 2: "f", 6: "b"}
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int), ("device_id", ctypes.c_int)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("device", _DLDevice),
+        ("ndim", ctypes.c_int),
+        ("dtype", _DLDataType),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("strides", ctypes.POINTER(ctypes.c_int64)),
+        ("byte_offset", ctypes.c_uint64),
+    ]
+
+
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+class Described:
+    """An array's description for the C++ core, and what keeps it alive."""
+
+    def __init__(self, desc, keep):
+        self.desc = desc
+        self.keep = keep
+
+    @property
+    def device(self):
+        return self.desc["device"]
+
+    @property
+    def shape(self):
+        return tuple(self.desc["shape"])
+
+    @property
+    def typestr(self):
+        return self.desc["typestr"]
+
+
+def stream_handle(stream):
+    """An integer cudaStream_t from an int, a torch.cuda.Stream or a cupy Stream."""
+    if stream is None:
+        return None
+    if isinstance(stream, int):
+        return stream
+    for attribute in ("cuda_stream", "ptr"):
+        if hasattr(stream, attribute):
+            return int(getattr(stream, attribute))
+    raise TypeError(f"stream must be an int (a cudaStream_t) or a CUDA stream object, not {type(stream).__name__}")
+
+
+def _c_contiguous(shape, strides, itemsize):
+    if strides is None:
+        return True
+    expected = itemsize
+    for extent, stride in zip(reversed(shape), reversed(strides)):
+        if extent != 1 and stride != expected:
+            return False
+        expected *= extent
+    return True
+
+
+def _refuse_strided(name, shape, strides, unit):
+    raise ValueError(
+        f"{name} is not C-contiguous (shape {tuple(shape)}, strides {tuple(strides)} {unit}): warpsim reads arrays in place; "
+        f"pass a contiguous copy ({name}.contiguous(), np.ascontiguousarray({name}), cupy.ascontiguousarray({name}))"
+    )
+
+
+def _bfloat_hint(name):
+    return TypeError(
+        f"{name} holds bfloat16 or float16; warpsim reads float32 and float64: pass {name}.float() (exact), "
+        f"and for values rounded_to='bf16' or 'f16'"
+    )
+
+
+def _from_cai(x, name, stream):
+    cai = x.__cuda_array_interface__
+    shape = tuple(int(d) for d in cai["shape"])
+    typestr = cai["typestr"]
+    itemsize = int(typestr[2:])
+    if not _c_contiguous(shape, cai.get("strides"), itemsize):
+        _refuse_strided(name, shape, cai["strides"], "bytes")
+    data = int(cai["data"][0])
+    n = int(np.prod(shape)) if shape else 1
+    device = _warpsim.pointer_device(data) if n > 0 and data else -1
+    if n > 0 and device < 0:
+        raise ValueError(f"{name} offers __cuda_array_interface__ but its address is not device memory")
+    s = stream_handle(stream)
+    if s is None:
+        s = cai.get("stream") or 0
+    if typestr[1:] == "f2":
+        raise _bfloat_hint(name)
+    return Described({"data": data, "typestr": typestr, "shape": list(shape), "device": device, "stream": int(s)}, x)
+
+
+def _from_dlpack(x, name, stream):
+    device_type, device_id = x.__dlpack_device__()
+    s = stream_handle(stream)
+    if device_type in (_DL_CPU, _DL_CUDA_HOST):
+        return _from_numpy(np.from_dlpack(x), name, stream)
+    if device_type not in (_DL_CUDA, _DL_CUDA_MANAGED):
+        raise ValueError(f"{name} lies on a DLPack device of type {device_type}: warpsim reads host memory and CUDA devices")
+    # Ordered before our work on the stream we run on (1: the legacy default).
+    capsule = x.__dlpack__(stream=s if s else 1)
+    t = _DLTensor.from_address(_capsule_pointer(capsule, b"dltensor"))
+    shape = tuple(t.shape[i] for i in range(t.ndim))
+    code, bits, lanes = t.dtype.code, t.dtype.bits, t.dtype.lanes
+    if code == 4 or (code == 2 and bits == 16):
+        raise _bfloat_hint(name)
+    if code not in _DL_CODES or lanes != 1:
+        raise TypeError(f"{name} holds a DLPack type (code {code}, {bits} bits, {lanes} lanes) warpsim does not read")
+    kind = _DL_CODES[code]
+    typestr = ("|b1" if kind == "b" else f"<{kind}{bits // 8}")
+    if t.strides:
+        strides = tuple(t.strides[i] for i in range(t.ndim))
+        if not _c_contiguous(shape, strides, 1):
+            _refuse_strided(name, shape, strides, "elements")
+    data = (t.data or 0) + t.byte_offset
+    return Described({"data": data, "typestr": typestr, "shape": list(shape), "device": int(device_id), "stream": int(s or 0)}, (x, capsule))
+
+
+def _from_numpy(a, name, stream):
+    if a.dtype == np.float16:
+        raise _bfloat_hint(name)
+    if a.dtype.kind not in "iufb":
+        raise TypeError(f"{name} holds {a.dtype}; warpsim reads float32, float64 and integers")
+    if not a.flags.c_contiguous:
+        _refuse_strided(name, a.shape, a.strides, "bytes")
+    typestr = a.dtype.str
+    if typestr[0] == ">":
+        raise TypeError(f"{name} is big-endian ({typestr}); pass {name}.astype({name}.dtype.newbyteorder('<'))")
+    data = a.__array_interface__["data"][0]
+    return Described({"data": data, "typestr": typestr, "shape": list(a.shape), "device": -1, "stream": 0}, a)
+
+
+def describe(x, name, *, stream=None, allow_scalar=False):
+    """The description of ``x`` in place (see the module's docstring)."""
+    if x is None:
+        raise TypeError(f"{name} is None")
+    module = type(x).__module__.split(".")[0]
+    if module == "torch" and getattr(x, "requires_grad", False):
+        x = x.detach()
+    if hasattr(x, "block_until_ready") and module in ("jax", "jaxlib"):
+        x.block_until_ready()  # JAX orders no stream of ours: its work is done first
+    if module == "torch" and not x.is_cuda:
+        if str(x.dtype) in ("torch.bfloat16", "torch.float16"):
+            raise _bfloat_hint(name)
+        d = _from_numpy(x.numpy(), name, stream)  # zero-copy
+        d.keep = (x, d.keep)
+    elif hasattr(x, "__cuda_array_interface__"):
+        try:
+            d = _from_cai(x, name, stream)
+        except (TypeError, AttributeError, RuntimeError, ValueError) as e:
+            if not hasattr(x, "__dlpack__") or "contiguous" in str(e) or "float32" in str(e):
+                raise
+            d = _from_dlpack(x, name, stream)
+    elif hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__") and not isinstance(x, np.ndarray):
+        d = _from_dlpack(x, name, stream)
+    else:
+        if isinstance(x, np.ndarray):
+            a = x
+        else:
+            a = np.asarray(x)
+            if a.dtype == object:
+                raise TypeError(f"{name} ({type(x).__name__}) is not an array of numbers")
+        d = _from_numpy(a, name, stream)
+    if not allow_scalar and len(d.shape) == 0:
+        raise ValueError(f"{name} is a 0-d array (a scalar); pass an array")
+    if len(d.shape) > 2:
+        raise ValueError(f"{name} has {len(d.shape)} dimensions (shape {d.shape}); warpsim reads at most 2")
+    return d
