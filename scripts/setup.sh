@@ -11,6 +11,7 @@ packages=(
   clang libclang-rt-14-dev  # libFuzzer, for the fuzz targets (fuzz/)
   chromium  # headless, for the test of `warpsim show --format html`
   python3   # scripts/rows_report.py, which the rows picture's test runs
+  python3-dev python3-numpy python3-pytest pybind11-dev  # the Python package (python/) and its tests
 )
 
 missing=()

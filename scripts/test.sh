@@ -13,7 +13,9 @@ jobs=${WARPSIM_JOBS:-$(nproc)}
 # must therefore compile beside its target's others: no two files of a
 # target define the same name in an anonymous namespace.
 unity=(-DCMAKE_UNITY_BUILD=${WARPSIM_UNITY:-ON})
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_SANITIZE=ON -DWARPSIM_BENCHMARKS=OFF "${unity[@]}"
+# The Python package too (WARPSIM_PYTHON): its pytest runs under ASan, the
+# runtime preloaded into Debian's python3 (python/CMakeLists.txt).
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_SANITIZE=ON -DWARPSIM_BENCHMARKS=OFF -DWARPSIM_PYTHON=ON "${unity[@]}"
 cmake --build "$build" -j "$jobs"
 # protect_shadow_gap=0: the CUDA runtime maps memory where ASan keeps its gap.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-protect_shadow_gap=0:detect_leaks=1}

@@ -68,12 +68,22 @@ PYBIND11_MODULE(_warpsim, m) {
 
   m.def(
       "multinomial",
-      [](const py::dict& weights, const py::dict& out, int num_samples, std::uint64_t seed) {
+      [](const py::dict& weights, const py::dict& out, int num_samples, std::uint64_t seed, bool check) {
         const Array w = array_of(weights), o = array_of(out);
         py::gil_scoped_release free;
-        multinomial(w, o, num_samples, seed);
+        multinomial(w, o, num_samples, seed, check);
       },
-      py::arg("weights"), py::arg("out"), py::arg("num_samples"), py::arg("seed"));
+      py::arg("weights"), py::arg("out"), py::arg("num_samples"), py::arg("seed"), py::arg("check") = true);
+  // The C++ API's time for the same call, without Python: `reps` calls of
+  // multinomial, synchronised once (the performance docs' comparison).
+  m.def(
+      "_time_multinomial",
+      [](const py::dict& weights, const py::dict& out, int num_samples, std::uint64_t seed, bool check, int reps) {
+        const Array w = array_of(weights), o = array_of(out);
+        py::gil_scoped_release free;
+        return time_multinomial(w, o, num_samples, seed, check, reps);
+      },
+      py::arg("weights"), py::arg("out"), py::arg("num_samples"), py::arg("seed"), py::arg("check"), py::arg("reps"));
   py::class_<AliasTable>(m, "AliasTable")
       .def(py::init([](const py::dict& weights) {
              const Array w = array_of(weights);

@@ -1,5 +1,6 @@
 #include "python/src/samplers.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <span>
@@ -72,7 +73,7 @@ std::vector<double> weights_on_host(const Array& a, bool fp32) {
 
 }  // namespace
 
-void multinomial(const Array& weights, const Array& out, int num_samples, std::uint64_t seed) {
+void multinomial(const Array& weights, const Array& out, int num_samples, std::uint64_t seed, bool check) {
   const bool fp32 = is_fp32(weights, "weights");
   if (out.typestr != "<i4") throw BadType("out must be int32 (type '" + out.typestr + "' given)");
   same_place(weights, out, "weights", "out");
@@ -86,11 +87,19 @@ void multinomial(const Array& weights, const Array& out, int num_samples, std::u
   const std::vector<std::uint64_t> want = weights.shape.size() == 2 ? std::vector<std::uint64_t>{m, static_cast<std::uint64_t>(num_samples)}
                                                                      : std::vector<std::uint64_t>{static_cast<std::uint64_t>(num_samples)};
   if (out.shape != want) throw BadInput("out must have shape " + std::string(want.size() == 2 ? "(M, num_samples)" : "(num_samples,)"));
-  check_weights(weights_on_host(weights, fp32), m, k);
   if (weights.device >= 0) {
+    if (check) {
+      const auto f = detail::check_weights_device(weights, fp32, m, k);
+      if (f.bad_flat != UINT64_MAX) {
+        throw BadInput("weights: weight " + std::to_string(f.bad_flat % k) + (m > 1 ? " of row " + std::to_string(f.bad_flat / k) : "") + " is " +
+                       std::to_string(f.bad_value) + "; weights are finite and >= 0");
+      }
+      if (f.zero_row != UINT64_MAX) throw BadInput("weights: row " + std::to_string(f.zero_row) + " sums to 0: there is no distribution");
+    }
     detail::multinomial_device(weights, fp32, static_cast<int>(m), static_cast<std::int64_t>(k), out, num_samples, seed);
     return;
   }
+  check_weights(weights_on_host(weights, fp32), m, k);  // the oracle needs them checked
   auto* o = reinterpret_cast<std::int32_t*>(out.data);
   const auto draw = [&](auto w) {
     const auto d = oracle::sum_tree::draw_matrix(w, static_cast<int>(m), k, seed, num_samples);
@@ -98,6 +107,14 @@ void multinomial(const Array& weights, const Array& out, int num_samples, std::u
   };
   if (fp32) draw(host_span<float>(weights));
   else draw(host_span<double>(weights));
+}
+
+double time_multinomial(const Array& weights, const Array& out, int num_samples, std::uint64_t seed, bool check, int reps) {
+  if (reps < 1) throw BadInput("reps must be >= 1");
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < reps; ++i) multinomial(weights, out, num_samples, seed, check);
+  if (weights.device >= 0) detail::synchronize(weights);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / reps;
 }
 
 struct AliasTable::State {

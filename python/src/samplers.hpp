@@ -20,14 +20,22 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "python/src/core.hpp"
 
 namespace warpsim::python {
 
 // weights: K or M x K, float32 or float64; out: S or M x S int32 (S =
-// num_samples), in the same place.
-void multinomial(const Array& weights, const Array& out, int num_samples, std::uint64_t seed);
+// num_samples), in the same place. `check`: every weight finite and >= 0,
+// every row's total > 0 (on a device: one pass over the weights there, as
+// long as the draw's own; false leaves it to the caller, as the C++ API does).
+void multinomial(const Array& weights, const Array& out, int num_samples, std::uint64_t seed, bool check = true);
+
+// Seconds a call of multinomial takes from C++ (`reps` calls, then the
+// stream synchronised): the C++ API's speed, which the Python call's is
+// measured against.
+double time_multinomial(const Array& weights, const Array& out, int num_samples, std::uint64_t seed, bool check, int reps);
 
 class AliasTable {
  public:
@@ -61,6 +69,13 @@ void alias_sample_device(const DeviceAliasTable& t, const Array& out, std::uint6
 void alias_counts_device(const DeviceAliasTable& t, const Array& out, std::uint64_t n, std::uint64_t seed);
 void gamma_device(const Array& shape, bool fp32, std::uint64_t n, const Array& out, std::uint64_t seed, std::uint64_t first);
 void dirichlet_device(const std::vector<double>& alpha, const Array& out, std::uint64_t n, std::uint64_t seed);
+// The weights' check on the device (multinomial's).
+struct DeviceWeightFindings {
+  std::uint64_t bad_flat = UINT64_MAX, zero_row = UINT64_MAX;
+  double bad_value = 0;
+};
+DeviceWeightFindings check_weights_device(const Array& weights, bool fp32, std::uint64_t m, std::uint64_t k);
+void synchronize(const Array& a);  // waits for a's stream
 // The weights of a device array, copied to the host for their checks.
 std::vector<double> download(const Array& a, bool fp32, std::uint64_t n);
 }  // namespace detail

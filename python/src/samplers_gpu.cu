@@ -2,6 +2,7 @@
 // and device, into the caller's arrays.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -61,7 +62,69 @@ __global__ void tile(const double* alpha, int k, std::uint64_t n, double* out) {
   if (i < n * static_cast<std::uint64_t>(k)) out[i] = alpha[i % static_cast<std::uint64_t>(k)];
 }
 
+// Each block checks rows: findings[0] = the least flat index of a weight
+// that is NaN, infinite or negative; findings[1] = the least row whose total
+// is 0 (both UINT64_MAX if none).
+template <class T>
+__global__ void check_rows(const T* w, std::uint64_t m, std::uint64_t k, unsigned long long* findings) {
+  __shared__ double sums[32];
+  for (std::uint64_t r = blockIdx.x; r < m; r += gridDim.x) {
+    double s = 0;
+    for (std::uint64_t j = threadIdx.x; j < k; j += blockDim.x) {
+      const T x = w[r * k + j];
+      if (!(x >= T(0)) || isinf(static_cast<double>(x))) atomicMin(&findings[0], static_cast<unsigned long long>(r * k + j));
+      s += static_cast<double>(x);
+    }
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+    if ((threadIdx.x & 31) == 0) sums[threadIdx.x >> 5] = s;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      double t = 0;
+      for (int i = 0; i < static_cast<int>(blockDim.x >> 5); ++i) t += sums[i];
+      if (!(t > 0)) atomicMin(&findings[1], static_cast<unsigned long long>(r));
+    }
+    __syncthreads();
+  }
+}
+
 }  // namespace
+
+DeviceWeightFindings check_weights_device(const Array& w, bool fp32, std::uint64_t m, std::uint64_t k) {
+  OnDevice on(w.device);
+  const auto stream = stream_of(w);
+  unsigned long long* f = nullptr;
+  unsigned long long host[2] = {UINT64_MAX, UINT64_MAX};
+  check(cudaMallocAsync(&f, sizeof host, stream), "cudaMallocAsync");
+  check(cudaMemcpyAsync(f, host, sizeof host, cudaMemcpyHostToDevice, stream), "copying to the device");
+  const unsigned blocks = static_cast<unsigned>(std::min<std::uint64_t>(m, 65535));
+  if (fp32) check_rows<<<blocks, 256, 0, stream>>>(reinterpret_cast<const float*>(w.data), m, k, f);
+  else check_rows<<<blocks, 256, 0, stream>>>(reinterpret_cast<const double*>(w.data), m, k, f);
+  check(cudaGetLastError(), "the weights' check");
+  check(cudaMemcpyAsync(host, f, sizeof host, cudaMemcpyDeviceToHost, stream), "copying the weights' check");
+  check(cudaFreeAsync(f, stream), "cudaFreeAsync");
+  check(cudaStreamSynchronize(stream), "the weights' check");
+  DeviceWeightFindings out;
+  out.bad_flat = host[0];
+  out.zero_row = host[1];
+  if (out.bad_flat != UINT64_MAX) {
+    unsigned char b[8];
+    const std::size_t e = fp32 ? 4 : 8;
+    check(cudaMemcpy(b, reinterpret_cast<const unsigned char*>(w.data) + out.bad_flat * e, e, cudaMemcpyDeviceToHost), "copying a weight");
+    if (fp32) {
+      float x;
+      std::memcpy(&x, b, 4);
+      out.bad_value = x;
+    } else {
+      std::memcpy(&out.bad_value, b, 8);
+    }
+  }
+  return out;
+}
+
+void synchronize(const Array& a) {
+  OnDevice on(a.device);
+  check(cudaStreamSynchronize(stream_of(a)), "the stream");
+}
 
 std::vector<double> download(const Array& a, bool fp32, std::uint64_t n) {
   OnDevice on(a.device);

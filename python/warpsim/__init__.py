@@ -137,12 +137,16 @@ def _seed(seed):
     return int(seed)
 
 
-def multinomial(weights, num_samples, replacement=True, *, seed=0, out=None, stream=None):
+def multinomial(weights, num_samples, replacement=True, *, seed=0, out=None, stream=None, check=True):
     """``num_samples`` draws from each row of ``weights`` (K, or M x K), as
     torch.multinomial(weights, num_samples, replacement=True): out[r, s] is
     draw s of row r by the sum-tree draw (every draw the oracle's, resolving
     2^-36 of a row), from rng::uniform<double>(seed, r, s). int32 indices, in
-    ``out`` if given, else a new array where the weights lie."""
+    ``out`` if given, else a new array where the weights lie. ``check``:
+    refuse NaN, infinite or negative weights and rows of total 0 (on a device
+    one more pass over the weights; check=False skips it, as the C++ API does,
+    and then such weights draw unspecified indices). Asynchronous on the
+    stream for device arrays when check=False."""
     if not replacement:
         raise ValueError("replacement=False is not offered: the sum-tree draw draws with replacement")
     if not isinstance(num_samples, (int, np.integer)) or isinstance(num_samples, bool):
@@ -155,7 +159,7 @@ def multinomial(weights, num_samples, replacement=True, *, seed=0, out=None, str
         out = _empty_like_place(weights, shape, "int32")
     o = describe(out, "out", stream=stream)
     o.desc["stream"] = w.desc["stream"]
-    _warpsim.multinomial(w.desc, o.desc, int(num_samples), _seed(seed))
+    _warpsim.multinomial(w.desc, o.desc, int(num_samples), _seed(seed), bool(check))
     return out
 
 
