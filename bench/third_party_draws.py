@@ -103,7 +103,7 @@ def torch_cases(torch, n):
     ]
     print(json.dumps({"torch": torch.__version__, "device": torch.cuda.get_device_name()}), flush=True)
     for name, weights, draw in cases:
-        yield name, weights.cpu().numpy(), lambda draw=draw: (draw(), torch.cuda.synchronize())[0].to(torch.int32).cpu().numpy()
+        yield name, weights, lambda draw=draw: (draw(), torch.cuda.synchronize())[0].to(torch.int32)
 
 
 def jax_cases(n):
@@ -121,11 +121,18 @@ def jax_cases(n):
             draw = jax.jit(lambda key, mode=mode, chunk=chunk: jax.random.categorical(key, logits, shape=(chunk,), mode=mode))
 
             def run(total=total, chunk=chunk, draw=draw):
-                import numpy as np
                 keys = jax.random.split(jax.random.PRNGKey(12), (total + chunk - 1) // chunk)
-                out = np.concatenate([np.asarray(draw(keys[i])) for i in range(len(keys))])[:total]
-                return out.astype(np.int32)
+                out = jnp.concatenate([draw(keys[i]) for i in range(len(keys))])[:total]
+                return out.astype(jnp.int32).block_until_ready()
             yield f"{lname}_jax_categorical_{mode}", p, run
+
+
+def host(x):
+    """A NumPy copy of a PyTorch, JAX or NumPy array."""
+    import numpy as np
+    if hasattr(x, "cpu"):
+        return x.cpu().numpy()
+    return np.asarray(x)
 
 
 def main():
@@ -140,8 +147,9 @@ def main():
         cases = torch_cases(torch, n)
     for name, weights, draw in cases:
         t0 = time.time()
-        d = draw()
+        d = host(draw())
         seconds = time.time() - t0
+        weights = host(weights)
         os.makedirs(os.path.join(outdir, name), exist_ok=True)
         save_npy(os.path.join(outdir, name, "weights.npy"), weights.astype("<f4"), "<f4")
         save_npy(os.path.join(outdir, name, "draws.npy"), d.astype("<i4"), "<i4")

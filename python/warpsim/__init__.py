@@ -116,19 +116,23 @@ def _framework(x):
     return type(x).__module__.split(".")[0]
 
 
-def _empty_like_place(like, shape, dtype):
-    """An empty array of `dtype` ("int32", "uint32", "uint64", "float32", "float64") where `like` lies."""
+def _empty_like_place(like, shape, dtype, zero=False):
+    """An array of `dtype` ("int32", "uint32", "uint64", "float32", "float64")
+    where `like` lies, uninitialised or (zero) zeroed."""
     fw = _framework(like)
     if fw == "torch":
         import torch
-        return torch.empty(shape, dtype=getattr(torch, dtype), device=like.device)
+        if dtype.startswith("uint"):  # PyTorch's unsigned types: made as their signed twins, viewed
+            signed = getattr(torch, dtype[1:])
+            return (torch.zeros if zero else torch.empty)(shape, dtype=signed, device=like.device).view(getattr(torch, dtype))
+        return (torch.zeros if zero else torch.empty)(shape, dtype=getattr(torch, dtype), device=like.device)
     if fw == "cupy":
         import cupy
         with cupy.cuda.Device(like.device.id):
-            return cupy.empty(shape, dtype=dtype)
+            return (cupy.zeros if zero else cupy.empty)(shape, dtype=dtype)
     if fw in ("jax", "jaxlib"):
         raise TypeError("JAX arrays are immutable: warpsim's samplers write PyTorch, CuPy or NumPy arrays (pass one, or out=)")
-    return np.empty(shape, dtype=dtype)
+    return (np.zeros if zero else np.empty)(shape, dtype=dtype)
 
 
 def _seed(seed):
@@ -187,8 +191,7 @@ class AliasTable:
 
     def counts(self, n, seed=0, *, out=None):
         if out is None:
-            out = _empty_like_place(self._like, (len(self),), "uint64")
-            out[...] = 0
+            out = _empty_like_place(self._like, (len(self),), "uint64", zero=True)
         o = describe(out, "out")
         o.desc["stream"] = self._w.desc["stream"]
         self._core.counts(o.desc, int(n), _seed(seed))
