@@ -138,6 +138,7 @@ Report check(const InputSource& inputs, const FileOptions& o, const Weights& w, 
   // the batches hold the same draws (it leaves those out).
   if (const ArrayView* dv = draws->device_array(); dv && !uniforms && !row_checks && device::can_count(*dv)) {
     const auto& c = counter.data();
+    const auto t0 = std::chrono::steady_clock::now();
     const auto d = device::count_law(*dv, std::vector<double>(w.values.begin(), w.values.begin() + static_cast<std::ptrdiff_t>(k)), c.cell_of, c.cells, c.batched ? kBatches : 0);
     if (d.out_of_range == 0) {
       counter.add_batched_counts(d.counts, d.batch_counts);
@@ -147,6 +148,8 @@ Report check(const InputSource& inputs, const FileOptions& o, const Weights& w, 
       }
       e = d.draws;
       counted = true;
+      report.notes.push_back("the draws were counted on CUDA device " + std::to_string(dv->device) + ", where they lie, in " +
+                             g(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()) + " s; none was copied to the host");
     }
   }
   if (!counted) progress.start("draws", di.npy ? std::optional<std::uint64_t>(di.shape.empty() ? 1 : di.shape[0] * di.columns) : std::nullopt);

@@ -1,6 +1,7 @@
 #include "python/src/core.hpp"
 
 #include <cctype>
+#include <chrono>
 #include <utility>
 
 #include "cli/errors.hpp"
@@ -92,7 +93,10 @@ Report validate_draws(const DrawsArgs& a) {
     o.alpha = a.alpha;
     o.adds_in_order = a.adds_in_order;
     cli::validate::Progress progress(a.progress ? cli::validate::Progress::terminal_stderr() : nullptr);
-    return Report(std::make_shared<const cli::validate::Report>(cli::validate::check_files(inputs, o, progress)));
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = std::make_shared<cli::validate::Report>(cli::validate::check_files(inputs, o, progress));
+    r->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return Report(std::move(r));
   });
 }
 
@@ -107,7 +111,10 @@ Report validate_values(const ValuesArgs& a) {
     o.rounded_to = a.rounded_to;
     o.clamp = {a.clamp_low, a.clamp_high};
     cli::validate::Progress progress(a.progress ? cli::validate::Progress::terminal_stderr() : nullptr);
-    return Report(std::make_shared<const cli::validate::Report>(cli::validate::check_values(inputs, o, progress)));
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = std::make_shared<cli::validate::Report>(cli::validate::check_values(inputs, o, progress));
+    r->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return Report(std::move(r));
   });
 }
 

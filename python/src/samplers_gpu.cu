@@ -62,29 +62,36 @@ __global__ void tile(const double* alpha, int k, std::uint64_t n, double* out) {
   if (i < n * static_cast<std::uint64_t>(k)) out[i] = alpha[i % static_cast<std::uint64_t>(k)];
 }
 
-// Each block checks rows: findings[0] = the least flat index of a weight
-// that is NaN, infinite or negative; findings[1] = the least row whose total
-// is 0 (both UINT64_MAX if none).
+// The weights' check, one pass over them: a block a segment of 8,192 of a
+// row's weights (coalesced); findings[0] = the least flat index of a weight
+// that is NaN, infinite or negative; totals[r] += the segment's sum (a row's
+// total only matters as > 0, so the atomics' order does not).
+constexpr std::uint64_t kCheckSegment = 8192;
+
 template <class T>
-__global__ void check_rows(const T* w, std::uint64_t m, std::uint64_t k, unsigned long long* findings) {
+__global__ void check_weights_kernel(const T* w, std::uint64_t k, std::uint64_t segments, double* totals, unsigned long long* findings) {
   __shared__ double sums[32];
-  for (std::uint64_t r = blockIdx.x; r < m; r += gridDim.x) {
-    double s = 0;
-    for (std::uint64_t j = threadIdx.x; j < k; j += blockDim.x) {
-      const T x = w[r * k + j];
-      if (!(x >= T(0)) || isinf(static_cast<double>(x))) atomicMin(&findings[0], static_cast<unsigned long long>(r * k + j));
-      s += static_cast<double>(x);
-    }
-    for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-    if ((threadIdx.x & 31) == 0) sums[threadIdx.x >> 5] = s;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      double t = 0;
-      for (int i = 0; i < static_cast<int>(blockDim.x >> 5); ++i) t += sums[i];
-      if (!(t > 0)) atomicMin(&findings[1], static_cast<unsigned long long>(r));
-    }
-    __syncthreads();
+  const std::uint64_t r = blockIdx.x / segments, begin = (blockIdx.x % segments) * kCheckSegment;
+  const std::uint64_t end = begin + kCheckSegment < k ? begin + kCheckSegment : k;
+  double s = 0;
+  for (std::uint64_t j = begin + threadIdx.x; j < end; j += blockDim.x) {
+    const T x = w[r * k + j];
+    if (!(x >= T(0)) || isinf(static_cast<double>(x))) atomicMin(&findings[0], static_cast<unsigned long long>(r * k + j));
+    s += static_cast<double>(x);
   }
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+  if ((threadIdx.x & 31) == 0) sums[threadIdx.x >> 5] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    double t = 0;
+    for (int i = 0; i < static_cast<int>(blockDim.x >> 5); ++i) t += sums[i];
+    if (t > 0) atomicAdd(&totals[r], t);
+  }
+}
+
+__global__ void zero_rows(const double* totals, std::uint64_t m, unsigned long long* findings) {
+  const std::uint64_t r = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  if (r < m && !(totals[r] > 0)) atomicMin(&findings[1], static_cast<unsigned long long>(r));
 }
 
 }  // namespace
@@ -92,13 +99,19 @@ __global__ void check_rows(const T* w, std::uint64_t m, std::uint64_t k, unsigne
 DeviceWeightFindings check_weights_device(const Array& w, bool fp32, std::uint64_t m, std::uint64_t k) {
   OnDevice on(w.device);
   const auto stream = stream_of(w);
+  // One allocation: the two findings, then the M row totals.
   unsigned long long* f = nullptr;
   unsigned long long host[2] = {UINT64_MAX, UINT64_MAX};
-  check(cudaMallocAsync(&f, sizeof host, stream), "cudaMallocAsync");
+  check(cudaMallocAsync(&f, sizeof host + m * sizeof(double), stream), "the weights' check (" + std::to_string(m * 8) + " bytes)");
+  auto* totals = reinterpret_cast<double*>(f + 2);
   check(cudaMemcpyAsync(f, host, sizeof host, cudaMemcpyHostToDevice, stream), "copying to the device");
-  const unsigned blocks = static_cast<unsigned>(std::min<std::uint64_t>(m, 65535));
-  if (fp32) check_rows<<<blocks, 256, 0, stream>>>(reinterpret_cast<const float*>(w.data), m, k, f);
-  else check_rows<<<blocks, 256, 0, stream>>>(reinterpret_cast<const double*>(w.data), m, k, f);
+  check(cudaMemsetAsync(totals, 0, m * sizeof(double), stream), "cudaMemsetAsync");
+  const std::uint64_t segments = (k + kCheckSegment - 1) / kCheckSegment;
+  if (m * segments > 0x7fffffffu) throw BadInput("the weights' check: M x ceil(K / 8192) must be below 2^31");
+  const auto blocks = static_cast<unsigned>(m * segments);
+  if (fp32) check_weights_kernel<<<blocks, 256, 0, stream>>>(reinterpret_cast<const float*>(w.data), k, segments, totals, f);
+  else check_weights_kernel<<<blocks, 256, 0, stream>>>(reinterpret_cast<const double*>(w.data), k, segments, totals, f);
+  zero_rows<<<static_cast<unsigned>((m + 255) / 256), 256, 0, stream>>>(totals, m, f);
   check(cudaGetLastError(), "the weights' check");
   check(cudaMemcpyAsync(host, f, sizeof host, cudaMemcpyDeviceToHost, stream), "copying the weights' check");
   check(cudaFreeAsync(f, stream), "cudaFreeAsync");

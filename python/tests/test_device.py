@@ -119,3 +119,11 @@ def test_samplers_on_the_device_equal_the_oracle():
     assert np.allclose(g_dev, g_host, rtol=1e-12, atol=0)
     d_dev = warpsim.dirichlet([1.0, 2.0, 3.0], 1000, seed=5, like=torch.zeros(1, device="cuda")).cpu().numpy()
     assert np.allclose(d_dev, warpsim.dirichlet([1.0, 2.0, 3.0], 1000, seed=5), rtol=1e-12, atol=0)
+
+
+def test_torch_cpu_tensors_and_tensors_that_require_grad():
+    d = host_draws(50_000, 7)
+    w = torch.tensor(W, requires_grad=True)
+    assert numbers(warpsim.validate(torch.from_numpy(d), w)) == numbers(warpsim.validate(d, W))
+    r = warpsim.validate(torch.from_numpy(d).cuda(), W)
+    assert any(n.startswith("the draws were counted on CUDA device") for n in r.to_dict()["notes"])

@@ -3,12 +3,16 @@ PyTorch, JAX and CuPy arrays on a GPU through ``__cuda_array_interface__`` or
 DLPack (``__dlpack__``). An array is described -- address, type, shape, device,
 stream -- never copied (host lists and tuples become NumPy arrays first).
 
-The stream: a device array's work is ordered on the stream its producer names
-(the ``stream`` of ``__cuda_array_interface__``: PyTorch's and CuPy's current
-stream), else on the legacy default stream, which DLPack producers are asked
-to order their work before (``__dlpack__(stream=1)``). An explicit ``stream``
-(an integer ``cudaStream_t``, or an object with ``cuda_stream`` or ``ptr``)
-takes precedence.
+PyTorch tensors and CuPy arrays are described from their own accessors (a
+call's overhead is what small samplers pay); other device arrays through
+``__cuda_array_interface__`` or DLPack.
+
+The stream: a device array's work is ordered on the caller's current stream
+(PyTorch's and CuPy's; the ``stream`` of ``__cuda_array_interface__``), else
+on the legacy default stream, which DLPack producers are asked to order
+their work before (``__dlpack__(stream=1)``). An explicit ``stream`` (an
+integer ``cudaStream_t``, or an object with ``cuda_stream`` or ``ptr``) takes
+precedence.
 """
 
 import ctypes
@@ -149,6 +153,56 @@ def _from_dlpack(x, name, stream):
     return Described({"data": data, "typestr": typestr, "shape": list(shape), "device": int(device_id), "stream": int(s or 0)}, (x, capsule))
 
 
+_TORCH_TYPES = {
+    "torch.float32": "<f4", "torch.float64": "<f8", "torch.int8": "|i1", "torch.int16": "<i2", "torch.int32": "<i4",
+    "torch.int64": "<i8", "torch.uint8": "|u1", "torch.uint16": "<u2", "torch.uint32": "<u4", "torch.uint64": "<u8", "torch.bool": "|b1",
+}
+
+
+def _torch_stream(torch, index):
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # a few hundred ns, where torch.cuda.current_stream() takes microseconds
+    return int(raw(index)) if raw else int(torch.cuda.current_stream(index).cuda_stream)
+
+
+def _from_torch(x, name, stream):
+    """A PyTorch tensor's description from its own accessors (the fast path:
+    a call's overhead is what small samplers pay)."""
+    import torch
+
+    if x.requires_grad:
+        x = x.detach()
+    t = str(x.dtype)
+    if t in ("torch.bfloat16", "torch.float16"):
+        raise _bfloat_hint(name)
+    if t not in _TORCH_TYPES:
+        raise TypeError(f"{name} holds {t}; warpsim reads float32, float64 and integers")
+    if not x.is_contiguous():
+        _refuse_strided(name, x.shape, x.stride(), "elements")
+    if x.is_cuda:
+        device = x.device.index
+        s = stream_handle(stream)
+        s = _torch_stream(torch, device) if s is None else s
+    elif x.device.type == "cpu":
+        device, s = -1, 0
+    else:
+        raise ValueError(f"{name} lies on {x.device}: warpsim reads host memory and CUDA devices")
+    return Described({"data": x.data_ptr(), "typestr": _TORCH_TYPES[t], "shape": list(x.shape), "device": device, "stream": s}, x)
+
+
+def _from_cupy(x, name, stream):
+    import cupy
+
+    if x.dtype == np.float16:
+        raise _bfloat_hint(name)
+    if x.dtype.kind not in "iufb":
+        raise TypeError(f"{name} holds {x.dtype}; warpsim reads float32, float64 and integers")
+    if not x.flags.c_contiguous:
+        _refuse_strided(name, x.shape, x.strides, "bytes")
+    s = stream_handle(stream)
+    s = cupy.cuda.get_current_stream().ptr if s is None else s
+    return Described({"data": x.data.ptr, "typestr": x.dtype.str, "shape": list(x.shape), "device": x.device.id, "stream": int(s)}, x)
+
+
 def _from_numpy(a, name, stream):
     if a.dtype == np.float16:
         raise _bfloat_hint(name)
@@ -168,15 +222,14 @@ def describe(x, name, *, stream=None, allow_scalar=False):
     if x is None:
         raise TypeError(f"{name} is None")
     module = type(x).__module__.split(".")[0]
-    if module == "torch" and getattr(x, "requires_grad", False):
-        x = x.detach()
     if hasattr(x, "block_until_ready") and module in ("jax", "jaxlib"):
         x.block_until_ready()  # JAX orders no stream of ours: its work is done first
-    if module == "torch" and not x.is_cuda:
-        if str(x.dtype) in ("torch.bfloat16", "torch.float16"):
-            raise _bfloat_hint(name)
-        d = _from_numpy(x.numpy(), name, stream)  # zero-copy
-        d.keep = (x, d.keep)
+    if isinstance(x, np.ndarray):
+        d = _from_numpy(x, name, stream)
+    elif module == "torch" and hasattr(x, "data_ptr"):
+        d = _from_torch(x, name, stream)
+    elif module == "cupy" and hasattr(x, "data") and hasattr(x.data, "ptr"):
+        d = _from_cupy(x, name, stream)
     elif hasattr(x, "__cuda_array_interface__"):
         try:
             d = _from_cai(x, name, stream)
@@ -187,12 +240,9 @@ def describe(x, name, *, stream=None, allow_scalar=False):
     elif hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__") and not isinstance(x, np.ndarray):
         d = _from_dlpack(x, name, stream)
     else:
-        if isinstance(x, np.ndarray):
-            a = x
-        else:
-            a = np.asarray(x)
-            if a.dtype == object:
-                raise TypeError(f"{name} ({type(x).__name__}) is not an array of numbers")
+        a = np.asarray(x)
+        if a.dtype == object or a.dtype.kind in "USV":
+            raise TypeError(f"{name} ({type(x).__name__}) is not an array of numbers")
         d = _from_numpy(a, name, stream)
     if not allow_scalar and len(d.shape) == 0:
         raise ValueError(f"{name} is a 0-d array (a scalar); pass an array")
