@@ -134,7 +134,7 @@ def multinomial_bench():
             }
             row = {name: timed(fn, reps) for name, fn in methods.items()}
             wd = warpsim._arrays.describe(w, "weights").desc
-            od = warpsim._arrays.describe(out, "out").desc
+            od = warpsim._arrays.describe(out, "out", stream=wd[4]).desc
             warpsim._warpsim._time_multinomial(wd, od, 1, 1, False, 2)
             row["cpp_api_nocheck"] = warpsim._warpsim._time_multinomial(wd, od, 1, 1, False, reps)
             row["cpp_api_check"] = warpsim._warpsim._time_multinomial(wd, od, 1, 1, True, reps)

@@ -1,6 +1,6 @@
 // warpsim._warpsim: the binding of python/src/core.hpp and samplers.hpp.
 // Arrays arrive described (python/warpsim/_arrays.py turns NumPy, PyTorch,
-// JAX and CuPy arrays into dicts of address, type, shape, device, stream);
+// JAX and CuPy arrays into tuples of address, type, shape, device, stream);
 // the work runs without the GIL.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -13,19 +13,21 @@ using namespace warpsim::python;
 
 namespace {
 
-Array array_of(const py::dict& d) {
+// (address, type string, shape, device, stream): python/warpsim/_arrays.py's Described.desc.
+Array array_of(const py::tuple& d) {
+  if (d.size() != 5) throw BadInput("an array's description is (address, type, shape, device, stream)");
   Array a;
-  a.data = d["data"].cast<std::uintptr_t>();
-  a.typestr = d["typestr"].cast<std::string>();
-  a.shape = d["shape"].cast<std::vector<std::uint64_t>>();
-  a.device = d["device"].cast<int>();
-  a.stream = d["stream"].cast<std::uintptr_t>();
+  a.data = d[0].cast<std::uintptr_t>();
+  a.typestr = d[1].cast<std::string>();
+  a.shape = d[2].cast<std::vector<std::uint64_t>>();
+  a.device = d[3].cast<int>();
+  a.stream = d[4].cast<std::uintptr_t>();
   return a;
 }
 
 std::optional<Array> optional_array(const py::object& o) {
   if (o.is_none()) return std::nullopt;
-  return array_of(o.cast<py::dict>());
+  return array_of(o.cast<py::tuple>());
 }
 
 }  // namespace
@@ -43,7 +45,7 @@ PYBIND11_MODULE(_warpsim, m) {
 
   m.def(
       "validate_draws",
-      [](const py::dict& weights, const py::dict& draws, const py::object& uniforms, const py::object& row_seeds, double alpha,
+      [](const py::tuple& weights, const py::tuple& draws, const py::object& uniforms, const py::object& row_seeds, double alpha,
          std::optional<std::string> dtype, bool adds_in_order, bool progress) {
         DrawsArgs a{array_of(weights), array_of(draws), optional_array(uniforms), optional_array(row_seeds), alpha, std::move(dtype), adds_in_order,
                     progress};
@@ -54,7 +56,7 @@ PYBIND11_MODULE(_warpsim, m) {
       py::arg("progress"));
   m.def(
       "validate_values",
-      [](const py::dict& values, std::string law, double alpha, std::optional<std::string> rounded_to, std::optional<std::string> clamp_low,
+      [](const py::tuple& values, std::string law, double alpha, std::optional<std::string> rounded_to, std::optional<std::string> clamp_low,
          std::optional<std::string> clamp_high, bool progress) {
         ValuesArgs a{array_of(values), std::move(law), alpha, std::move(rounded_to), std::move(clamp_low), std::move(clamp_high), progress};
         py::gil_scoped_release free;
@@ -68,7 +70,7 @@ PYBIND11_MODULE(_warpsim, m) {
 
   m.def(
       "multinomial",
-      [](const py::dict& weights, const py::dict& out, int num_samples, std::uint64_t seed, bool check) {
+      [](const py::tuple& weights, const py::tuple& out, int num_samples, std::uint64_t seed, bool check) {
         const Array w = array_of(weights), o = array_of(out);
         py::gil_scoped_release free;
         multinomial(w, o, num_samples, seed, check);
@@ -78,14 +80,14 @@ PYBIND11_MODULE(_warpsim, m) {
   // multinomial, synchronised once (the performance docs' comparison).
   m.def(
       "_time_multinomial",
-      [](const py::dict& weights, const py::dict& out, int num_samples, std::uint64_t seed, bool check, int reps) {
+      [](const py::tuple& weights, const py::tuple& out, int num_samples, std::uint64_t seed, bool check, int reps) {
         const Array w = array_of(weights), o = array_of(out);
         py::gil_scoped_release free;
         return time_multinomial(w, o, num_samples, seed, check, reps);
       },
       py::arg("weights"), py::arg("out"), py::arg("num_samples"), py::arg("seed"), py::arg("check"), py::arg("reps"));
   py::class_<AliasTable>(m, "AliasTable")
-      .def(py::init([](const py::dict& weights) {
+      .def(py::init([](const py::tuple& weights) {
              const Array w = array_of(weights);
              py::gil_scoped_release free;
              return std::make_unique<AliasTable>(w);
@@ -95,7 +97,7 @@ PYBIND11_MODULE(_warpsim, m) {
       .def_property_readonly("device", &AliasTable::device)
       .def(
           "sample",
-          [](const AliasTable& t, const py::dict& out, std::uint64_t seed, std::uint64_t first) {
+          [](const AliasTable& t, const py::tuple& out, std::uint64_t seed, std::uint64_t first) {
             const Array o = array_of(out);
             py::gil_scoped_release free;
             t.sample(o, seed, first);
@@ -103,7 +105,7 @@ PYBIND11_MODULE(_warpsim, m) {
           py::arg("out"), py::arg("seed"), py::arg("first"))
       .def(
           "counts",
-          [](const AliasTable& t, const py::dict& out, std::uint64_t n, std::uint64_t seed) {
+          [](const AliasTable& t, const py::tuple& out, std::uint64_t n, std::uint64_t seed) {
             const Array o = array_of(out);
             py::gil_scoped_release free;
             t.counts(o, n, seed);
@@ -111,7 +113,7 @@ PYBIND11_MODULE(_warpsim, m) {
           py::arg("out"), py::arg("n"), py::arg("seed"));
   m.def(
       "gamma",
-      [](const py::dict& shape, const py::dict& out, std::uint64_t seed, std::uint64_t first) {
+      [](const py::tuple& shape, const py::tuple& out, std::uint64_t seed, std::uint64_t first) {
         const Array s = array_of(shape), o = array_of(out);
         py::gil_scoped_release free;
         gamma(s, o, seed, first);
@@ -119,7 +121,7 @@ PYBIND11_MODULE(_warpsim, m) {
       py::arg("shape"), py::arg("out"), py::arg("seed"), py::arg("first"));
   m.def(
       "dirichlet",
-      [](const py::dict& alpha, const py::dict& out, std::uint64_t seed) {
+      [](const py::tuple& alpha, const py::tuple& out, std::uint64_t seed) {
         const Array a = array_of(alpha), o = array_of(out);
         py::gil_scoped_release free;
         dirichlet(a, o, seed);

@@ -161,8 +161,7 @@ def multinomial(weights, num_samples, replacement=True, *, seed=0, out=None, str
         if num_samples < 1:
             raise ValueError(f"num_samples must be >= 1 ({num_samples} given)")
         out = _empty_like_place(weights, shape, "int32")
-    o = describe(out, "out", stream=stream)
-    o.desc["stream"] = w.desc["stream"]
+    o = describe(out, "out", stream=w.stream)
     _warpsim.multinomial(w.desc, o.desc, int(num_samples), _seed(seed), bool(check))
     return out
 
@@ -184,16 +183,14 @@ class AliasTable:
     def sample(self, n, seed=0, *, first=0, out=None):
         if out is None:
             out = _empty_like_place(self._like, (int(n),), "uint32")
-        o = describe(out, "out")
-        o.desc["stream"] = self._w.desc["stream"]
+        o = describe(out, "out", stream=self._w.stream)
         self._core.sample(o.desc, _seed(seed), int(first))
         return out
 
     def counts(self, n, seed=0, *, out=None):
         if out is None:
             out = _empty_like_place(self._like, (len(self),), "uint64", zero=True)
-        o = describe(out, "out")
-        o.desc["stream"] = self._w.desc["stream"]
+        o = describe(out, "out", stream=self._w.stream)
         self._core.counts(o.desc, int(n), _seed(seed))
         return out
 
@@ -211,8 +208,7 @@ def gamma(shape, n=None, seed=0, *, first=0, out=None, stream=None):
     s = describe(shape, "shape", stream=stream)
     if out is None:
         out = _empty_like_place(shape, s.shape, "float32" if s.typestr == "<f4" else "float64")
-    o = describe(out, "out", stream=stream)
-    o.desc["stream"] = s.desc["stream"]
+    o = describe(out, "out", stream=s.stream)
     _warpsim.gamma(s.desc, o.desc, _seed(seed), int(first))
     return out
 

@@ -51,7 +51,10 @@ _capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
 
 
 class Described:
-    """An array's description for the C++ core, and what keeps it alive."""
+    """An array's description for the C++ core -- the tuple (address, type
+    string, shape, device, stream) -- and what keeps the array alive."""
+
+    __slots__ = ("desc", "keep")
 
     def __init__(self, desc, keep):
         self.desc = desc
@@ -59,15 +62,19 @@ class Described:
 
     @property
     def device(self):
-        return self.desc["device"]
+        return self.desc[3]
 
     @property
     def shape(self):
-        return tuple(self.desc["shape"])
+        return tuple(self.desc[2])
 
     @property
     def typestr(self):
-        return self.desc["typestr"]
+        return self.desc[1]
+
+    @property
+    def stream(self):
+        return self.desc[4]
 
 
 def stream_handle(stream):
@@ -124,7 +131,7 @@ def _from_cai(x, name, stream):
         s = cai.get("stream") or 0
     if typestr[1:] == "f2":
         raise _bfloat_hint(name)
-    return Described({"data": data, "typestr": typestr, "shape": list(shape), "device": device, "stream": int(s)}, x)
+    return Described((data, typestr, list(shape), device, int(s)), x)
 
 
 def _from_dlpack(x, name, stream):
@@ -150,7 +157,7 @@ def _from_dlpack(x, name, stream):
         if not _c_contiguous(shape, strides, 1):
             _refuse_strided(name, shape, strides, "elements")
     data = (t.data or 0) + t.byte_offset
-    return Described({"data": data, "typestr": typestr, "shape": list(shape), "device": int(device_id), "stream": int(s or 0)}, (x, capsule))
+    return Described((data, typestr, list(shape), int(device_id), int(s or 0)), (x, capsule))
 
 
 _TORCH_TYPES = {
@@ -186,7 +193,7 @@ def _from_torch(x, name, stream):
         device, s = -1, 0
     else:
         raise ValueError(f"{name} lies on {x.device}: warpsim reads host memory and CUDA devices")
-    return Described({"data": x.data_ptr(), "typestr": _TORCH_TYPES[t], "shape": list(x.shape), "device": device, "stream": s}, x)
+    return Described((x.data_ptr(), _TORCH_TYPES[t], list(x.shape), device, s), x)
 
 
 def _from_cupy(x, name, stream):
@@ -200,7 +207,7 @@ def _from_cupy(x, name, stream):
         _refuse_strided(name, x.shape, x.strides, "bytes")
     s = stream_handle(stream)
     s = cupy.cuda.get_current_stream().ptr if s is None else s
-    return Described({"data": x.data.ptr, "typestr": x.dtype.str, "shape": list(x.shape), "device": x.device.id, "stream": int(s)}, x)
+    return Described((x.data.ptr, x.dtype.str, list(x.shape), x.device.id, int(s)), x)
 
 
 def _from_numpy(a, name, stream):
@@ -214,7 +221,7 @@ def _from_numpy(a, name, stream):
     if typestr[0] == ">":
         raise TypeError(f"{name} is big-endian ({typestr}); pass {name}.astype({name}.dtype.newbyteorder('<'))")
     data = a.__array_interface__["data"][0]
-    return Described({"data": data, "typestr": typestr, "shape": list(a.shape), "device": -1, "stream": 0}, a)
+    return Described((data, typestr, list(a.shape), -1, 0), a)
 
 
 def describe(x, name, *, stream=None, allow_scalar=False):
