@@ -1,6 +1,9 @@
 #include "stats/binomial.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/normal.hpp>
@@ -133,8 +136,34 @@ CategoryVerdicts per_category_binomial(std::span<const double> observed, std::sp
   if (observed.size() != probabilities.size()) throw std::invalid_argument("observed counts and probabilities differ in length");
   CategoryVerdicts v;
   v.p_values.resize(observed.size());
-  for (std::size_t i = 0; i < observed.size(); ++i) {
-    v.p_values[i] = binomial_two_sided_p_value(static_cast<std::uint64_t>(observed[i]), n, probabilities[i]);
+  // Each category's exact test is a few incomplete beta functions in long
+  // double (a vocabulary's 131,072 took 0.7 s on one core): the categories
+  // are shared among the cores, each p-value the same whoever computes it.
+  const auto range = [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) v.p_values[i] = binomial_two_sided_p_value(static_cast<std::uint64_t>(observed[i]), n, probabilities[i]);
+  };
+  const std::size_t threads = observed.size() < 4096 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
+  if (threads == 1) {
+    range(0, observed.size());
+  } else {
+    std::vector<std::thread> pool;
+    std::exception_ptr failure;
+    std::mutex m;
+    const std::size_t chunk = (observed.size() + threads - 1) / threads;
+    for (std::size_t t = 0; t < threads; ++t) {
+      const std::size_t first = t * chunk, last = std::min(observed.size(), first + chunk);
+      if (first >= last) break;
+      pool.emplace_back([&, first, last] {
+        try {
+          range(first, last);
+        } catch (...) {
+          const std::lock_guard<std::mutex> lock(m);
+          failure = std::current_exception();
+        }
+      });
+    }
+    for (auto& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
   }
   v.adjusted = correction == Correction::Holm ? holm_adjust(v.p_values) : benjamini_hochberg_adjust(v.p_values);
   for (std::size_t i = 0; i < v.adjusted.size(); ++i)

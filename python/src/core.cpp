@@ -70,6 +70,16 @@ cli::ArrayView view_of(const Array& a, const std::string& name) {
 Report::Report(std::shared_ptr<const cli::validate::Report> r) : r_(std::move(r)) {}
 bool Report::consistent() const { return r_->consistent(); }
 std::string Report::json() const { return cli::validate::render_json(*r_).dump(2); }
+std::string Report::summary_json() const {
+  cli::validate::Report brief;
+  brief.kind = r_->kind;
+  brief.subject = r_->subject;
+  brief.alpha = r_->alpha;
+  brief.checks = r_->checks;
+  brief.notes = r_->notes;
+  brief.seconds = r_->seconds;
+  return cli::validate::render_json(brief).dump();
+}
 std::string Report::html() const { return cli::validate::render_html(*r_, ""); }
 std::string Report::text() const { return cli::validate::render_text(*r_); }
 

@@ -51,6 +51,10 @@ class Report {
   explicit Report(std::shared_ptr<const cli::validate::Report> r);
   bool consistent() const;
   std::string json() const;  // `warpsim validate --format json`
+  // The same without the laws' categories and the rows' view (what a
+  // Report's checks are made from: a vocabulary's 10^5 categories made the
+  // whole JSON the larger part of a call).
+  std::string summary_json() const;
   std::string html() const;  // `--format html`
   std::string text() const;  // the terminal's report
 

@@ -40,6 +40,7 @@ PYBIND11_MODULE(_warpsim, m) {
   py::class_<Report>(m, "Report")
       .def_property_readonly("consistent", &Report::consistent)
       .def("json", &Report::json)
+      .def("summary_json", &Report::summary_json)
       .def("html", &Report::html)
       .def("text", &Report::text);
 

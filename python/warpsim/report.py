@@ -55,7 +55,7 @@ class Report:
 
     def __init__(self, core):
         self._core = core
-        self._json = json.loads(core.json())
+        self._json = json.loads(core.summary_json())  # the checks, subject, alpha, notes (to_json(): everything)
         self.checks = [Check(c) for c in self._json["checks"]]
 
     @property
@@ -81,8 +81,17 @@ class Report:
                 return c
         raise KeyError(name)
 
+    @property
+    def notes(self):
+        return list(self._json.get("notes", []))
+
+    @property
+    def seconds(self):
+        return self._json.get("seconds")
+
     def to_dict(self):
-        return json.loads(json.dumps(self._json))
+        """The whole JSON report as Python objects (laws and categories included)."""
+        return json.loads(self._core.json())
 
     def to_json(self):
         """The command's JSON report (``warpsim validate --format json``)."""
