@@ -27,6 +27,8 @@ import numpy as np
 
 import warpsim
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # bench/: torch_timing, third_party_draws
+
 RESULTS = []
 OUT = None
 
@@ -91,19 +93,10 @@ def validate_bench():
 
 
 def timed(fn, reps):
-    import torch
+    """Seconds: the median of `reps` runs between CUDA events (bench/torch_timing.py)."""
+    from torch_timing import median_ms
 
-    fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / 1000)
-    return statistics.median(times)
+    return median_ms(fn, reps=reps, warmup=1) / 1000
 
 
 def multinomial_bench():
@@ -156,7 +149,6 @@ def numbers(report_json):
 
 
 def thirdparty(cli, n, use_jax):
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__)))
     import third_party_draws as tp
 
     if use_jax:

@@ -87,7 +87,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (!x) return 0;
       inputs.arrays["values"] = *x;
       constexpr const char* laws[] = {"normal:0,1", "gamma:0.5,1", "beta:2,3", "uniform:0,1"};
-      report = cli::validate::check_values(inputs, {.values = "values", .law = laws[data[7] & 3]}, quiet);
+      cli::validate::ValuesOptions o;
+      o.values = "values";
+      o.law = laws[data[7] & 3];
+      report = cli::validate::check_values(inputs, o, quiet);
     }
     fuzz::expect_printable(cli::validate::render_json(report).dump(), "report");
   } catch (const cli::UsageError& e) {

@@ -19,6 +19,29 @@ void check(cudaError_t e, const std::string& what) {
 // the atomics on a hot category stay inside the SM.
 constexpr int kSharedBins = 8192;
 
+// One draw e of index i, checked and counted (both kernels' per-draw step):
+// false where i is out of range (noted in findings[0..1]); a draw of weight
+// 0 is noted in findings[2..3] and counted.
+template <class I, class T, bool Shared>
+__device__ bool note_draw(I i, std::uint64_t e, const T* w, std::int64_t k, unsigned int* local, unsigned long long* counts,
+                          unsigned long long* findings) {
+  if (i < 0 || i >= k) {
+    atomicAdd(&findings[0], 1ull);
+    atomicMin(&findings[1], static_cast<unsigned long long>(e));
+    return false;
+  }
+  if (w[i] == T(0)) {
+    atomicAdd(&findings[2], 1ull);
+    atomicMin(&findings[3], static_cast<unsigned long long>(e));
+  }
+  if constexpr (Shared) {
+    atomicAdd(&local[i], 1u);
+  } else {
+    atomicAdd(&counts[i], 1ull);
+  }
+  return true;
+}
+
 template <class T, bool Shared>
 __global__ void histogram_kernel(const std::int32_t* idx, std::uint64_t n, const T* w, std::int64_t k, unsigned long long* counts,
                                  unsigned long long* findings) {
@@ -29,21 +52,7 @@ __global__ void histogram_kernel(const std::int32_t* idx, std::uint64_t n, const
   }
   for (std::uint64_t e = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; e < n;
        e += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
-    const std::int32_t i = idx[e];
-    if (i < 0 || i >= k) {
-      atomicAdd(&findings[0], 1ull);
-      atomicMin(&findings[1], static_cast<unsigned long long>(e));
-      continue;
-    }
-    if (w[i] == T(0)) {
-      atomicAdd(&findings[2], 1ull);
-      atomicMin(&findings[3], static_cast<unsigned long long>(e));
-    }
-    if constexpr (Shared) {
-      atomicAdd(&local[i], 1u);
-    } else {
-      atomicAdd(&counts[i], 1ull);
-    }
+    note_draw<std::int32_t, T, Shared>(idx[e], e, w, k, local, counts, findings);
   }
   if constexpr (Shared) {
     __syncthreads();
@@ -162,20 +171,7 @@ __global__ void law_count_kernel(const I* idx, std::uint64_t first, std::uint64_
   for (std::uint64_t j = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; j < n; j += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
     const std::uint64_t e = first + j;
     const I i = idx[e];
-    if (i < 0 || i >= k) {
-      atomicAdd(&findings[0], 1ull);
-      atomicMin(&findings[1], static_cast<unsigned long long>(e));
-      continue;
-    }
-    if (w[i] == 0.0) {
-      atomicAdd(&findings[2], 1ull);
-      atomicMin(&findings[3], static_cast<unsigned long long>(e));
-    }
-    if constexpr (Shared) {
-      atomicAdd(&local[i], 1u);
-    } else {
-      atomicAdd(&counts[i], 1ull);
-    }
+    if (!note_draw<I, double, Shared>(i, e, w, k, local, counts, findings)) continue;
     if (batch_cells > 0) atomicAdd(&batch_local[static_cast<int>(e % static_cast<std::uint64_t>(batches)) * cells + cell_of[i]], 1u);
   }
   __syncthreads();
