@@ -25,6 +25,9 @@
 //                          pack_warp.hpp, pack_chunked.hpp (Alg. 3.2), psa_plus_warp.hpp,
 //                          psa_warp.hpp (PSA end to end, its phase map), sample_warp.hpp,
 //                          sectioned_warp.hpp
+//   token/token_law.hpp    an LLM server's token law defined exactly: logits, temperature,
+//                          top-k, top-p, min-p (Hugging Face's order, ties stated), the
+//                          sum tree's draw by a request's seed and offset (issue 52)
 //   rejection/             seed 004 and seed 001 Sec. 2.8: loop_warp.hpp (both of seed
 //                          004's loops on the warp model, the model counting iterations);
 //                          bringmann_larsen.hpp (the bit array with rank, attempts and
@@ -73,3 +76,4 @@
 #include "oracle/sum_tree.hpp"
 #include "oracle/sum_tree_draw.hpp"
 #include "oracle/target.hpp"
+#include "oracle/token/token_law.hpp"
