@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-
 namespace warpsim::cli {
 struct ArrayView;
 }
@@ -68,11 +67,11 @@ struct DeviceLawCounts {
   double first_zero_weight_index = 0;  // the index drawn there
 };
 bool can_count(const ArrayView& draws);
+DeviceLawCounts count_law(const ArrayView& draws, const std::vector<double>& weights, const std::vector<std::uint32_t>& cell_of, int cells, int batches);
 
 // The CUDA device `address` lies on, or -1 for host memory (pageable,
 // pinned or managed); UsageError where CUDA cannot say.
 int pointer_device(const void* address);
-DeviceLawCounts count_law(const ArrayView& draws, const std::vector<double>& weights, const std::vector<std::uint32_t>& cell_of, int cells, int batches);
 
 // `bytes` from `address` on CUDA device `device` to `host`, ordered on
 // `stream` (a cudaStream_t), and waited for; UsageError (saying `what`) on a

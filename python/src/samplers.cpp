@@ -3,10 +3,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "cli/errors.hpp"
+#include "cli/input/array_view.hpp"
+#include "cli/input/weights.hpp"
 #include "oracle/alias/psa.hpp"
 #include "oracle/alias/sample_warp.hpp"
 #include "oracle/alias/units.hpp"
@@ -41,22 +45,6 @@ void same_place(const Array& a, const Array& b, const std::string& an, const std
 template <class T>
 std::span<const T> host_span(const Array& a) {
   return {reinterpret_cast<const T*>(a.data), static_cast<std::size_t>(elements(a))};
-}
-
-// Every weight finite and >= 0, every row with a positive total.
-void check_weights(const std::vector<double>& w, std::uint64_t m, std::uint64_t k) {
-  for (std::uint64_t r = 0; r < m; ++r) {
-    double total = 0;
-    for (std::uint64_t j = 0; j < k; ++j) {
-      const double x = w[r * k + j];
-      if (!std::isfinite(x) || x < 0) {
-        throw BadInput("weights: weight " + std::to_string(j) + (m > 1 ? " of row " + std::to_string(r) : "") + " is " + std::to_string(x) +
-                       "; weights are finite and >= 0");
-      }
-      total += x;
-    }
-    if (!(total > 0)) throw BadInput("weights: " + (m > 1 ? "row " + std::to_string(r) : std::string("the row")) + " sums to 0: there is no distribution");
-  }
 }
 
 std::vector<double> weights_on_host(const Array& a, bool fp32) {
@@ -99,7 +87,18 @@ void multinomial(const Array& weights, const Array& out, int num_samples, std::u
     detail::multinomial_device(weights, fp32, static_cast<int>(m), static_cast<std::int64_t>(k), out, num_samples, seed);
     return;
   }
-  check_weights(weights_on_host(weights, fp32), m, k);  // the oracle needs them checked
+  // The oracle needs them checked: by the command's own weight reader.
+  try {
+    cli::ViewInputs inputs;
+    cli::ArrayView view;
+    view.data = reinterpret_cast<const void*>(weights.data);
+    view.bytes = fp32 ? 4 : 8;
+    view.shape = weights.shape;
+    inputs.arrays["weights"] = view;
+    (void)cli::read_weights(inputs, "weights", std::optional<std::string>());
+  } catch (const cli::UsageError& e) {
+    throw BadInput(e.what());
+  }
   auto* o = reinterpret_cast<std::int32_t*>(out.data);
   const auto draw = [&](auto w) {
     const auto d = oracle::sum_tree::draw_matrix(w, static_cast<int>(m), k, seed, num_samples);
@@ -130,13 +129,17 @@ AliasTable::AliasTable(const Array& weights) : s_(std::make_unique<State>()) {
   s_->k = weights.shape[0];
   if (s_->k > (std::uint64_t{1} << 32) - 1) throw BadInput("an alias table holds at most 2^32 - 1 items");
   s_->device = weights.device;
-  const auto w = weights_on_host(weights, fp32);
-  check_weights(w, 1, s_->k);
+  // Both builders check the weights (NaN, infinite, negative, all 0) and
+  // throw std::invalid_argument: on the device the builder's own pass.
   if (weights.device >= 0) {
     s_->on_device = detail::alias_build_device(weights, fp32, s_->k);
-  } else {
+    return;
+  }
+  try {
     s_->host = fp32 ? oracle::alias::psa(oracle::alias::to_units<float>(host_span<float>(weights)), 1)
                     : oracle::alias::psa(oracle::alias::to_units<double>(host_span<double>(weights)), 1);
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(std::string("weights: ") + e.what());
   }
 }
 AliasTable::~AliasTable() = default;

@@ -14,8 +14,9 @@
 //                normalised by their sum in index order (oracle::rejection::dirichlet_draw)
 //
 // Arrays must agree in place (all host, or all on one device) and in type;
-// every weight and parameter is checked on the host (device arrays: copied
-// there for the check, weights only). BadInput / BadType otherwise.
+// weights are checked where they lie (host: the command's weight reader;
+// device: multinomial's check pass, the alias builder's own), gamma's shapes
+// on the host. BadInput / BadType otherwise.
 #pragma once
 
 #include <cstdint>
@@ -76,7 +77,7 @@ struct DeviceWeightFindings {
 };
 DeviceWeightFindings check_weights_device(const Array& weights, bool fp32, std::uint64_t m, std::uint64_t k);
 void synchronize(const Array& a);  // waits for a's stream
-// The weights of a device array, copied to the host for their checks.
+// A device array's values, copied to the host (gamma's shapes, for their check).
 std::vector<double> download(const Array& a, bool fp32, std::uint64_t n);
 }  // namespace detail
 
