@@ -48,6 +48,8 @@ int main(int argc, char** argv) {
   app.add_option("--m", ms, "rows")->delimiter(',');
   app.add_option("--k", ks, "logits a row")->delimiter(',');
   app.add_option("--dtype", dtypes, "fp32, bf16")->delimiter(',');
+  std::string only;
+  app.add_option("--mode", only, "only this mode (temperature, top-k 50, top-p 0.9, min-p 0.05, all three)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -81,6 +83,7 @@ int main(int argc, char** argv) {
           const double bytes = static_cast<double>(n) * (bf16 ? 2 : 4);
           const double floor_ms = bytes / (bandwidth * 1e6);
           for (const auto& mode : modes) {
+            if (!only.empty() && only != mode.name) continue;
             gpu::TokenParams p;
             p.temperature_all = 0.7f, p.top_k_all = mode.top_k, p.top_p_all = mode.top_p, p.min_p_all = mode.min_p, p.seed_all = 11;
             std::uint64_t step = 0;

@@ -6,6 +6,9 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
+#include <map>
+#include <mutex>
+#include <tuple>
 #include <stdexcept>
 
 #include "gpu/cuda_check.hpp"
@@ -20,15 +23,32 @@ namespace {
 int logit_bytes(LogitType type) { return type == LogitType::F32 ? 4 : 2; }
 
 // Dynamic shared memory of a block holding `slice` elements: the floats
-// (plus a vector's worth for alignment) when in_shared, and a prefix sum a
-// chunk of 32.
+// (plus a vector's worth for alignment) when in_shared, a prefix sum a
+// chunk, and the selections' key buffer.
 std::size_t token_shared_bytes(std::int64_t slice, bool in_shared, LogitType type) {
   const std::int64_t vec = 16 / logit_bytes(type);
   const std::size_t floats = in_shared ? static_cast<std::size_t>((slice + vec + 3) / 4 * 16) : 0;
-  return floats + static_cast<std::size_t>((slice + kChunk - 1) / kChunk) * sizeof(unsigned long long);
+  return floats + static_cast<std::size_t>((slice + kChunk - 1) / kChunk) * sizeof(unsigned long long) + kKeyBuffer * sizeof(std::uint32_t);
 }
 
 constexpr std::int64_t kMinSlice = 4096;  // fewer elements a block: not worth a cluster's barriers
+
+// Whether the device holds a cluster of `cluster` blocks of the kernel with
+// `shared` bytes each (asked once a kernel, size and byte count).
+template <class In>
+bool fits(int cluster, std::size_t shared) {
+  static std::mutex mutex;
+  static std::map<std::tuple<int, int, std::size_t>, bool> known;  // (device, cluster, bytes)
+  int device = 0;
+  WARPSIM_CUDA(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_tuple(device, cluster, shared);
+  if (const auto it = known.find(key); it != known.end()) return it->second;
+  auto kernel = token_rows<In>;
+  allow_dynamic_shared(reinterpret_cast<const void*>(kernel), shared);
+  if (cluster > 8) WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  return known[key] = cluster == 1 || detail::cluster_fits(static_cast<unsigned>(cluster), kernel, dim3(kTokenThreads), shared);
+}
 
 template <class In>
 void launch(const TokenPlan& plan, const void* logits, int m, std::int64_t k, const TokenParams& params, int draws, int* out,
@@ -46,6 +66,32 @@ void launch(const TokenPlan& plan, const void* logits, int m, std::int64_t k, co
   }
 }
 
+template <class In>
+TokenPlan plan_for(int m, std::int64_t k, LogitType type) {
+  const std::size_t per_block = max_shared_per_block() - sizeof(TokenShared) - 1024;  // one block a multiprocessor
+  const std::size_t two_a_sm = per_block / 2 - 1024;                                   // two
+  const int sms = multiprocessors();
+  const auto slice_of = [&](int c) { return ((k + c - 1) / c + kChunk - 1) / kChunk * kChunk; };
+  // Blocks a row: enough that M rows fill the device twice over, each block
+  // at least kMinSlice elements; then enough that two blocks' slices fit a
+  // multiprocessor's shared memory; past 16 blocks, one block's.
+  int cluster = 1;
+  while (cluster < kMaxTokenCluster && static_cast<std::int64_t>(m) * cluster < 2 * sms && k / (2 * cluster) >= kMinSlice) cluster *= 2;
+  while (cluster < kMaxTokenCluster && token_shared_bytes(slice_of(cluster), true, type) > two_a_sm) cluster *= 2;
+  TokenPlan p;
+  p.cluster = cluster;
+  p.slice = slice_of(cluster);
+  p.in_shared = token_shared_bytes(p.slice, true, type) <= per_block;
+  p.shared_bytes = token_shared_bytes(p.slice, p.in_shared, type);
+  if (cluster > 8 && !fits<In>(cluster, p.shared_bytes)) {  // a GPC that cannot hold 16: 8, with longer slices
+    p.cluster = 8;
+    p.slice = slice_of(8);
+    p.in_shared = token_shared_bytes(p.slice, true, type) <= per_block;
+    p.shared_bytes = token_shared_bytes(p.slice, p.in_shared, type);
+  }
+  return p;
+}
+
 }  // namespace
 
 std::string TokenPlan::describe() const {
@@ -55,21 +101,11 @@ std::string TokenPlan::describe() const {
 }
 
 TokenPlan TokenSampler::plan(int m, std::int64_t k, LogitType type) {
-  const std::size_t budget = max_shared_per_block() - sizeof(TokenShared) - 1024;
-  const int sms = multiprocessors();
-  // Blocks a row: enough that M rows fill the device, each block at least
-  // kMinSlice elements; then enough that the slice fits shared memory.
-  int cluster = 1;
-  while (cluster < kMaxTokenCluster && static_cast<std::int64_t>(m) * cluster < sms && k / (2 * cluster) >= kMinSlice) cluster *= 2;
-  TokenPlan p;
-  for (;; cluster *= 2) {
-    p.cluster = cluster;
-    p.slice = ((k + cluster - 1) / cluster + kChunk - 1) / kChunk * kChunk;
-    p.in_shared = token_shared_bytes(p.slice, true, type) <= budget;
-    if (p.in_shared || cluster == kMaxTokenCluster) break;
+  switch (type) {
+    case LogitType::BF16: return plan_for<Bf16Bits>(m, k, type);
+    case LogitType::F16: return plan_for<F16Bits>(m, k, type);
+    default: return plan_for<float>(m, k, type);
   }
-  p.shared_bytes = token_shared_bytes(p.slice, p.in_shared, type);
-  return p;
 }
 
 void TokenSampler::sample(const void* logits, LogitType type, int m, std::int64_t k, const TokenParams& params, int draws, int* out,

@@ -4,7 +4,8 @@
 // some x, and weights that differ by an ulp are not the same law bit for bit;
 // this one is made of operations both sides round alike:
 //
-//   k = rint(x * log2(e))                          (one float product, then round half to even)
+//   t = fma(x, log2(e), 1.5 2^23)                 (x log2(e) rounded to an integer k, half to even,
+//                                                   in one rounding; k read from t's low bits)
 //   r = fma(-k, ln2_hi, x); r = fma(-k, ln2_lo, r) (Cody-Waite: |r| <= 0.3466)
 //   p = 1 + r + r^2/2! + ... + r^7/7!              (Horner, every step an explicit fmaf)
 //   e^x = p * 2^k                                  (2^k built from its bits; one rounding
@@ -31,44 +32,71 @@
 
 namespace warpsim::rng {
 
-WARPSIM_EXP_HOST_DEVICE inline float exp_f32(float x) {
-  if (x != x) return x;              // NaN
-  if (x < -87.0f) return 0.0f;       // (and -inf)
-  if (x > 88.0f) return HUGE_VALF;   // (and +inf)
+namespace detail {
+
+// p(r) 2^k for x in [-87, 88] (the callers clamp): the steps above.
+WARPSIM_EXP_HOST_DEVICE inline float exp_f32_core(float x) {
   constexpr float kLog2e = 1.44269502e+00f;
+  constexpr float kShifter = 12582912.0f;    // 1.5 2^23: adding it rounds to an integer, kept in the low bits
   constexpr float kLn2Hi = 6.93145752e-01f;  // 0x1.62e4p-1: ln 2's high bits
   constexpr float kLn2Lo = 1.42860677e-06f;  // ln 2 - hi, rounded to float
+  // 1/n! for n = 7 .. 2, rounded to float
+  constexpr float c7 = 1.98412701e-04f, c6 = 1.38888892e-03f, c5 = 8.33333377e-03f, c4 = 4.16666679e-02f, c3 = 1.66666672e-01f,
+                  c2 = 5.0e-01f;
 #if defined(__CUDA_ARCH__)
-  const float k = rintf(__fmul_rn(x, kLog2e));
+  const float t = fmaf(x, kLog2e, kShifter);
+  const float k = __fsub_rn(t, kShifter);
+  const int ki = __float_as_int(t) - __float_as_int(kShifter);
   float r = fmaf(-k, kLn2Hi, x);
   r = fmaf(-k, kLn2Lo, r);
+  float p = fmaf(c7, r, c6);
+  p = fmaf(p, r, c5);
+  p = fmaf(p, r, c4);
+  p = fmaf(p, r, c3);
+  p = fmaf(p, r, c2);
+  p = fmaf(p, r, 1.0f);
+  p = fmaf(p, r, 1.0f);
+  return __fmul_rn(p, __int_as_float((ki + 127) << 23));  // 2^k for k in [-126, 127], exact
 #else
-  const float k = std::nearbyint(x * kLog2e);
+  const float t = std::fma(x, kLog2e, kShifter);
+  const float k = t - kShifter;
+  std::int32_t tb, sb;
+  std::memcpy(&tb, &t, 4);
+  std::memcpy(&sb, &kShifter, 4);
+  const std::int32_t ki = tb - sb;
   float r = std::fma(-k, kLn2Hi, x);
   r = std::fma(-k, kLn2Lo, r);
-#endif
-  // 1/n! for n = 7 .. 2, rounded to float
-  constexpr float c[] = {1.98412701e-04f, 1.38888892e-03f, 8.33333377e-03f, 4.16666679e-02f, 1.66666672e-01f, 5.0e-01f};
-  float p = c[0];
-#if defined(__CUDA_ARCH__)
-  for (int i = 1; i < 6; ++i) p = fmaf(p, r, c[i]);
-  p = fmaf(p, r, 1.0f);
-  p = fmaf(p, r, 1.0f);
-#else
-  for (int i = 1; i < 6; ++i) p = std::fma(p, r, c[i]);
+  float p = std::fma(c7, r, c6);
+  p = std::fma(p, r, c5);
+  p = std::fma(p, r, c4);
+  p = std::fma(p, r, c3);
+  p = std::fma(p, r, c2);
   p = std::fma(p, r, 1.0f);
   p = std::fma(p, r, 1.0f);
-#endif
-  // 2^k for k in [-126, 127] (x in [-87, 88]), exact; one product rounds
-  const std::uint32_t bits = static_cast<std::uint32_t>(static_cast<int>(k) + 127) << 23;
+  const auto bits = static_cast<std::uint32_t>(ki + 127) << 23;  // 2^k for k in [-126, 127], exact
   float scale;
-#if defined(__CUDA_ARCH__)
-  scale = __uint_as_float(bits);
-  return __fmul_rn(p, scale);
-#else
   std::memcpy(&scale, &bits, 4);
   return p * scale;
 #endif
+}
+
+}  // namespace detail
+
+// The edge cases are selected at the end rather than branched to, so a
+// kernel's loop over weights stays one straight line.
+WARPSIM_EXP_HOST_DEVICE inline float exp_f32(float x) {
+  const bool under = x < -87.0f, over = x > 88.0f, nan = x != x;  // (-inf is under, +inf over)
+  const float e = detail::exp_f32_core(under || over || nan ? 0.0f : x);
+  return nan ? x : under ? 0.0f : over ? HUGE_VALF : e;
+}
+
+// exp_f32 for x <= 0 (and -inf), where the token law calls it (a logit
+// times 1 / T less the largest): the same value, bit for bit (tested), with
+// the NaN and overflow cases left out of a kernel's hottest loop.
+WARPSIM_EXP_HOST_DEVICE inline float exp_f32_nonpositive(float x) {
+  const bool under = x < -87.0f;
+  const float e = detail::exp_f32_core(under ? 0.0f : x);
+  return under ? 0.0f : e;
 }
 
 }  // namespace warpsim::rng

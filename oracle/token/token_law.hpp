@@ -10,10 +10,11 @@
 //                   NaN and +inf are refused (naming the token); -inf is a
 //                   token of weight 0; a row needs one finite logit.
 //   2. temperature  T, a float. T = 0: greedy, the first index of the largest
-//                   logit. T > 0: s_i = x_i / T (float division, rounded
-//                   once); m = max s_i (= the largest logit / T, division
-//                   being monotone); where m overflows to +-inf (T tiny),
-//                   greedy as T = 0.
+//                   logit. T > 0: r = 1 / T and s_i = x_i r, each rounded
+//                   once (a product a logit, as kernels scale); m = max s_i
+//                   (= the largest logit times r, the product being
+//                   monotone); where m overflows to +-inf (T tiny, or r
+//                   overflowing to inf), greedy as T = 0.
 //   3. weights      w_i = rng::exp_f32(s_i - m) (the subtraction rounded once;
 //                   rng/exp.hpp: the same bits on host and device): in [0, 1],
 //                   the largest exactly 1.
@@ -127,10 +128,25 @@ inline std::uint64_t ceil_mul(float p, std::uint64_t w) {
   return static_cast<std::uint64_t>(floor + ((floor << shift) != product ? 1 : 0));
 }
 
+// 1 / T, rounded once (volatile: never fused into the product that uses it).
+inline float reciprocal(float t) {
+  volatile float r = 1.0f / t;
+  return r;
+}
+
+// s - m for s = x r, each rounded once: no fma (volatile keeps the compiler
+// from contracting the product into the subtraction).
+inline float shifted(float x, float r, float m) {
+  volatile float s = x * r;
+  return s - m;
+}
+
 // The greedy index (first of the largest logits), or -1 where the row is not greedy.
 inline std::int64_t greedy_index(std::span<const float> logits, const Sampling& s) {
   const auto top = std::max_element(logits.begin(), logits.end());
-  if (s.temperature == 0 || std::isinf(*top / s.temperature)) return top - logits.begin();
+  if (s.temperature == 0) return top - logits.begin();
+  const float r = reciprocal(s.temperature);
+  if (std::isinf(r) || std::isinf(*top * r)) return top - logits.begin();
   return -1;
 }
 
@@ -142,11 +158,9 @@ inline std::vector<std::uint64_t> quanta(std::span<const float> logits, const Sa
     q[static_cast<std::size_t>(g)] = std::uint64_t{1} << kQuantumBits;
     return q;
   }
-  const float m = *std::max_element(logits.begin(), logits.end()) / s.temperature;
-  for (std::size_t i = 0; i < q.size(); ++i) {
-    const float scaled = logits[i] / s.temperature;
-    q[i] = quantum(rng::exp_f32(scaled - m));
-  }
+  const float r = reciprocal(s.temperature);
+  const float m = *std::max_element(logits.begin(), logits.end()) * r;
+  for (std::size_t i = 0; i < q.size(); ++i) q[i] = quantum(rng::exp_f32(shifted(logits[i], r, m)));
   return q;
 }
 

@@ -52,6 +52,16 @@ TEST(SharedExp, WithinTwoUlpOfDoubleAndExactAtZero) {
   EXPECT_GT(warpsim::rng::exp_f32(-87.0f), 0.0f);  // a subnormal, not 0
 }
 
+TEST(SharedExp, TheNonPositiveFormIsTheSameFunction) {
+  std::mt19937_64 g(2);
+  for (int i = 0; i < 200000; ++i) {
+    const float x = -std::uniform_real_distribution<float>(0, 100)(g);
+    ASSERT_EQ(warpsim::rng::exp_f32_nonpositive(x), warpsim::rng::exp_f32(x)) << x;
+  }
+  for (float x : {0.0f, -0.0f, -87.0f, -87.00001f, -1e30f, -INFINITY, -FLT_MIN})
+    EXPECT_EQ(warpsim::rng::exp_f32_nonpositive(x), warpsim::rng::exp_f32(x)) << x;
+}
+
 TEST(TokenLaw, LogitTypesReadExactly) {
   EXPECT_EQ(tok::logit_value(0x3f80, tok::LogitType::BF16), 1.0f);
   EXPECT_EQ(tok::logit_value(0xc040, tok::LogitType::BF16), -3.0f);
@@ -84,7 +94,9 @@ TEST(TokenLaw, SoftmaxUntruncatedAndGreedy) {
   EXPECT_EQ(tok::weights(x, {})[1], kOne);  // the largest quantum exactly 2^43
   EXPECT_EQ(kept(x, {.temperature = 0}), (std::vector<double>{1}));  // greedy: the first of the tied maxima
   EXPECT_EQ(kept(x, {.temperature = 1e-45f}), (std::vector<double>{1}));  // x / T overflows: as T = 0
-  EXPECT_EQ(kept({-1.0f, -0.5f, -3.0f}, {.temperature = 1e-45f}), (std::vector<double>{1}));  // to -inf: as T = 0
+  EXPECT_EQ(kept({-1.0f, -0.5f, -3.0f}, {.temperature = 1e-45f}), (std::vector<double>{1}));  // 1 / T overflows: as T = 0
+  EXPECT_EQ(kept({-1.0f, 0.0f, -3.0f}, {.temperature = 1e-45f}), (std::vector<double>{1}));  // (0 x inf: no NaN)
+  EXPECT_EQ(kept({-1.0f, -0.5f, -3.0f}, {.temperature = 1e-30f}), (std::vector<double>{1}));  // x / T to -inf: as T = 0
   EXPECT_EQ(kept(x, {.temperature = 1e-3f}), (std::vector<double>{1, 3}));  // the limit: both maxima
   const auto hot = tok::probabilities(x, {.temperature = 1e30f});
   for (double q : hot) EXPECT_NEAR(q, 0.25, 1e-12);  // huge T: uniform
@@ -92,7 +104,7 @@ TEST(TokenLaw, SoftmaxUntruncatedAndGreedy) {
 
 // Per token, the law is softmax(x / T) within the bound docs/tokens.md
 // states: |p_i - softmax_i| <= (8 max|x / T| + 8) 2^-24 softmax_i + 2^-43
-// (x / T, the max and the difference each rounded once, the exp within 2 ulp,
+// (1 / T, x r, the max and the difference each rounded once, the exp within 2 ulp,
 // all twice through the normalisation; then the quantum).
 TEST(TokenLaw, WithinItsBoundOfSoftmax) {
   std::mt19937_64 g(3);
