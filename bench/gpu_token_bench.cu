@@ -49,6 +49,8 @@ int main(int argc, char** argv) {
   app.add_option("--k", ks, "logits a row")->delimiter(',');
   app.add_option("--dtype", dtypes, "fp32, bf16")->delimiter(',');
   std::string only;
+  int cluster = 0;
+  app.add_option("--cluster", cluster, "blocks a row (1, 2, 4, 8, 16; 0: the plan's)");
   app.add_option("--mode", only, "only this mode (temperature, top-k 50, top-p 0.9, min-p 0.05, all three)");
   try {
     app.parse(argc, argv);
@@ -90,12 +92,12 @@ int main(int argc, char** argv) {
             const double t = bench::median_ms(
                 [&] {
                   p.offset_all = step++;
-                  sampler.sample(x.p, type, m, k, p, 1, out.p);
+                  sampler.sample(x.p, type, m, k, p, 1, out.p, nullptr, gpu::TokenPlan{cluster});
                 },
                 20, 3);
             std::printf("{\"what\": \"warpsim\", \"dtype\": \"%s\", \"mode\": \"%s\", \"M\": %d, \"K\": %lld, \"ms\": %.4f, \"floor_ms\": %.4f, "
                         "\"x_floor\": %.2f, \"plan\": \"%s\"}\n",
-                        dt.c_str(), mode.name, m, k, t, floor_ms, t / floor_ms, gpu::TokenSampler::plan(m, k, type).describe().c_str());
+                        dt.c_str(), mode.name, m, k, t, floor_ms, t / floor_ms, gpu::TokenSampler::plan(m, k, type, gpu::TokenPlan{cluster}).describe().c_str());
             std::fflush(stdout);
           }
         }

@@ -31,7 +31,8 @@ std::size_t token_shared_bytes(std::int64_t slice, bool in_shared, LogitType typ
   return floats + static_cast<std::size_t>((slice + kChunk - 1) / kChunk) * sizeof(unsigned long long) + kKeyBuffer * sizeof(std::uint32_t);
 }
 
-constexpr std::int64_t kMinSlice = 4096;  // fewer elements a block: not worth a cluster's barriers
+constexpr std::int64_t kMinSlice = 4096;      // fewer elements a block: not worth a cluster's barriers
+constexpr std::int64_t kTargetSlice = 16384;  // long enough to amortise a row's barriers, short enough for two blocks an SM (docs/perf/tokens.md)
 
 // Whether the device holds a cluster of `cluster` blocks of the kernel with
 // `shared` bytes each (asked once a kernel, size and byte count).
@@ -67,17 +68,20 @@ void launch(const TokenPlan& plan, const void* logits, int m, std::int64_t k, co
 }
 
 template <class In>
-TokenPlan plan_for(int m, std::int64_t k, LogitType type) {
+TokenPlan plan_for(int m, std::int64_t k, LogitType type, int asked) {
   const std::size_t per_block = max_shared_per_block() - sizeof(TokenShared) - 1024;  // one block a multiprocessor
   const std::size_t two_a_sm = per_block / 2 - 1024;                                   // two
   const int sms = multiprocessors();
   const auto slice_of = [&](int c) { return ((k + c - 1) / c + kChunk - 1) / kChunk * kChunk; };
-  // Blocks a row: enough that M rows fill the device twice over, each block
-  // at least kMinSlice elements; then enough that two blocks' slices fit a
-  // multiprocessor's shared memory; past 16 blocks, one block's.
+  // Blocks a row: slices of about kTargetSlice elements (two blocks a
+  // multiprocessor, their phases overlapping), more where M rows leave
+  // multiprocessors idle (each block at least kMinSlice elements), and
+  // enough that two blocks' slices fit a multiprocessor's shared memory.
   int cluster = 1;
-  while (cluster < kMaxTokenCluster && static_cast<std::int64_t>(m) * cluster < 2 * sms && k / (2 * cluster) >= kMinSlice) cluster *= 2;
+  while (cluster < kMaxTokenCluster && slice_of(cluster) > kTargetSlice) cluster *= 2;
+  while (cluster < kMaxTokenCluster && static_cast<std::int64_t>(m) * cluster < sms && slice_of(2 * cluster) >= kMinSlice) cluster *= 2;
   while (cluster < kMaxTokenCluster && token_shared_bytes(slice_of(cluster), true, type) > two_a_sm) cluster *= 2;
+  if (asked > 0) cluster = asked;
   TokenPlan p;
   p.cluster = cluster;
   p.slice = slice_of(cluster);
@@ -100,21 +104,23 @@ std::string TokenPlan::describe() const {
          " bytes of dynamic shared memory";
 }
 
-TokenPlan TokenSampler::plan(int m, std::int64_t k, LogitType type) {
+TokenPlan TokenSampler::plan(int m, std::int64_t k, LogitType type, const TokenPlan& ask) {
+  if (ask.cluster != 0 && (ask.cluster < 1 || ask.cluster > kMaxTokenCluster || (ask.cluster & (ask.cluster - 1))))
+    throw std::invalid_argument("TokenSampler: a row's blocks must be 1, 2, 4, 8 or 16, got " + std::to_string(ask.cluster));
   switch (type) {
-    case LogitType::BF16: return plan_for<Bf16Bits>(m, k, type);
-    case LogitType::F16: return plan_for<F16Bits>(m, k, type);
-    default: return plan_for<float>(m, k, type);
+    case LogitType::BF16: return plan_for<Bf16Bits>(m, k, type, ask.cluster);
+    case LogitType::F16: return plan_for<F16Bits>(m, k, type, ask.cluster);
+    default: return plan_for<float>(m, k, type, ask.cluster);
   }
 }
 
 void TokenSampler::sample(const void* logits, LogitType type, int m, std::int64_t k, const TokenParams& params, int draws, int* out,
-                          cudaStream_t stream) {
+                          cudaStream_t stream, const TokenPlan& ask) {
   if (m < 1 || m > kMaxRows) throw std::invalid_argument("TokenSampler: M must lie in [1, 65536], got " + std::to_string(m));
   if (k < 1 || k > kMaxK) throw std::invalid_argument("TokenSampler: K must lie in [1, 2^20], got " + std::to_string(k));
   if (draws < 1) throw std::invalid_argument("TokenSampler: draws must be >= 1");
   if (static_cast<std::int64_t>(m) * draws > 2147483647) throw std::invalid_argument("TokenSampler: M x draws past 2^31 - 1");
-  const TokenPlan plan = TokenSampler::plan(m, k, type);
+  const TokenPlan plan = TokenSampler::plan(m, k, type, ask);
   switch (type) {
     case LogitType::F32: launch<float>(plan, logits, m, k, params, draws, out, stream); break;
     case LogitType::BF16: launch<Bf16Bits>(plan, logits, m, k, params, draws, out, stream); break;

@@ -64,8 +64,9 @@ class TokenSampler {
   static constexpr std::int64_t kMaxK = std::int64_t{1} << 20;
   static constexpr int kMaxRows = 1 << 16;
 
-  // The layout sample() takes on the current device.
-  static TokenPlan plan(int m, std::int64_t k, LogitType type);
+  // The layout sample() takes on the current device; `ask.cluster` > 0
+  // asks for that many blocks a row (1, 2, 4, 8, 16: for benchmarks).
+  static TokenPlan plan(int m, std::int64_t k, LogitType type, const TokenPlan& ask = {0});
 
   // logits: device, M x K row-major, of `type` (bf16/fp16 as their 16-bit
   // patterns); out: device, M * draws ints. A row whose logits hold a NaN or
@@ -74,7 +75,7 @@ class TokenSampler {
   // Asynchronous on `stream`. Throws std::invalid_argument on M outside
   // [1, 65,536], K outside [1, 2^20], draws < 1 or M * draws past 2^31 - 1.
   void sample(const void* logits, LogitType type, int m, std::int64_t k, const TokenParams& params, int draws, int* out,
-              cudaStream_t stream = nullptr);
+              cudaStream_t stream = nullptr, const TokenPlan& ask = {0});
 };
 
 }  // namespace warpsim::gpu
