@@ -3,6 +3,7 @@
 #include <array>
 #include <bit>
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -115,12 +116,12 @@ class HeaderParser {
       if (!std::isdigit(static_cast<unsigned char>(d[j])) || bytes > 100) fail("dtype '" + printable(d) + "' is not one warpsim reads");
       bytes = bytes * 10 + (d[j] - '0');
     }
-    if (kind == 'f' && (bytes == 4 || bytes == 8)) {
+    if (kind == 'f' && (bytes == 2 || bytes == 4 || bytes == 8)) {
       info.kind = ElementKind::Float;
     } else if ((kind == 'i' || kind == 'u') && (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)) {
       info.kind = kind == 'i' ? ElementKind::Signed : ElementKind::Unsigned;
     } else {
-      fail("dtype '" + printable(d) + "' is not float32, float64 or an integer (float16, complex, bool and objects are not read)");
+      fail("dtype '" + printable(d) + "' is not float16, float32, float64 or an integer (complex, bool and objects are not read)");
     }
     if (order == '>' && bytes > 1) fail("dtype '" + printable(d) + "' is big-endian; write it little-endian (astype('<" + d.substr(1) + "'))");
     if (order != '<' && order != '|' && order != '=' && order != '>') fail("dtype '" + printable(d) + "' has no byte order");
@@ -295,7 +296,11 @@ void elements_to_doubles(const unsigned char* p, std::size_t n, ElementKind kind
     double v = 0;
     switch (kind) {
       case ElementKind::Float:
-        if (b == 4) {
+        if (b == 2) {  // IEEE binary16, subnormals included: exact in a double
+          const int e = static_cast<int>((bits >> 10) & 0x1f), m = static_cast<int>(bits & 0x3ff);
+          v = e == 0x1f ? (m ? std::nan("") : HUGE_VAL) : e == 0 ? std::ldexp(m, -24) : std::ldexp(m + 1024, e - 25);
+          if (bits & 0x8000) v = -v;
+        } else if (b == 4) {
           float f;
           const auto u32 = static_cast<std::uint32_t>(bits);
           std::memcpy(&f, &u32, 4);

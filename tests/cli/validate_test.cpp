@@ -110,6 +110,14 @@ TEST(ValidateArrays, ReadsNpyOfEveryDtypeAndVersion) {
   auto c = warpsim::cli::open_array(in, "i32");
   ASSERT_EQ(c->read(v, rows), 2u);
   EXPECT_EQ(v[0], -1.0);
+  in.files["f16"] = npy<std::uint16_t>({0x3c00, 0xc000, 0x0001, 0xfc00}, "<f2", "(4,)");  // 1, -2, 2^-24, -inf
+  auto h = warpsim::cli::open_array(in, "f16");
+  ASSERT_EQ(h->read(v, rows), 4u);
+  EXPECT_EQ(h->info().dtype(), "float16");
+  EXPECT_EQ(v[0], 1.0);
+  EXPECT_EQ(v[1], -2.0);
+  EXPECT_EQ(v[2], std::ldexp(1.0, -24));
+  EXPECT_EQ(v[3], -HUGE_VAL);
 }
 
 TEST(ValidateArrays, RefusesMalformedNpyNamingTheFile) {
@@ -120,7 +128,7 @@ TEST(ValidateArrays, RefusesMalformedNpyNamingTheFile) {
       {npy<float>({1, 2, 3}, ">f4", "(3,)"), "big-endian"},
       {npy<float>({1, 2, 3, 4}, "<f4", "(2, 2)", 1, true), "Fortran order"},
       {npy<float>({1, 2, 3, 4, 5, 6, 7, 8}, "<f4", "(2, 2, 2)"), "3 dimensions"},
-      {npy<float>({1, 2}, "<f2", "(2,)"), "is not float32, float64 or an integer"},
+      {npy<float>({1, 2}, "<c4", "(1,)"), "is not float16, float32, float64 or an integer"},
       {std::string("\x93NUMPY\x07\x00", 8), "version 7"},
       {std::string("\x93NUMPY\x01\x00\x05\x00{'de", 14), "truncated inside its .npy header"},
   };
