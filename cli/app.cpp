@@ -11,6 +11,7 @@
 #include "cli/demo_command.hpp"
 #include "cli/errors.hpp"
 #include "cli/rejection_command.hpp"
+#include "cli/sample_command.hpp"
 #include "cli/show_command.hpp"
 #include "cli/stats_command.hpp"
 #include "cli/validate/progress.hpp"
@@ -71,6 +72,8 @@ int run_parsed(const std::vector<std::string>& args, std::ostream& out, std::ost
   CLI::App* alias_cmd = add_alias_command(app, al);
   RejectionOptions rej;
   CLI::App* rejection_cmd = add_rejection_command(app, rej);
+  SampleOptions smp;
+  CLI::App* sample_cmd = add_sample_command(app, smp);
 
   std::vector<std::string> argv_strings{"warpsim"};
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
@@ -96,6 +99,7 @@ int run_parsed(const std::vector<std::string>& args, std::ostream& out, std::ost
   if (*stats_cmd) return run_stats(st, out, inputs);
   if (*alias_cmd) return run_alias(al, out, inputs);
   if (*rejection_cmd) return run_rejection(rej, out);
+  if (*sample_cmd) return run_sample(smp, out, inputs);
   if (*validate_cmd) {
     std::ostream* progress = val.progress == "always" ? &err
                              : val.progress == "auto" && &err == &std::cerr ? validate::Progress::terminal_stderr()

@@ -84,6 +84,23 @@ inline float logit_value(std::uint16_t bits, LogitType type) {
   return sign ? -v : v;
 }
 
+// The bits of a 16-bit logit x (a value of `type` exactly: logit_value's inverse).
+inline std::uint16_t logit_bits(float x, LogitType type) {
+  if (type == LogitType::BF16) {
+    std::uint32_t f;
+    std::memcpy(&f, &x, 4);
+    return static_cast<std::uint16_t>(f >> 16);
+  }
+  const std::uint16_t sign = std::signbit(x) ? 0x8000 : 0;
+  const float a = std::fabs(x);
+  if (a != a) return 0x7e00;
+  if (a == INFINITY) return static_cast<std::uint16_t>(sign | 0x7c00);
+  if (a == 0) return sign;
+  const int e = std::ilogb(a);
+  if (e < -14) return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(std::ldexp(a, 24)));  // subnormal
+  return static_cast<std::uint16_t>(sign | ((e + 15) << 10) | static_cast<std::uint16_t>(std::ldexp(a, 10 - e) - 1024));
+}
+
 struct Sampling {
   float temperature = 1.0f;  // >= 0, finite; 0 is greedy
   std::int64_t top_k = 0;    // >= 0; 0 (or >= K): off

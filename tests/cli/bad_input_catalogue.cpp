@@ -342,6 +342,18 @@ const std::vector<Case>& catalogue() {
        "holds no numbers", "refuses"},
       {"alias_matrix", "shape", "`alias build` on a 2 x 2 matrix", {"alias", "build", "--weights", "@w"}, {{"w", "1 2\n3 4\n"}}, kExitUsage,
        "built from one distribution", "refuses: one distribution a table"},
+      // --- sample.
+      {"sample_logit_nan", "bad logits", "`sample`, a logit of nan", {"sample", "@x"}, {{"x", "1\nnan\n"}}, kExitUsage, "logit 1 is NaN",
+       "refuses, naming the logit"},
+      {"sample_logit_inf", "bad logits", "`sample`, a logit of +inf", {"sample", "@x"}, {{"x", "1\ninf\n"}}, kExitUsage, "logit 1 is +inf",
+       "refuses, naming the logit"},
+      {"sample_all_minus_inf", "bad logits", "`sample`, every logit -inf", {"sample", "@x"}, {{"x", "-inf\n-inf\n"}}, kExitUsage,
+       "every logit is -inf", "refuses: no token can be drawn"},
+      {"sample_top_p_zero", "usage", "`sample --top-p 0`", {"sample", "@x", "--top-p", "0"}, {{"x", "1\n2\n"}}, kExitUsage,
+       "--top-p must lie in (0, 1]", "refuses, naming the range"},
+      {"sample_uint16_untyped", "usage", "`sample` on a uint16 .npy without --logit-type", {"sample", "@x"},
+       {{"x", npy("<u2", "(2,)", std::string("\x80\x3f\x00\x40", 4))}},
+       kExitUsage, "say --logit-type bf16 or f16", "refuses: its values are bit patterns of a type it must be told"},
       // --- rejection.
       {"rejection_p_zero", "usage", "`rejection --p 0`", {"rejection", "--p", "0"}, {}, kExitUsage, "--p must lie in (0, 1]",
        "refuses, naming the range (no lane ever accepts)"},
