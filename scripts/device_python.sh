@@ -11,6 +11,7 @@
 #         validate     bench/python_device.py validate       -> $OUT/validate.json
 #         multinomial  bench/python_device.py multinomial    -> $OUT/multinomial.json
 #         thirdparty   bench/python_device.py thirdparty (PyTorch, then JAX) -> $OUT/thirdparty*.json
+#         tokenlaws    bench/token_laws.py (PyTorch's reference beside the token law) -> $OUT/token_laws.jsonl
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:?prepare or run}
@@ -51,6 +52,7 @@ for part in "$@"; do
     thirdparty)
       python3 bench/python_device.py thirdparty "$out/thirdparty.json" "$WARPSIM_CLI" "${THIRDPARTY_DRAWS:-1e8}" 2>&1 | tail -n 20 || true
       python3 bench/python_device.py thirdparty "$out/thirdparty-jax.json" "$WARPSIM_CLI" "${THIRDPARTY_DRAWS:-1e8}" --jax 2>&1 | tail -n 8 || true ;;
+    tokenlaws) (cd bench && python3 token_laws.py "$out/token_laws.jsonl" 2>&1 | tail -n 40) || true ;;
     *) echo "unknown part $part" ;;
   esac
 done

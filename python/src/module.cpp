@@ -87,6 +87,27 @@ PYBIND11_MODULE(_warpsim, m) {
         return time_multinomial(w, o, num_samples, seed, check, reps);
       },
       py::arg("weights"), py::arg("out"), py::arg("num_samples"), py::arg("seed"), py::arg("check"), py::arg("reps"));
+  m.def(
+      "sample_tokens",
+      [](const py::tuple& logits, const py::tuple& out, std::vector<float> temperature, std::vector<std::int64_t> top_k, std::vector<float> top_p,
+         std::vector<float> min_p, std::vector<std::uint64_t> seed, std::vector<std::uint64_t> offset, int draws) {
+        const Array x = array_of(logits), o = array_of(out);
+        TokenRows rows{std::move(temperature), std::move(top_p), std::move(min_p), std::move(top_k), std::move(seed), std::move(offset)};
+        py::gil_scoped_release free;
+        sample_tokens(x, o, rows, draws);
+      },
+      py::arg("logits"), py::arg("out"), py::arg("temperature"), py::arg("top_k"), py::arg("top_p"), py::arg("min_p"), py::arg("seed"),
+      py::arg("offset"), py::arg("draws"));
+  m.def(
+      "token_probabilities",
+      [](const py::tuple& logits, const py::tuple& out, std::vector<float> temperature, std::vector<std::int64_t> top_k, std::vector<float> top_p,
+         std::vector<float> min_p) {
+        const Array x = array_of(logits), o = array_of(out);
+        TokenRows rows{std::move(temperature), std::move(top_p), std::move(min_p), std::move(top_k), {0}, {0}};
+        py::gil_scoped_release free;
+        token_probabilities(x, o, rows);
+      },
+      py::arg("logits"), py::arg("out"), py::arg("temperature"), py::arg("top_k"), py::arg("top_p"), py::arg("min_p"));
   py::class_<AliasTable>(m, "AliasTable")
       .def(py::init([](const py::tuple& weights) {
              const Array w = array_of(weights);

@@ -16,6 +16,7 @@
 #include "oracle/alias/units.hpp"
 #include "oracle/rejection/gamma.hpp"
 #include "oracle/sum_tree.hpp"
+#include "oracle/token/token_law.hpp"
 #include "rng/philox_uniform.hpp"
 
 namespace warpsim::python {
@@ -209,6 +210,107 @@ void dirichlet(const Array& alpha, const Array& out, std::uint64_t seed) {
   for (std::uint64_t d = 0; d < n; ++d) {
     const auto x = oracle::rejection::dirichlet_draw(a, seed, d * k);
     std::memcpy(o + d * k, x.data(), k * sizeof(double));
+  }
+}
+
+void sample_tokens(const Array& logits, const Array& out, const TokenRows& rows, int draws) {
+  namespace tok = oracle::token;
+  tok::LogitType type;
+  if (logits.typestr == "<f4") type = tok::LogitType::F32;
+  else if (logits.typestr == "<f2") type = tok::LogitType::F16;
+  else if (logits.typestr == "<bf16") type = tok::LogitType::BF16;
+  else throw BadType("logits must be float32, float16 or bfloat16 (type '" + logits.typestr + "' given)");
+  if (out.typestr != "<i4") throw BadType("out must be int32 (type '" + out.typestr + "' given)");
+  same_place(logits, out, "logits", "out");
+  if (logits.shape.empty() || logits.shape.size() > 2) throw BadInput("logits must have 1 or 2 dimensions (K, or M x K)");
+  if (draws < 1) throw BadInput("draws must be >= 1 (" + std::to_string(draws) + " given)");
+  const std::uint64_t m = logits.shape.size() == 2 ? logits.shape[0] : 1, k = logits.shape.back();
+  if (k < 1 || m < 1) throw BadInput("logits has an empty dimension");
+  if (k > static_cast<std::uint64_t>(tok::kMaxK)) throw BadInput("logits: rows of " + std::to_string(k) + " logits; at most 2^20");
+  if (m > 65536) throw BadInput("logits: " + std::to_string(m) + " rows; at most 65,536");
+  if (m * static_cast<std::uint64_t>(draws) > (std::uint64_t{1} << 31) - 1) throw BadInput("M x draws must be below 2^31");
+  const std::vector<std::uint64_t> want = logits.shape.size() == 2 ? std::vector<std::uint64_t>{m, static_cast<std::uint64_t>(draws)}
+                                                                    : std::vector<std::uint64_t>{static_cast<std::uint64_t>(draws)};
+  if (out.shape != want) throw BadInput("out must have shape " + std::string(want.size() == 2 ? "(M, draws)" : "(draws,)"));
+  const auto per_row = [&](std::size_t n, const char* name) {
+    if (n != 1 && n != m) throw BadInput(std::string(name) + " has " + std::to_string(n) + " values; give one, or one a row (" + std::to_string(m) + ")");
+  };
+  per_row(rows.temperature.size(), "temperature"), per_row(rows.top_k.size(), "top_k"), per_row(rows.top_p.size(), "top_p");
+  per_row(rows.min_p.size(), "min_p"), per_row(rows.seed.size(), "seed"), per_row(rows.offset.size(), "offset");
+  const auto at = [](const auto& v, std::uint64_t r) { return v.size() == 1 ? v[0] : v[r]; };
+  const auto sampling = [&](std::uint64_t r) {
+    return tok::Sampling{at(rows.temperature, r), at(rows.top_k, r), at(rows.top_p, r), at(rows.min_p, r)};
+  };
+  const auto row_name = [&](std::uint64_t r) { return m > 1 ? "row " + std::to_string(r) + ": " : std::string(); };
+  for (std::uint64_t r = 0; r < m; ++r) {
+    if (auto why = tok::bad_sampling(sampling(r)); !why.empty()) throw BadInput(row_name(r) + why);
+  }
+  if (logits.device >= 0) {
+    const auto refused = detail::sample_tokens_device(logits, static_cast<int>(type), static_cast<int>(m), static_cast<std::int64_t>(k), rows, out, draws);
+    if (!refused.empty())
+      throw BadInput(row_name(static_cast<std::uint64_t>(refused[0])) + "the logits hold a NaN or +inf, or are all -inf (" +
+                     std::to_string(refused.size()) + " row" + (refused.size() > 1 ? "s" : "") + " refused)");
+    return;
+  }
+  auto* o = reinterpret_cast<std::int32_t*>(out.data);
+  std::vector<float> row(k);
+  for (std::uint64_t r = 0; r < m; ++r) {
+    const auto* base = reinterpret_cast<const unsigned char*>(logits.data) + r * k * (type == tok::LogitType::F32 ? 4 : 2);
+    for (std::uint64_t i = 0; i < k; ++i) {
+      if (type == tok::LogitType::F32) {
+        std::memcpy(&row[i], base + 4 * i, 4);
+      } else {
+        std::uint16_t b;
+        std::memcpy(&b, base + 2 * i, 2);
+        row[i] = tok::logit_value(b, type);
+      }
+    }
+    std::vector<std::int64_t> d;
+    try {
+      d = tok::draw(row, sampling(r), at(rows.seed, r), at(rows.offset, r), draws);
+    } catch (const std::invalid_argument& e) {
+      throw BadInput(row_name(r) + e.what());
+    }
+    for (int j = 0; j < draws; ++j) o[r * static_cast<std::uint64_t>(draws) + static_cast<std::uint64_t>(j)] = static_cast<std::int32_t>(d[static_cast<std::size_t>(j)]);
+  }
+}
+
+void token_probabilities(const Array& logits, const Array& out, const TokenRows& rows) {
+  namespace tok = oracle::token;
+  tok::LogitType type;
+  if (logits.typestr == "<f4") type = tok::LogitType::F32;
+  else if (logits.typestr == "<f2") type = tok::LogitType::F16;
+  else if (logits.typestr == "<bf16") type = tok::LogitType::BF16;
+  else throw BadType("logits must be float32, float16 or bfloat16 (type '" + logits.typestr + "' given)");
+  if (out.typestr != "<f8") throw BadType("out must be float64 (type '" + out.typestr + "' given)");
+  if (logits.device >= 0 || out.device >= 0) throw BadInput("token_probabilities reads host arrays (the law is the host's definition)");
+  if (logits.shape.empty() || logits.shape.size() > 2 || out.shape != logits.shape) throw BadInput("logits must be K or M x K, and out its shape");
+  const std::uint64_t m = logits.shape.size() == 2 ? logits.shape[0] : 1, k = logits.shape.back();
+  if (k < 1 || m < 1 || k > static_cast<std::uint64_t>(tok::kMaxK)) throw BadInput("logits: rows of 1 to 2^20 logits");
+  const auto at = [](const auto& v, std::uint64_t r) { return v.size() == 1 ? v[0] : v[r]; };
+  for (const auto* n : {&rows.temperature, &rows.top_p, &rows.min_p})
+    if (n->size() != 1 && n->size() != m) throw BadInput("a parameter has neither one value nor one a row");
+  if (rows.top_k.size() != 1 && rows.top_k.size() != m) throw BadInput("top_k has neither one value nor one a row");
+  auto* o = reinterpret_cast<double*>(out.data);
+  std::vector<float> row(k);
+  for (std::uint64_t r = 0; r < m; ++r) {
+    const auto* base = reinterpret_cast<const unsigned char*>(logits.data) + r * k * (type == tok::LogitType::F32 ? 4 : 2);
+    for (std::uint64_t i = 0; i < k; ++i) {
+      if (type == tok::LogitType::F32) {
+        std::memcpy(&row[i], base + 4 * i, 4);
+      } else {
+        std::uint16_t b;
+        std::memcpy(&b, base + 2 * i, 2);
+        row[i] = tok::logit_value(b, type);
+      }
+    }
+    const tok::Sampling s{at(rows.temperature, r), at(rows.top_k, r), at(rows.top_p, r), at(rows.min_p, r)};
+    try {
+      const auto p = tok::probabilities(row, s);
+      std::memcpy(o + r * k, p.data(), k * sizeof(double));
+    } catch (const std::invalid_argument& e) {
+      throw BadInput((m > 1 ? "row " + std::to_string(r) + ": " : std::string()) + e.what());
+    }
   }
 }
 

@@ -12,6 +12,8 @@
 //                gpu::gamma_sample: equal to within CUDA's log, cos and exp)
 //   dirichlet    out[d] = Dirichlet(alpha): K gamma variates of tasks d K .. d K + K - 1,
 //                normalised by their sum in index order (oracle::rejection::dirichlet_draw)
+//   sample_tokens  the token law (oracle/token/token_law.hpp, gpu::TokenSampler):
+//                out[r, j] = draw j of row r, from (seed_r, offset_r, j)
 //
 // Arrays must agree in place (all host, or all on one device) and in type;
 // weights are checked where they lie (host: the command's weight reader;
@@ -61,6 +63,21 @@ void gamma(const Array& shape, const Array& out, std::uint64_t seed, std::uint64
 // alpha: K float64 concentrations (2 to 1024, each > 0) on the host; out: N x K float64.
 void dirichlet(const Array& alpha, const Array& out, std::uint64_t seed);
 
+// Per-row parameters of sample_tokens: one value for every row, or M.
+struct TokenRows {
+  std::vector<float> temperature, top_p, min_p;
+  std::vector<std::int64_t> top_k;
+  std::vector<std::uint64_t> seed, offset;
+};
+
+// logits: K or M x K of float32, float16 ("<f2") or bfloat16 ("<bf16"); out:
+// draws or M x draws int32, in the same place. Every row's parameters and
+// logits are checked (BadInput naming the row: NaN, +inf, every logit -inf,
+// a parameter out of its range).
+void sample_tokens(const Array& logits, const Array& out, const TokenRows& rows, int draws);
+// The law itself on host logits: out (the logits' shape, float64) = p_i of each row.
+void token_probabilities(const Array& logits, const Array& out, const TokenRows& rows);
+
 namespace detail {
 // The device halves (samplers_gpu.cu; without CUDA, a BadInput saying so).
 void multinomial_device(const Array& weights, bool fp32, int m, std::int64_t k, const Array& out, int num_samples, std::uint64_t seed);
@@ -70,6 +87,9 @@ void alias_sample_device(const DeviceAliasTable& t, const Array& out, std::uint6
 void alias_counts_device(const DeviceAliasTable& t, const Array& out, std::uint64_t n, std::uint64_t seed);
 void gamma_device(const Array& shape, bool fp32, std::uint64_t n, const Array& out, std::uint64_t seed, std::uint64_t first);
 void dirichlet_device(const std::vector<double>& alpha, const Array& out, std::uint64_t n, std::uint64_t seed);
+// The token sampler's draws; the rows it refused (their draws -1), after the stream's work.
+std::vector<std::int64_t> sample_tokens_device(const Array& logits, int type, int m, std::int64_t k, const TokenRows& rows, const Array& out,
+                                               int draws);
 // The weights' check on the device (multinomial's).
 struct DeviceWeightFindings {
   std::uint64_t bad_flat = UINT64_MAX, zero_row = UINT64_MAX;

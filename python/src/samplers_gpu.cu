@@ -12,6 +12,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/gamma.hpp"
 #include "gpu/sum_tree_sampler.hpp"
+#include "gpu/token_sampler.hpp"
 #include "python/src/samplers.hpp"
 
 namespace warpsim::python::detail {
@@ -261,6 +262,52 @@ void dirichlet_device(const std::vector<double>& alpha, const Array& out, std::u
   check(cudaFreeAsync(shapes, stream), "cudaFreeAsync");
   check(cudaFreeAsync(a, stream), "cudaFreeAsync");
   check(cudaStreamSynchronize(stream), "the Dirichlet draws");
+}
+
+std::vector<std::int64_t> sample_tokens_device(const Array& logits, int type, int m, std::int64_t k, const TokenRows& rows, const Array& out,
+                                               int draws) {
+  OnDevice on(logits.device);
+  const cudaStream_t stream = stream_of(logits);
+  // The rows' parameters: a device copy of those given per row.
+  struct Owned {
+    std::vector<void*> p;
+    ~Owned() {
+      for (void* q : p) cudaFree(q);
+    }
+  } owned;
+  const auto upload = [&](const auto& v) -> const typename std::decay_t<decltype(v)>::value_type* {
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    if (v.size() <= 1) return nullptr;
+    void* d = nullptr;
+    check(cudaMalloc(&d, v.size() * sizeof(T)), "the rows' parameters");
+    owned.p.push_back(d);
+    check(cudaMemcpyAsync(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, stream), "the rows' parameters");
+    return static_cast<const T*>(d);
+  };
+  std::vector<int> top_k(rows.top_k.size());
+  for (std::size_t i = 0; i < top_k.size(); ++i) top_k[i] = static_cast<int>(std::min<std::int64_t>(rows.top_k[i], 1 << 30));
+  gpu::TokenParams p;
+  p.temperature = upload(rows.temperature), p.temperature_all = rows.temperature[0];
+  p.top_k = upload(top_k), p.top_k_all = top_k[0];
+  p.top_p = upload(rows.top_p), p.top_p_all = rows.top_p[0];
+  p.min_p = upload(rows.min_p), p.min_p_all = rows.min_p[0];
+  p.seed = upload(rows.seed), p.seed_all = rows.seed[0];
+  p.offset = upload(rows.offset), p.offset_all = rows.offset[0];
+  auto* o = reinterpret_cast<int*>(out.data);
+  guarded([&] {
+    thread_local gpu::TokenSampler sampler;
+    sampler.sample(reinterpret_cast<const void*>(logits.data), static_cast<gpu::LogitType>(type), m, k, p, draws, o, stream);
+  });
+  // The refused rows (-1): each row's first draw, read back.
+  std::vector<int> first(static_cast<std::size_t>(m));
+  check(cudaMemcpy2DAsync(first.data(), sizeof(int), o, static_cast<std::size_t>(draws) * sizeof(int), sizeof(int), static_cast<std::size_t>(m),
+                          cudaMemcpyDeviceToHost, stream),
+        "the draws");
+  check(cudaStreamSynchronize(stream), "the token sampler");
+  std::vector<std::int64_t> refused;
+  for (int r = 0; r < m; ++r)
+    if (first[static_cast<std::size_t>(r)] < 0) refused.push_back(r);
+  return refused;
 }
 
 }  // namespace warpsim::python::detail

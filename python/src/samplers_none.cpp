@@ -17,5 +17,6 @@ void alias_sample_device(const DeviceAliasTable&, const Array&, std::uint64_t, s
 void alias_counts_device(const DeviceAliasTable&, const Array&, std::uint64_t, std::uint64_t) { none(); }
 void gamma_device(const Array&, bool, std::uint64_t, const Array&, std::uint64_t, std::uint64_t) { none(); }
 void dirichlet_device(const std::vector<double>&, const Array&, std::uint64_t, std::uint64_t) { none(); }
+std::vector<std::int64_t> sample_tokens_device(const Array&, int, int, std::int64_t, const TokenRows&, const Array&, int) { none(); }
 
 }  // namespace warpsim::python::detail

@@ -127,3 +127,21 @@ def test_torch_cpu_tensors_and_tensors_that_require_grad():
     assert numbers(warpsim.validate(torch.from_numpy(d), w)) == numbers(warpsim.validate(d, W))
     r = warpsim.validate(torch.from_numpy(d).cuda(), W)
     assert any(n.startswith("the draws were counted on CUDA device") for n in r.to_dict()["notes"])
+
+
+def test_token_sampling_on_the_device_equals_the_definition():
+    rng = np.random.default_rng(8)
+    x = (rng.normal(size=(6, 40_000)) * 3).astype(np.float32)
+    x[2, rng.integers(0, 40_000, 5_000)] = -np.inf
+    kw = dict(temperature=[0.7, 1.0, 0.0, 1.3, 0.7, 2.0], top_k=[50, 0, 0, 1, 0, 7], top_p=[0.9, 1.0, 1.0, 1.0, 0.5, 0.95],
+              min_p=[0.05, 0.0, 0.0, 0.0, 0.0, 0.01], seed=[1, 2, 3, 4, 5, 6], offset=[9, 9, 9, 9, 9, 10])
+    for dtype in (torch.float32, torch.bfloat16, torch.float16):
+        t = torch.from_numpy(x).cuda().to(dtype)
+        on_device = warpsim.sample_tokens(t, 16, **kw)
+        assert on_device.is_cuda and on_device.dtype == torch.int32
+        host = t.float().cpu().numpy()  # the same values as float32
+        assert np.array_equal(on_device.cpu().numpy(), warpsim.sample_tokens(host, 16, **kw)), dtype
+    bad = torch.from_numpy(x).cuda()
+    bad[3, 17] = float("nan")
+    with pytest.raises(ValueError, match="row 3"):
+        warpsim.sample_tokens(bad, 2)

@@ -21,7 +21,8 @@ from . import _warpsim
 from ._arrays import describe, stream_handle
 from .report import Check, InconsistentSampler, Report
 
-__all__ = ["validate", "Report", "Check", "InconsistentSampler", "multinomial", "AliasTable", "gamma", "dirichlet", "cuda_available"]
+__all__ = ["validate", "Report", "Check", "InconsistentSampler", "multinomial", "sample_tokens", "token_probabilities", "AliasTable", "gamma", "dirichlet",
+           "cuda_available"]
 __version__ = "0.1.0"
 
 
@@ -163,6 +164,78 @@ def multinomial(weights, num_samples, replacement=True, *, seed=0, out=None, str
         out = _empty_like_place(weights, shape, "int32")
     o = describe(out, "out", stream=w.stream)
     _warpsim.multinomial(w.desc, o.desc, int(num_samples), _seed(seed), bool(check))
+    return out
+
+
+def _per_row(value, name, convert):
+    """A parameter of sample_tokens as a list: one value, or one a row."""
+    if hasattr(value, "tolist") and not isinstance(value, (int, float)):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        if len(value) == 0:
+            raise ValueError(f"{name} is empty")
+        return [convert(v, name) for v in value]
+    return [convert(value, name)]
+
+
+def _as_float(v, name):
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number or one a row ({type(v).__name__} given)")
+    return float(v)
+
+
+def _as_int(v, name):
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise TypeError(f"{name} must be a whole number or one a row ({type(v).__name__} given)")
+    return int(v)
+
+
+def _as_u64(v, name):
+    v = _as_int(v, name)
+    if not 0 <= v < 2**64:
+        raise ValueError(f"{name} must lie in [0, 2^64) ({v} given)")
+    return v
+
+
+def sample_tokens(logits, draws=1, *, temperature=1.0, top_k=0, top_p=1.0, min_p=0.0, seed=0, offset=0, out=None, stream=None):
+    """Tokens from ``logits`` (K, or M x K; float32, float16 or bfloat16) as
+    an LLM server draws them: softmax(logits / temperature), then top-k,
+    top-p and min-p in that order, by the exact law of docs/tokens.md
+    (oracle/token/token_law.hpp). ``out[r, j]`` is draw j of row r from
+    (seed_r, offset_r, j): a request's seed and step, so the same request and
+    step replay the same tokens and the next step draws afresh. Every
+    parameter is one value or one a row. Host arrays are drawn by the
+    definition, device arrays by the CUDA kernels (gpu/token_sampler.hpp),
+    the same draws. int32 indices, in ``out`` if given, else a new array where
+    the logits lie. temperature 0 is greedy (the first largest logit); top_k 0,
+    top_p 1 and min_p 0 are off. A row whose logits hold a NaN or +inf, or
+    are all -inf, raises ValueError naming the row."""
+    if not isinstance(draws, (int, np.integer)) or isinstance(draws, bool):
+        raise TypeError(f"draws must be an int ({type(draws).__name__} given)")
+    x = describe(logits, "logits", stream=stream, halves=True)
+    shape = (x.shape[0], int(draws)) if len(x.shape) == 2 else (int(draws),)
+    if out is None:
+        if draws < 1:
+            raise ValueError(f"draws must be >= 1 ({draws} given)")
+        out = _empty_like_place(logits, shape, "int32")
+    o = describe(out, "out", stream=x.stream)
+    _warpsim.sample_tokens(x.desc, o.desc, _per_row(temperature, "temperature", _as_float), _per_row(top_k, "top_k", _as_int),
+                           _per_row(top_p, "top_p", _as_float), _per_row(min_p, "min_p", _as_float), _per_row(seed, "seed", _as_u64),
+                           _per_row(offset, "offset", _as_u64), int(draws))
+    return out
+
+
+def token_probabilities(logits, *, temperature=1.0, top_k=0, top_p=1.0, min_p=0.0):
+    """The law sample_tokens draws from, exactly (docs/tokens.md): for host
+    ``logits`` (K, or M x K; float32, float16 or bfloat16), each row's
+    p_i = q_i / W (its kept quanta over their sum) as float64, 0 for tokens
+    the truncations cut. Parameters as sample_tokens'."""
+    x = describe(logits, "logits", halves=True)
+    if x.device >= 0:
+        raise ValueError("token_probabilities reads host arrays: pass logits.cpu() (the law is the host's definition)")
+    out = np.empty(tuple(x.shape), dtype=np.float64)
+    _warpsim.token_probabilities(x.desc, describe(out, "out").desc, _per_row(temperature, "temperature", _as_float),
+                                 _per_row(top_k, "top_k", _as_int), _per_row(top_p, "top_p", _as_float), _per_row(min_p, "min_p", _as_float))
     return out
 
 

@@ -114,7 +114,7 @@ def _bfloat_hint(name):
     )
 
 
-def _from_cai(x, name, stream):
+def _from_cai(x, name, stream, halves=False):
     cai = x.__cuda_array_interface__
     shape = tuple(int(d) for d in cai["shape"])
     typestr = cai["typestr"]
@@ -129,16 +129,16 @@ def _from_cai(x, name, stream):
     s = stream_handle(stream)
     if s is None:
         s = cai.get("stream") or 0
-    if typestr[1:] == "f2":
+    if typestr[1:] == "f2" and not halves:
         raise _bfloat_hint(name)
     return Described((data, typestr, list(shape), device, int(s)), x)
 
 
-def _from_dlpack(x, name, stream):
+def _from_dlpack(x, name, stream, halves=False):
     device_type, device_id = x.__dlpack_device__()
     s = stream_handle(stream)
     if device_type in (_DL_CPU, _DL_CUDA_HOST):
-        return _from_numpy(np.from_dlpack(x), name, stream)
+        return _from_numpy(np.from_dlpack(x), name, stream, halves)
     if device_type not in (_DL_CUDA, _DL_CUDA_MANAGED):
         raise ValueError(f"{name} lies on a DLPack device of type {device_type}: warpsim reads host memory and CUDA devices")
     # Ordered before our work on the stream we run on (1: the legacy default).
@@ -146,12 +146,15 @@ def _from_dlpack(x, name, stream):
     t = _DLTensor.from_address(_capsule_pointer(capsule, b"dltensor"))
     shape = tuple(t.shape[i] for i in range(t.ndim))
     code, bits, lanes = t.dtype.code, t.dtype.bits, t.dtype.lanes
-    if code == 4 or (code == 2 and bits == 16):
+    if (code == 4 or (code == 2 and bits == 16)) and not halves:
         raise _bfloat_hint(name)
-    if code not in _DL_CODES or lanes != 1:
-        raise TypeError(f"{name} holds a DLPack type (code {code}, {bits} bits, {lanes} lanes) warpsim does not read")
-    kind = _DL_CODES[code]
-    typestr = ("|b1" if kind == "b" else f"<{kind}{bits // 8}")
+    if code == 4 and bits == 16 and lanes == 1:
+        typestr = "<bf16"
+    else:
+        if code not in _DL_CODES or lanes != 1:
+            raise TypeError(f"{name} holds a DLPack type (code {code}, {bits} bits, {lanes} lanes) warpsim does not read")
+        kind = _DL_CODES[code]
+        typestr = ("|b1" if kind == "b" else f"<{kind}{bits // 8}")
     if t.strides:
         strides = tuple(t.strides[i] for i in range(t.ndim))
         if not _c_contiguous(shape, strides, 1):
@@ -166,12 +169,15 @@ _TORCH_TYPES = {
 }
 
 
+_TORCH_HALVES = {"torch.float16": "<f2", "torch.bfloat16": "<bf16"}  # (describe(..., halves=True): token logits)
+
+
 def _torch_stream(torch, index):
     raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # a few hundred ns, where torch.cuda.current_stream() takes microseconds
     return int(raw(index)) if raw else int(torch.cuda.current_stream(index).cuda_stream)
 
 
-def _from_torch(x, name, stream):
+def _from_torch(x, name, stream, halves=False):
     """A PyTorch tensor's description from its own accessors (the fast path:
     a call's overhead is what small samplers pay)."""
     import torch
@@ -179,9 +185,9 @@ def _from_torch(x, name, stream):
     if x.requires_grad:
         x = x.detach()
     t = str(x.dtype)
-    if t in ("torch.bfloat16", "torch.float16"):
+    if t in ("torch.bfloat16", "torch.float16") and not halves:
         raise _bfloat_hint(name)
-    if t not in _TORCH_TYPES:
+    if t not in _TORCH_TYPES and t not in _TORCH_HALVES:
         raise TypeError(f"{name} holds {t}; warpsim reads float32, float64 and integers")
     if not x.is_contiguous():
         _refuse_strided(name, x.shape, x.stride(), "elements")
@@ -193,13 +199,13 @@ def _from_torch(x, name, stream):
         device, s = -1, 0
     else:
         raise ValueError(f"{name} lies on {x.device}: warpsim reads host memory and CUDA devices")
-    return Described((x.data_ptr(), _TORCH_TYPES[t], list(x.shape), device, s), x)
+    return Described((x.data_ptr(), _TORCH_TYPES.get(t) or _TORCH_HALVES[t], list(x.shape), device, s), x)
 
 
-def _from_cupy(x, name, stream):
+def _from_cupy(x, name, stream, halves=False):
     import cupy
 
-    if x.dtype == np.float16:
+    if x.dtype == np.float16 and not halves:
         raise _bfloat_hint(name)
     if x.dtype.kind not in "iufb":
         raise TypeError(f"{name} holds {x.dtype}; warpsim reads float32, float64 and integers")
@@ -210,9 +216,13 @@ def _from_cupy(x, name, stream):
     return Described((x.data.ptr, x.dtype.str, list(x.shape), x.device.id, int(s)), x)
 
 
-def _from_numpy(a, name, stream):
-    if a.dtype == np.float16:
+def _from_numpy(a, name, stream, halves=False):
+    if a.dtype == np.float16 and not halves:
         raise _bfloat_hint(name)
+    if halves and a.dtype.name == "bfloat16" and a.dtype.itemsize == 2:  # ml_dtypes' bfloat16 (numpy has none)
+        if not a.flags.c_contiguous:
+            _refuse_strided(name, a.shape, a.strides, "bytes")
+        return Described((a.__array_interface__["data"][0], "<bf16", list(a.shape), -1, 0), a)
     if a.dtype.kind not in "iufb":
         raise TypeError(f"{name} holds {a.dtype}; warpsim reads float32, float64 and integers")
     if not a.flags.c_contiguous:
@@ -224,33 +234,34 @@ def _from_numpy(a, name, stream):
     return Described((data, typestr, list(a.shape), -1, 0), a)
 
 
-def describe(x, name, *, stream=None, allow_scalar=False):
-    """The description of ``x`` in place (see the module's docstring)."""
+def describe(x, name, *, stream=None, allow_scalar=False, halves=False):
+    """The description of ``x`` in place (see the module's docstring);
+    ``halves``: float16 and bfloat16 are read too (typestr "<f2", "<bf16")."""
     if x is None:
         raise TypeError(f"{name} is None")
     module = type(x).__module__.split(".")[0]
     if hasattr(x, "block_until_ready") and module in ("jax", "jaxlib"):
         x.block_until_ready()  # JAX orders no stream of ours: its work is done first
     if isinstance(x, np.ndarray):
-        d = _from_numpy(x, name, stream)
+        d = _from_numpy(x, name, stream, halves)
     elif module == "torch" and hasattr(x, "data_ptr"):
-        d = _from_torch(x, name, stream)
+        d = _from_torch(x, name, stream, halves)
     elif module == "cupy" and hasattr(x, "data") and hasattr(x.data, "ptr"):
-        d = _from_cupy(x, name, stream)
+        d = _from_cupy(x, name, stream, halves)
     elif hasattr(x, "__cuda_array_interface__"):
         try:
-            d = _from_cai(x, name, stream)
+            d = _from_cai(x, name, stream, halves)
         except (TypeError, AttributeError, RuntimeError, ValueError) as e:
             if not hasattr(x, "__dlpack__") or "contiguous" in str(e) or "float32" in str(e):
                 raise
-            d = _from_dlpack(x, name, stream)
+            d = _from_dlpack(x, name, stream, halves)
     elif hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__") and not isinstance(x, np.ndarray):
-        d = _from_dlpack(x, name, stream)
+        d = _from_dlpack(x, name, stream, halves)
     else:
         a = np.asarray(x)
         if a.dtype == object or a.dtype.kind in "USV":
             raise TypeError(f"{name} ({type(x).__name__}) is not an array of numbers")
-        d = _from_numpy(a, name, stream)
+        d = _from_numpy(a, name, stream, halves)
     if not allow_scalar and len(d.shape) == 0:
         raise ValueError(f"{name} is a 0-d array (a scalar); pass an array")
     if len(d.shape) > 2:
