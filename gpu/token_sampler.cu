@@ -32,7 +32,7 @@ std::size_t token_shared_bytes(std::int64_t slice, bool in_shared, LogitType typ
 }
 
 constexpr std::int64_t kMinSlice = 4096;      // fewer elements a block: not worth a cluster's barriers
-constexpr std::int64_t kTargetSlice = 16384;  // long enough to amortise a row's barriers, short enough for two blocks an SM (docs/perf/tokens.md)
+constexpr std::int64_t kTargetSlice = 20480;  // at most: long enough to amortise a row's barriers, short enough for two blocks an SM (docs/perf/tokens.md)
 
 // Whether the device holds a cluster of `cluster` blocks of the kernel with
 // `shared` bytes each (asked once a kernel, size and byte count).
@@ -73,7 +73,7 @@ TokenPlan plan_for(int m, std::int64_t k, LogitType type, int asked) {
   const std::size_t two_a_sm = per_block / 2 - 1024;                                   // two
   const int sms = multiprocessors();
   const auto slice_of = [&](int c) { return ((k + c - 1) / c + kChunk - 1) / kChunk * kChunk; };
-  // Blocks a row: slices of about kTargetSlice elements (two blocks a
+  // Blocks a row: slices of at most kTargetSlice elements (two blocks a
   // multiprocessor, their phases overlapping), more where M rows leave
   // multiprocessors idle (each block at least kMinSlice elements), and
   // enough that two blocks' slices fit a multiprocessor's shared memory.
