@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "cli/errors.hpp"
-#include "cli/input/arrays.hpp"
+#include "cli/input/logits.hpp"
 #include "cli/sample_device.hpp"
 #include "oracle/token/token_law.hpp"
 
@@ -20,7 +20,7 @@ CLI::App* add_sample_command(CLI::App& app, SampleOptions& o) {
   auto* a = app.add_subcommand("sample", "Tokens from logits as an LLM server draws them: temperature, top-k, top-p, min-p");
   a->footer("The law is docs/tokens.md's, exactly: the draws on the host are its definition (oracle/token/token_law.hpp); with "
             "--device the GPU kernels draw and every draw is checked against the definition (up to 2^26 logits). Draw j of a "
-            "row comes from (seed, offset, j): the same request and step replay the same tokens. Limits: at most 65,536 rows of "
+            "row r comes from (seed + r, offset, j): the same request and step replay the same tokens. Limits: at most 65,536 rows of "
             "at most 2^20 logits, at most 2^24 draws in all.");
   a->add_option("logits", o.logits, "K logits, or M rows of K (.npy or text; - for stdin)")->required();
   a->add_option("--logit-type", o.logit_type,
@@ -32,7 +32,7 @@ CLI::App* add_sample_command(CLI::App& app, SampleOptions& o) {
   a->add_option("--top-p", o.top_p, "keep the least set of most probable tokens holding p of the mass, with ties (1: off)")
       ->capture_default_str();
   a->add_option("--min-p", o.min_p, "keep tokens of probability >= min-p times the largest (0: off)")->capture_default_str();
-  a->add_option("--seed", o.seed, "the request's seed")->capture_default_str();
+  a->add_option("--seed", o.seed, "the requests' seed: row r is the request of seed + r")->capture_default_str();
   a->add_option("--offset", o.offset, "the request's step")->capture_default_str();
   a->add_option("--draws", o.draws, "draws a row")->capture_default_str()->check(CLI::PositiveNumber);
   a->add_flag("--device", o.device, "draw with the GPU kernels (gpu/token_sampler.hpp) and check every draw against the definition");
@@ -63,40 +63,13 @@ void write_npy_int32(const std::string& path, const std::vector<int>& v, std::in
 
 int run_sample(const SampleOptions& o, std::ostream& out, const InputSource& inputs) {
   const tok::Sampling s{o.temperature, o.top_k, o.top_p, o.min_p};
-  if (auto why = tok::bad_sampling(s); !why.empty()) {  // "top_p must ..." as the option is spelt: "--top-p must ..."
-    for (std::size_t i = 0; i < why.find(' '); ++i)
-      if (why[i] == '_') why[i] = '-';
-    throw UsageError("--" + why);
-  }
-  const auto whole = read_whole_array(inputs, o.logits, static_cast<std::uint64_t>(kSampleMaxRows * kSampleMaxLogits));
-  const std::int64_t m = whole.vector ? 1 : static_cast<std::int64_t>(whole.rows);
-  const std::int64_t k = whole.vector ? static_cast<std::int64_t>(whole.values.size()) : static_cast<std::int64_t>(whole.cols);
-  if (m < 1 || k < 1) throw UsageError(whole.info.quoted + " holds no logits");
-  if (m > kSampleMaxRows) throw UsageError(whole.info.quoted + " has " + std::to_string(m) + " rows; warpsim samples at most 65,536");
-  if (k > kSampleMaxLogits) throw UsageError(whole.info.quoted + " has rows of " + std::to_string(k) + " logits; warpsim samples at most 2^20");
+  if (const auto why = refused_sampling(s); !why.empty()) throw UsageError(why);
+  const Logits logits = read_logits(inputs, o.logits, o.logit_type);
+  const std::int64_t m = logits.rows, k = logits.cols;
   if (m * o.draws > kSampleMaxDraws) throw UsageError("M x --draws is " + std::to_string(m * o.draws) + "; at most 2^24");
-
-  // The logits' type, from the file and --logit-type.
-  const std::string dtype = whole.info.dtype();
-  tok::LogitType type = tok::LogitType::F32;
-  const std::string asked = o.logit_type.value_or(dtype == "uint16" ? "" : dtype == "float16" ? "f16" : "f32");
-  if (dtype == "uint16") {
-    if (asked != "bf16" && asked != "f16")
-      throw UsageError(whole.info.quoted + " is uint16: say --logit-type bf16 or f16 (its values are those types' bit patterns)");
-    type = asked == "bf16" ? tok::LogitType::BF16 : tok::LogitType::F16;
-  } else if (asked == "bf16" || (asked == "f16" && dtype != "float16")) {
-    throw UsageError("--logit-type " + asked + " reads a uint16 .npy of bit patterns" + (asked == "f16" ? " or a float16 .npy" : "") + "; " +
-                     whole.info.quoted + " is " + dtype);
-  } else if (dtype == "float16") {
-    type = tok::LogitType::F16;
-  } else if (dtype != "float32" && dtype != "float64" && dtype != "text") {
-    throw UsageError(whole.info.quoted + " is " + dtype + "; logits are float32, float16, text, or bf16/f16 bit patterns (uint16)");
-  }
-  std::vector<float> x(whole.values.size());
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    x[i] = type == tok::LogitType::F32 || dtype == "float16" ? static_cast<float>(whole.values[i])
-                                                             : tok::logit_value(static_cast<std::uint16_t>(whole.values[i]), type);
-  }
+  const tok::LogitType type = logits.type;
+  const std::vector<float>& x = logits.values;
+  const std::string& quoted = logits.quoted;
 
   // The definition's draws, row by row (each row checked first: NaN, +inf, all -inf).
   std::vector<int> draws(static_cast<std::size_t>(m * o.draws));
@@ -105,10 +78,10 @@ int run_sample(const SampleOptions& o, std::ostream& out, const InputSource& inp
     try {
       tok::check(row, s);
     } catch (const std::invalid_argument& e) {
-      throw UsageError(whole.info.quoted + (m > 1 ? ", row " + std::to_string(r) : std::string()) + ": " + e.what());
+      throw UsageError(quoted + (m > 1 ? ", row " + std::to_string(r) : std::string()) + ": " + e.what());
     }
     if (o.device && m * k > kSampleCheckedElements) continue;  // (drawn on the device alone)
-    const auto d = tok::draw(row, s, o.seed, o.offset, o.draws);
+    const auto d = tok::draw(row, s, o.seed + static_cast<std::uint64_t>(r), o.offset, o.draws);
     for (int j = 0; j < o.draws; ++j) draws[static_cast<std::size_t>(r * o.draws + j)] = static_cast<int>(d[static_cast<std::size_t>(j)]);
   }
   nlohmann::ordered_json device;
@@ -138,7 +111,7 @@ int run_sample(const SampleOptions& o, std::ostream& out, const InputSource& inp
     j["logits"] = o.logits;
     j["rows"] = m;
     j["k"] = k;
-    j["logit_type"] = type == tok::LogitType::F32 ? "f32" : type == tok::LogitType::BF16 ? "bf16" : "f16";
+    j["logit_type"] = logits.type_name();
     j["sampling"] = {{"temperature", o.temperature}, {"top_k", o.top_k}, {"top_p", o.top_p}, {"min_p", o.min_p}};
     j["seed"] = o.seed;
     j["offset"] = o.offset;

@@ -33,8 +33,6 @@ struct SampleOptions {
   std::optional<std::string> out;  // .npy of int32 draws, M x S
 };
 
-inline constexpr std::int64_t kSampleMaxRows = 65536;
-inline constexpr std::int64_t kSampleMaxLogits = std::int64_t{1} << 20;  // a row's
 inline constexpr std::int64_t kSampleMaxDraws = std::int64_t{1} << 24;   // M x S
 inline constexpr std::int64_t kSampleCheckedElements = std::int64_t{1} << 26;  // --device: checked against the definition up to M x K
 
