@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/errors.hpp"
+#include "cli/input/logits.hpp"
 #include "cli/show_command.hpp"
 #include "cli/validate/files.hpp"
 #include "cli/validate/values.hpp"
@@ -27,6 +28,7 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
   v->footer(
       "Ways in (one of):\n"
       "  --weights W --draws D [--uniforms U]   draws from any sampler (.npy or text), checked in law, and draw by draw with U\n"
+      "  --logits L --draws D [--temperature T --top-k K --top-p P --min-p Q]   an LLM's tokens against the token law (docs/tokens.md)\n"
       "  --values V --law NAME:PARAMETERS       floats from a continuous law (normal:mu,sigma, gamma:shape,scale, ...)\n"
       "  --plugin LIB.so [--sampler NAME]       a shared library with the C ABI of include/warpsim/plugin.h\n"
       "    [--law NAME:PARAMETERS]              (its sampler of a continuous law's values, ABI version 3: the law to draw)\n"
@@ -38,6 +40,13 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
       "--target-tv asks for at most 10^12 draws. Docs: docs/validate.md.");
   v->add_option("--weights", o.weights, "the weights: K values (one distribution) or an M x K matrix (.npy or text; - for stdin)");
   v->add_option("--draws", o.draws, "the indices drawn: S from one distribution, or one or S a row (.npy int or text)");
+  v->add_option("--logits", o.logits, "instead of --weights: logits (K, or M x K), each row's law the token law under the sampling options");
+  v->add_option("--logit-type", o.logit_type, "with --logits: f32, or bf16 / f16 for a uint16 .npy of bit patterns")
+      ->check(CLI::IsMember({"f32", "bf16", "f16"}));
+  v->add_option("--temperature", o.temperature, "with --logits: T >= 0 (default 1; 0 greedy)");
+  v->add_option("--top-k", o.top_k, "with --logits: keep the k largest and their ties (default 0: off)");
+  v->add_option("--top-p", o.top_p, "with --logits: keep the least most probable set holding p, with ties (default 1: off)");
+  v->add_option("--min-p", o.min_p, "with --logits: keep tokens of probability >= min-p times the largest (default 0: off)");
   v->add_option("--values", o.values, "floats drawn from a continuous law (.npy float32/float64 or text; - for stdin)");
   v->add_option("--law", o.law, "with --values, the law they should follow: " + stats::continuous_law_forms() + ", or table:FILE (a CDF table: rows x F(x), F linear between them)");
   v->add_option("--rounded-to", o.rounded_to, "with --values, the precision the sampler rounded them to, where coarser than the file's: bf16, f16, f32, f64")
@@ -185,6 +194,9 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
   if (!o.sampler.empty() && !plugin_way) throw UsageError("--sampler names one of a plugin's samplers: it goes with --plugin");
   if (!o.only.empty() && !o.mutants) throw UsageError("--only names one mutant: it goes with --mutants");
   if (o.list && (file_way || builtin_way || o.mutants || values_way)) throw UsageError("--list goes alone (the built-ins) or with --plugin (its samplers)");
+  const bool sampling_given = o.temperature || o.top_k || o.top_p || o.min_p || o.logit_type;
+  if (sampling_given && o.logits.empty()) throw UsageError("--temperature, --top-k, --top-p, --min-p and --logit-type describe the law of --logits: they go with it");
+  if (!o.logits.empty() && !file_way) throw UsageError("--logits gives the law of a file of draws: it goes with --draws");
   Progress progress(progress_out);
   const auto t0 = std::chrono::steady_clock::now();
 
@@ -236,9 +248,18 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
                                        {o.max_rows.has_value(), "--max-rows", "no inputs are generated"},
                                        {o.max_cols.has_value(), "--max-k", "no inputs are generated"},
                                        {o.counterexample.has_value(), "--counterexample", "nothing is shrunk: the draws are the file's"}});
-    if (o.weights.empty()) throw UsageError("--draws needs --weights, the weights the draws came from");
+    if (o.weights.empty() && o.logits.empty()) throw UsageError("--draws needs --weights, the weights the draws came from (or --logits)");
+    if (!o.weights.empty() && !o.logits.empty()) throw UsageError("--weights and --logits both give the law: give one");
+    if (!o.logits.empty()) {
+      refuse_with("draws against --logits", {{!o.uniforms.empty(), "--uniforms", "a token draw's uniform is checked by its sampler's tests (docs/tokens.md)"},
+                               {o.dtype.has_value(), "--dtype", "logits give their type by the file or --logit-type"}});
+    }
     if (o.adds_in_order && o.uniforms.empty()) throw UsageError("--adds-in-order goes with --uniforms (it sharpens the draw-by-draw check)");
     FileOptions fo{o.weights, o.draws, o.uniforms, o.dtype, o.alpha, o.adds_in_order, o.row_seeds};
+    fo.logits = o.logits;
+    fo.logit_type = o.logit_type;
+    fo.sampling = {o.temperature.value_or(1.0f), o.top_k.value_or(0), o.top_p.value_or(1.0f), o.min_p.value_or(0.0f)};
+    if (const auto why = refused_sampling(fo.sampling); !why.empty()) throw UsageError(why);
     report = check_files(inputs, fo, progress);
   } else {
     if (!o.uniforms.empty()) throw UsageError("--uniforms goes with --draws (a file of draws)");

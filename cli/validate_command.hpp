@@ -18,6 +18,11 @@ namespace warpsim::cli {
 
 struct ValidateOptions {
   std::string weights, draws, uniforms, row_seeds;
+  // --logits and the sampling that makes each row's law (instead of --weights)
+  std::string logits;
+  std::optional<std::string> logit_type;
+  std::optional<float> temperature, top_p, min_p;
+  std::optional<std::int64_t> top_k;
   std::string values, law;    // a continuous law's draws and the law
   std::optional<std::string> rounded_to;  // --values: the precision they were rounded to
   validate::ClampOptions clamp;           // --clamp-low, --clamp-high

@@ -8,6 +8,7 @@
 #include "cli/errors.hpp"
 #include "cli/input/array_view.hpp"
 #include "cli/input/arrays.hpp"
+#include "cli/input/logits.hpp"
 #include "cli/validate/device.hpp"
 #include "cli/validate/law.hpp"
 #include "cli/validate/rows.hpp"
@@ -303,9 +304,35 @@ Report check(const InputSource& inputs, const FileOptions& o, const Weights& w, 
 
 }  // namespace
 
+// Each row's token law as the weights (float64: the law's p_i).
+Weights token_laws(const InputSource& inputs, const FileOptions& o) {
+  const Logits l = read_logits(inputs, o.logits, o.logit_type);
+  Weights w;
+  w.quoted = l.quoted;
+  w.fp32 = false;
+  w.vector = l.vector;
+  w.rows = static_cast<std::uint64_t>(l.rows);
+  w.cols = static_cast<std::uint64_t>(l.cols);
+  w.values.reserve(w.rows * w.cols);
+  for (std::int64_t r = 0; r < l.rows; ++r) {
+    const auto p = token_law_of_row(l, r, o.sampling);
+    w.values.insert(w.values.end(), p.begin(), p.end());
+  }
+  for (std::uint64_t r = 1; r < w.rows && !w.rows_differ; ++r)
+    w.rows_differ = std::memcmp(w.values.data(), w.values.data() + r * w.cols, w.cols * sizeof(double)) != 0;
+  return w;
+}
+
 Report check_files(const InputSource& inputs, const FileOptions& o, Progress& progress) {
-  if (o.weights == "-" && (o.draws == "-" || o.uniforms == "-")) throw UsageError("only one input can come from standard input");
+  const std::string& in = o.logits.empty() ? o.weights : o.logits;
+  if (in == "-" && (o.draws == "-" || o.uniforms == "-")) throw UsageError("only one input can come from standard input");
   if (o.draws == "-" && o.uniforms == "-") throw UsageError("only one input can come from standard input");
+  if (!o.logits.empty()) {
+    Report r = check<double>(inputs, o, token_laws(inputs, o), progress);
+    r.notes.push_back("each row's law: the token law of its logits (docs/tokens.md), temperature " + g(o.sampling.temperature) + ", top-k " +
+                      std::to_string(o.sampling.top_k) + ", top-p " + g(o.sampling.top_p) + ", min-p " + g(o.sampling.min_p));
+    return r;
+  }
   const auto w = read_weights(inputs, o.weights, o.dtype);
   return w.fp32 ? check<float>(inputs, o, w, progress) : check<double>(inputs, o, w, progress);
 }

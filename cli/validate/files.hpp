@@ -1,7 +1,9 @@
 // Way in 1: a file of draws from any sampler (PyTorch, JAX, CuPy, a user's
 // CUDA program) against the weights it drew from.
 //
-//   weights  K weights (one distribution) or an M x K matrix (one per row)
+//   weights  K weights (one distribution) or an M x K matrix (one per row);
+//            or logits with a sampling (temperature, top-k, top-p, min-p):
+//            each row's law the token law's (docs/tokens.md)
 //   draws    one distribution: S indices, any shape; a matrix: M indices
 //            (one a row) or M x S (S a row); text: one row a line
 //   uniforms (optional) the u each draw used, shaped as the draws: then each
@@ -20,6 +22,7 @@
 
 #include "cli/input/sources.hpp"
 #include "cli/input/weights.hpp"
+#include "oracle/token/token_law.hpp"
 #include "cli/validate/progress.hpp"
 #include "cli/validate/report.hpp"
 
@@ -38,6 +41,10 @@ struct FileOptions {
   // One seed a row (rows that differ): rows_independent leaves out pairs of
   // equal seeds, which may repeat each other's draws. "" if none.
   std::string row_seeds;
+  // Instead of weights: logits and the sampling that makes each row's law.
+  std::string logits;
+  std::optional<std::string> logit_type;
+  oracle::token::Sampling sampling;
 };
 
 // The most draws one file may hold.

@@ -25,6 +25,7 @@
 #include "cli/validate/samplers.hpp"
 #include "properties/registry.hpp"
 #include "oracle/reference.hpp"
+#include "oracle/token/token_law.hpp"
 #include "properties/mutants.hpp"
 #include "properties/rc_checks.hpp"
 #include "rng/philox_uniform.hpp"
@@ -627,4 +628,35 @@ TEST(ValidateValues, AClampIsNamedAndThenJudgedAsOnePointMass) {
   const auto below = validate(in, {"--values", "v.npy", "--law", "gamma:0.01,1", "--clamp-low", "min-normal"});
   EXPECT_EQ(below.rc, 1);
   EXPECT_NE(below.out.find("1 values outside [1.17549435e-38, inf]"), std::string::npos) << below.out;
+}
+
+// --logits: each row's law the token law (docs/tokens.md). The definition's
+// own draws (one a row, each row its own request) are consistent; a sampler
+// that ignores top-k, or runs at another temperature, is caught.
+TEST(ValidateLogits, TheTokenLawsOwnDrawsPassAndOtherLawsFail) {
+  const int m = 400, k = 64;
+  std::vector<float> x(static_cast<std::size_t>(m * k));
+  for (std::size_t i = 0; i < x.size(); ++i)  // each row a descent of 0.25 a token, rotated by its row
+    x[i] = -0.25f * static_cast<float>((i % k + i / k) % k);
+  namespace tok = warpsim::oracle::token;
+  const auto draws_of = [&](const tok::Sampling& s) {
+    std::vector<int> d;
+    for (int r = 0; r < m; ++r)
+      d.push_back(static_cast<int>(tok::draw(std::span<const float>(x.data() + r * k, k), s, 5 + static_cast<std::uint64_t>(r), 0, 1)[0]));
+    return d;
+  };
+  MemoryInputs in;
+  in.files["l.npy"] = npy<float>(x, "<f4", "(" + std::to_string(m) + ", " + std::to_string(k) + ")");
+  const std::vector<std::string> law = {"--logits", "l.npy", "--draws", "d", "--temperature", "0.7", "--top-k", "5"};
+  in.files["d"] = lines(draws_of({.temperature = 0.7f, .top_k = 5}));
+  auto r = validate(in, law);
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("the token law of its logits"), std::string::npos);
+  in.files["d"] = lines(draws_of({.temperature = 0.7f}));  // top-k ignored: tokens past the 5th drawn
+  r = validate(in, law);
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  in.files["d"] = lines(draws_of({.temperature = 2.0f, .top_k = 5}));  // another temperature
+  EXPECT_EQ(validate(in, law).rc, 1);
+  EXPECT_NE(validate(in, {"--draws", "d", "--top-k", "5", "--weights", "l.npy"}).err.find("go with it"), std::string::npos);
+  EXPECT_NE(validate(in, {"--logits", "l.npy", "--weights", "l.npy", "--draws", "d"}).err.find("give one"), std::string::npos);
 }
