@@ -12,6 +12,7 @@
 //   gamma.hpp           gamma_sample (Marsaglia-Tsang), LdaTopicSampler<T>: LDA's theta and phi
 //   rejection_counts.hpp  what a rejection sampler's counted run adds up
 //   lda_sampler.hpp     LdaSampler<T>: the LDA z-draw sweep
+//   token_sampler.hpp   TokenSampler: an LLM's next token (temperature, top-k, top-p, min-p), the token law exactly
 //   device.hpp          which CUDA device, if any, and why not
 //   cuda_check.hpp      WARPSIM_CUDA / WARPSIM_CUDA_LAUNCH: every call checked
 //   launch.hpp          launch planning and device scratch shared by the samplers
@@ -39,6 +40,8 @@
 //   not included: gpu/sum_tree/rows_pass.cuh (part of gpu/sum_tree_sampler.cu: the kernel rows_pass)
 //   not included: gpu/sum_tree/thread_pass.cuh (part of gpu/sum_tree_sampler.cu: the kernel thread_pass)
 //   not included: gpu/sum_tree/lanes_pass.cuh (part of gpu/sum_tree_sampler.cu: the kernel lanes_pass)
+// The token sampler's kernel, part of gpu/token_sampler.cu:
+//   not included: gpu/token/row_agent.cuh (part of gpu/token_sampler.cu: the kernel token_rows, steps A-F)
 // The alias tables' phases, a file each, parts of gpu/alias_table.cu:
 //   not included: gpu/alias/units.cuh (part of gpu/alias_table.cu: the units)
 //   not included: gpu/alias/partition.cuh (part of gpu/alias_table.cu: the partition)
@@ -60,3 +63,4 @@
 #include "gpu/rejection_loop.hpp"
 #include "gpu/sum_tree_plan.hpp"
 #include "gpu/sum_tree_sampler.hpp"
+#include "gpu/token_sampler.hpp"
