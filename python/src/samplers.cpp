@@ -213,13 +213,36 @@ void dirichlet(const Array& alpha, const Array& out, std::uint64_t seed) {
   }
 }
 
+namespace {
+
+namespace tok = oracle::token;
+
+// The logits' type from their typestr (float32, float16, bfloat16).
+tok::LogitType logit_type_of(const Array& logits) {
+  if (logits.typestr == "<f4") return tok::LogitType::F32;
+  if (logits.typestr == "<f2") return tok::LogitType::F16;
+  if (logits.typestr == "<bf16") return tok::LogitType::BF16;
+  throw BadType("logits must be float32, float16 or bfloat16 (type '" + logits.typestr + "' given)");
+}
+
+// Row r of host logits of K values, as floats (16-bit types by their values).
+void logit_row(const Array& logits, tok::LogitType type, std::uint64_t r, std::uint64_t k, std::vector<float>& row) {
+  const auto* base = reinterpret_cast<const unsigned char*>(logits.data) + r * k * (type == tok::LogitType::F32 ? 4 : 2);
+  for (std::uint64_t i = 0; i < k; ++i) {
+    if (type == tok::LogitType::F32) {
+      std::memcpy(&row[i], base + 4 * i, 4);
+    } else {
+      std::uint16_t b;
+      std::memcpy(&b, base + 2 * i, 2);
+      row[i] = tok::logit_value(b, type);
+    }
+  }
+}
+
+}  // namespace
+
 void sample_tokens(const Array& logits, const Array& out, const TokenRows& rows, int draws) {
-  namespace tok = oracle::token;
-  tok::LogitType type;
-  if (logits.typestr == "<f4") type = tok::LogitType::F32;
-  else if (logits.typestr == "<f2") type = tok::LogitType::F16;
-  else if (logits.typestr == "<bf16") type = tok::LogitType::BF16;
-  else throw BadType("logits must be float32, float16 or bfloat16 (type '" + logits.typestr + "' given)");
+  const tok::LogitType type = logit_type_of(logits);
   if (out.typestr != "<i4") throw BadType("out must be int32 (type '" + out.typestr + "' given)");
   same_place(logits, out, "logits", "out");
   if (logits.shape.empty() || logits.shape.size() > 2) throw BadInput("logits must have 1 or 2 dimensions (K, or M x K)");
@@ -255,16 +278,7 @@ void sample_tokens(const Array& logits, const Array& out, const TokenRows& rows,
   auto* o = reinterpret_cast<std::int32_t*>(out.data);
   std::vector<float> row(k);
   for (std::uint64_t r = 0; r < m; ++r) {
-    const auto* base = reinterpret_cast<const unsigned char*>(logits.data) + r * k * (type == tok::LogitType::F32 ? 4 : 2);
-    for (std::uint64_t i = 0; i < k; ++i) {
-      if (type == tok::LogitType::F32) {
-        std::memcpy(&row[i], base + 4 * i, 4);
-      } else {
-        std::uint16_t b;
-        std::memcpy(&b, base + 2 * i, 2);
-        row[i] = tok::logit_value(b, type);
-      }
-    }
+    logit_row(logits, type, r, k, row);
     std::vector<std::int64_t> d;
     try {
       d = tok::draw(row, sampling(r), rows.seed.size() == 1 ? rows.seed[0] + r : rows.seed[r], at(rows.offset, r), draws);
@@ -276,12 +290,7 @@ void sample_tokens(const Array& logits, const Array& out, const TokenRows& rows,
 }
 
 void token_probabilities(const Array& logits, const Array& out, const TokenRows& rows) {
-  namespace tok = oracle::token;
-  tok::LogitType type;
-  if (logits.typestr == "<f4") type = tok::LogitType::F32;
-  else if (logits.typestr == "<f2") type = tok::LogitType::F16;
-  else if (logits.typestr == "<bf16") type = tok::LogitType::BF16;
-  else throw BadType("logits must be float32, float16 or bfloat16 (type '" + logits.typestr + "' given)");
+  const tok::LogitType type = logit_type_of(logits);
   if (out.typestr != "<f8") throw BadType("out must be float64 (type '" + out.typestr + "' given)");
   if (logits.device >= 0 || out.device >= 0) throw BadInput("token_probabilities reads host arrays (the law is the host's definition)");
   if (logits.shape.empty() || logits.shape.size() > 2 || out.shape != logits.shape) throw BadInput("logits must be K or M x K, and out its shape");
@@ -294,16 +303,7 @@ void token_probabilities(const Array& logits, const Array& out, const TokenRows&
   auto* o = reinterpret_cast<double*>(out.data);
   std::vector<float> row(k);
   for (std::uint64_t r = 0; r < m; ++r) {
-    const auto* base = reinterpret_cast<const unsigned char*>(logits.data) + r * k * (type == tok::LogitType::F32 ? 4 : 2);
-    for (std::uint64_t i = 0; i < k; ++i) {
-      if (type == tok::LogitType::F32) {
-        std::memcpy(&row[i], base + 4 * i, 4);
-      } else {
-        std::uint16_t b;
-        std::memcpy(&b, base + 2 * i, 2);
-        row[i] = tok::logit_value(b, type);
-      }
-    }
+    logit_row(logits, type, r, k, row);
     const tok::Sampling s{at(rows.temperature, r), at(rows.top_k, r), at(rows.top_p, r), at(rows.min_p, r)};
     try {
       const auto p = tok::probabilities(row, s);
