@@ -34,9 +34,8 @@ namespace warpsim::rng {
 
 namespace detail {
 
-// p(r) 2^(k + e) for x in [-87, 88] (the callers clamp) and k + e in
-// [-126, 127]: the steps above, the scale 2^e folded into the last product.
-WARPSIM_EXP_HOST_DEVICE inline float exp_f32_core(float x, int e = 0) {
+// p(r) 2^k for x in [-87, 88] (the callers clamp): the steps above.
+WARPSIM_EXP_HOST_DEVICE inline float exp_f32_core(float x) {
   constexpr float kLog2e = 1.44269502e+00f;
   constexpr float kShifter = 12582912.0f;    // 1.5 2^23: adding it rounds to an integer, kept in the low bits
   constexpr float kLn2Hi = 6.93145752e-01f;  // 0x1.62e4p-1: ln 2's high bits
@@ -57,7 +56,7 @@ WARPSIM_EXP_HOST_DEVICE inline float exp_f32_core(float x, int e = 0) {
   p = fmaf(p, r, c2);
   p = fmaf(p, r, 1.0f);
   p = fmaf(p, r, 1.0f);
-  return __fmul_rn(p, __int_as_float((ki + e + 127) << 23));  // 2^(k + e), exact
+  return __fmul_rn(p, __int_as_float((ki + 127) << 23));  // 2^k for k in [-126, 127], exact
 #else
   const float t = std::fma(x, kLog2e, kShifter);
   const float k = t - kShifter;
@@ -74,7 +73,7 @@ WARPSIM_EXP_HOST_DEVICE inline float exp_f32_core(float x, int e = 0) {
   p = std::fma(p, r, c2);
   p = std::fma(p, r, 1.0f);
   p = std::fma(p, r, 1.0f);
-  const auto bits = static_cast<std::uint32_t>(ki + e + 127) << 23;  // 2^(k + e), exact
+  const auto bits = static_cast<std::uint32_t>(ki + 127) << 23;  // 2^k for k in [-126, 127], exact
   float scale;
   std::memcpy(&scale, &bits, 4);
   return p * scale;
@@ -98,16 +97,6 @@ WARPSIM_EXP_HOST_DEVICE inline float exp_f32_nonpositive(float x) {
   const bool under = x < -87.0f;
   const float e = detail::exp_f32_core(under ? 0.0f : x);
   return under ? 0.0f : e;
-}
-
-// For the token law's quanta (a weight times 2^43, rounded to an integer):
-// e^x 2^43 for x <= 0 (and -inf), x below -87 taken as -87. Rounded to an
-// integer it gives exactly what rounding exp_f32_nonpositive(x) 2^43 gives
-// (tested): where e^x is normal both are p 2^(k + 43) exactly, and elsewhere
-// both are below 2^-82, which rounds to 0. One product fewer, and no select
-// of 0, in a kernel's loop over a row.
-WARPSIM_EXP_HOST_DEVICE inline float exp_f32_times_2_43(float x) {
-  return detail::exp_f32_core(x < -87.0f ? -87.0f : x, 43);
 }
 
 }  // namespace warpsim::rng

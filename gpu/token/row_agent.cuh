@@ -165,15 +165,6 @@ struct Slice {
     else if constexpr (kSource == Source::SharedLogits) return weight_of(cached[i]);
     else return weight_of(logit_to_float(logits[i]));
   }
-  // quantum(weight(i)), from the logits in one product fewer (rng::exp_f32_times_2_43).
-  __device__ __forceinline__ std::uint64_t quantum_at(int i) const {
-    if constexpr (kSource == Source::Weights) {
-      return quantum(cached[i]);
-    } else {
-      const float x = kSource == Source::SharedLogits ? cached[i] : logit_to_float(logits[i]);
-      return __float2ull_rn(rng::exp_f32_times_2_43(__fsub_rn(__fmul_rn(x, r), m)));
-    }
-  }
 };
 
 // The cluster's combination of one value each block posted: every block
@@ -306,7 +297,7 @@ __device__ __forceinline__ void finish_row(cg::cluster_group& cluster, TokenShar
   const std::uint64_t vm = rp.min_p > 0 ? static_cast<std::uint64_t>(ceil(static_cast<double>(rp.min_p) * 0x1p43)) : 0;
   const std::uint64_t v = max(vk, max(vp, vm));
   auto kept = [&](int i) -> std::uint64_t {
-    const std::uint64_t q = s.quantum_at(i);
+    const std::uint64_t q = quantum(s.weight(i));
     return q >= v ? q : 0;
   };
   const int used = (n + kChunk - 1) / kChunk;
@@ -318,7 +309,7 @@ __device__ __forceinline__ void finish_row(cg::cluster_group& cluster, TokenShar
       for (int e = 0; e < kChunk / 32; ++e) {
         const int i = c * kChunk + e * 32 + lane;
         if (i < n) {
-          const std::uint64_t q = s.quantum_at(i);
+          const std::uint64_t q = quantum(s.weight(i));
           if constexpr (decltype(filtered)::value) sum += q >= v ? q : 0;
           else sum += q;
         }
