@@ -34,14 +34,16 @@
 //                   q >= v_m stay (probability >= p_min times the largest, as
 //                   Hugging Face's MinPLogitsWarper).
 //   8. the law      v = max(v_k, v_p, v_m); W = sum of q_i >= v; p_i = q_i / W
-//                   for q_i >= v, else 0. Within 2^-44 of the largest of
-//                   softmax(s) renormalised over the same set, per token.
+//                   for q_i >= v, else 0. Untruncated, per token within
+//                   (8 max|x / T| + 8) 2^-24 p_i + 2^-43 of softmax(x / T)
+//                   (tests/unit/token_law_test.cpp, WithinItsBoundOfSoftmax).
 //   9. the draw     draw j of a row with seed s at offset o (a request's seed
 //                   and step): U = the 53 bits of rng::uniform<double>(s, o, j)
 //                   (stream o, draw j), t = floor(U * W / 2^53) (exact), and
 //                   the token i with Q_i <= t < Q_i + q_i, Q_i the sum of the
 //                   kept q before i: each token's rate is p_i within 2^-53.
-//                   Greedy: every draw the greedy index.
+//                   Greedy: every draw the greedy index. (A batch given one
+//                   seed s: its callers make row r the request of seed s + r.)
 #pragma once
 
 #include <algorithm>
