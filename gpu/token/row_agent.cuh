@@ -5,8 +5,8 @@
 //
 //   A (1, 2)  load the slice (16-byte vectors where aligned, four in flight
 //             a thread), converting to float, into shared memory; the
-//             largest logit and its first index; a NaN or +inf anywhere
-//             refuses the row.
+//             largest logit by fmax (its first index is found only where
+//             the row is greedy); a NaN or +inf anywhere refuses the row.
 //   B (2, 3)  greedy rows (T = 0, or 1 / T or the largest logit times it
 //             overflowing) draw the first largest index. Where top-k or
 //             top-p select, each weight w = exp_f32(x r - m) replaces its
@@ -15,15 +15,16 @@
 //             summed, in one pass.
 //   C (5)     top-k: the k-th largest weight by a radix selection over the
 //             weights' bits (3 digits of 10 bits, counts), v_k its quantum.
-//   D (6)     top-p: W_k = the quanta >= v_k summed, target = ceil(p W_k);
-//             the largest weight whose suffix of quanta reaches the target,
-//             by the same selection over masses; v_p its quantum.
-//   E (7, 8)  v = max(v_k, v_p, v_m); every 128 consecutive elements' kept
+//   D (6)     top-p: the same selection over masses (the quanta >= v_k),
+//             its first pass's bins giving W_k and so target = ceil(p W_k):
+//             the largest weight whose suffix of quanta reaches the target;
+//             v_p its quantum.
+//   E (7, 8)  v = max(v_k, v_p, v_m); every 512 consecutive elements' kept
 //             quanta summed (a chunk), their prefix sums within the block,
 //             and the blocks' totals across the cluster.
 //   F (9)     each draw's t = floor(U W / 2^53); the block whose range holds
 //             t finds the chunk by binary search and, a warp a draw, the
-//             token in it (4 elements a lane, a warp's scan).
+//             token in it (16 elements a lane, a warp's scan).
 //
 // The quanta are integers, so no step's result depends on the order its
 // sums are made in: the selection's histograms are filled by shared-memory

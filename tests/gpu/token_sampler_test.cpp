@@ -65,25 +65,6 @@ std::vector<float> logits_of(Family f, std::int64_t k, gpu::LogitType type, std:
   return x;
 }
 
-std::uint16_t to_bits16(float v, gpu::LogitType type) {
-  if (type == gpu::LogitType::BF16) {
-    std::uint32_t b;
-    std::memcpy(&b, &v, 4);
-    return static_cast<std::uint16_t>(b >> 16);
-  }
-  // fp16: v is an fp16 value (logits_of rounded it), or -inf
-  if (v == -INFINITY) return 0xfc00;
-  if (v != v) return 0x7e00;
-  if (v == INFINITY) return 0x7c00;
-  const std::uint16_t sign = std::signbit(v) ? 0x8000 : 0;
-  const float a = std::fabs(v);
-  if (a == 0) return sign;
-  int e = std::ilogb(a);
-  if (e < -14) return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(std::ldexp(a, 24)));  // subnormal
-  const auto mant = static_cast<std::uint16_t>(std::ldexp(a, 10 - e) - 1024);
-  return static_cast<std::uint16_t>(sign | ((e + 15) << 10) | mant);
-}
-
 // Runs the sampler on M rows of K logits and compares every draw with the
 // definition's; returns the mismatches (the first few printed).
 int compare(const std::vector<float>& x, int m, std::int64_t k, gpu::LogitType type, const std::vector<Row>& rows, int draws) {
@@ -109,7 +90,7 @@ int compare(const std::vector<float>& x, int m, std::int64_t k, gpu::LogitType t
     got = out.download();
   } else {
     std::vector<std::uint16_t> bits(x.size());
-    for (std::size_t i = 0; i < x.size(); ++i) bits[i] = to_bits16(x[i], type);
+    for (std::size_t i = 0; i < x.size(); ++i) bits[i] = tok::logit_bits(x[i], type == gpu::LogitType::BF16 ? tok::LogitType::BF16 : tok::LogitType::F16);
     DeviceArray<std::uint16_t> dx(bits);
     sampler.sample(dx.p, type, m, k, params, draws, out.p);
     WARPSIM_CUDA(cudaDeviceSynchronize());
