@@ -189,14 +189,11 @@ __device__ std::uint64_t cluster_sum(cg::cluster_group& cluster, TokenShared& sh
     for (int w = 0; w < kTokenWarps; ++w) t += sh.warp_total[w];
     sh.post_sum = t;
   }
-  std::uint64_t all = 0, lower = 0;
-  cluster_read_posts(cluster, [&] {
-    for (unsigned r = 0; r < cluster.num_blocks(); ++r) {
-      const std::uint64_t x = cluster.map_shared_rank(&sh, r)->post_sum;
-      all += x;
-      if (r < cluster.block_rank()) lower += x;
-    }
-  });
+  // every warp reads the posts, lane r block r's (one remote load a lane)
+  const unsigned lane = threadIdx.x & 31;
+  std::uint64_t x = 0;
+  cluster_read_posts(cluster, [&] { x = lane < cluster.num_blocks() ? cluster.map_shared_rank(&sh, lane)->post_sum : 0; });
+  const std::uint64_t all = warp_sum(x), lower = warp_sum(lane < cluster.block_rank() ? x : 0);
   if (below) *below = lower;
   return all;
 }
@@ -218,12 +215,10 @@ __device__ std::uint32_t select_weight(cg::cluster_group& cluster, TokenShared& 
     if (threadIdx.x == 0) sh.key_count = 0;
     __syncthreads();
     const bool from_keys = shift == 0 && sh.key_count_last <= kKeyBuffer;
-    const int count = from_keys ? static_cast<int>(sh.key_count_last) : s.n;
-    for (int i = threadIdx.x; i < count; i += kTokenThreads) {
-      const std::uint32_t key = from_keys ? keys[i] : __float_as_uint(s.weight(i));
-      if ((key >> (shift + kDigitBits)) != (prefix >> (shift + kDigitBits))) continue;
+    auto count_key = [&](std::uint32_t key) {
+      if ((key >> (shift + kDigitBits)) != (prefix >> (shift + kDigitBits))) return;
       const std::uint64_t q = by_count && floor_q == 0 ? 0 : quantum(__uint_as_float(key));
-      if (q < floor_q) continue;
+      if (q < floor_q) return;
       const unsigned bin = (key >> shift) & (kBins - 1);
       if (by_count) {
         atomicAdd(&sh.hist_lo[bin], 1u);
@@ -237,6 +232,11 @@ __device__ std::uint32_t select_weight(cg::cluster_group& cluster, TokenShared& 
         const unsigned slot = atomicAdd(&sh.key_count, 1u);
         if (slot < kKeyBuffer) keys[slot] = key;
       }
+    };
+    if (from_keys) {
+      for (int i = threadIdx.x; i < static_cast<int>(sh.key_count_last); i += kTokenThreads) count_key(keys[i]);
+    } else {
+      for (int i = threadIdx.x; i < s.n; i += kTokenThreads) count_key(__float_as_uint(s.weight(i)));
     }
     // the cluster's bins, reduced and scattered: block r owns bins [r, r + 1)
     // kBins / C and sums them over every block; then each block gathers all.
@@ -255,9 +255,11 @@ __device__ std::uint32_t select_weight(cg::cluster_group& cluster, TokenShared& 
 #pragma unroll
     for (int b = 0; b < kBinsPerThread; ++b) {
       const unsigned bin = kBins - 1 - (threadIdx.x * kBinsPerThread + b);
-      of_bin[b] = cluster.map_shared_rank(sh.hist_total, bin / owned)[bin];
+      of_bin[b] = cluster.map_shared_rank(sh.hist_total, (bin * blocks) >> kDigitBits)[bin];  // its owner (blocks divides kBins)
     }
-    cluster.sync();  // (no block reads another's bins past here)
+    // No third barrier: a block next writes its bins after this pass's
+    // second barrier (every owner has read them by then), and its totals
+    // after the next pass's first (every block has gathered them by then).
     // suffix sums from the top bin down: thread t holds bins kBins - 1 - (t B + b)
     Scan(sh.scan).InclusiveSum(of_bin, inclusive, all);
     if (!by_count && shift == 2 * kDigitBits) need = ceil_mul(top_p, all);  // W: every bin of the first pass
@@ -303,17 +305,22 @@ __device__ __forceinline__ void finish_row(cg::cluster_group& cluster, TokenShar
   };
   const int used = (n + kChunk - 1) / kChunk;
   // (two loops: without truncation every quantum is kept, no compare)
+  // A full chunk's elements are read without a bound check, so that the
+  // compiler interleaves their independent exps.
   auto chunk_sums = [&](auto filtered) {
+    auto add = [&](std::uint64_t& sum, int i) {
+      const std::uint64_t q = quantum(s.weight(i));
+      if constexpr (decltype(filtered)::value) sum += q >= v ? q : 0;
+      else sum += q;
+    };
     for (int c = warp; c < used; c += kTokenWarps) {
       std::uint64_t sum = 0;
+      const int first_i = c * kChunk + lane;
+      if (c * kChunk + kChunk <= n) {
 #pragma unroll
-      for (int e = 0; e < kChunk / 32; ++e) {
-        const int i = c * kChunk + e * 32 + lane;
-        if (i < n) {
-          const std::uint64_t q = quantum(s.weight(i));
-          if constexpr (decltype(filtered)::value) sum += q >= v ? q : 0;
-          else sum += q;
-        }
+        for (int e = 0; e < kChunk / 32; ++e) add(sum, first_i + e * 32);
+      } else {
+        for (int i = first_i; i < n; i += 32) add(sum, i);
       }
       sum = warp_sum(sum);
       if (lane == 0) chunk_prefix[c] = sum;
@@ -446,19 +453,23 @@ __global__ void __launch_bounds__(kTokenThreads, 2)
     for (int w = 1; w < kTokenWarps; ++w) best = fmaxf(best, sh.warp_max[w]), nan |= sh.warp_bad[w] != 0;
     sh.post_max = best, sh.post_bad = nan;
   }
-  cluster_read_posts(cluster, [&] {
-    best = -INFINITY, nan = false;
-    for (unsigned r = 0; r < blocks; ++r) {
-      const TokenShared& o = *cluster.map_shared_rank(&sh, r);
-      best = fmaxf(best, o.post_max), nan |= o.post_bad != 0;
-    }
-  });
+  // (one barrier: no block writes post_max again, and every path below
+  // passes another cluster barrier before its block exits)
+  cluster.sync();
+  best = -INFINITY, nan = false;
+  if (static_cast<unsigned>(lane) < blocks) {  // lane r reads block r's posts
+    const TokenShared& o = *cluster.map_shared_rank(&sh, static_cast<unsigned>(lane));
+    best = o.post_max, nan = o.post_bad != 0;
+  }
+  for (int o = 16; o > 0; o >>= 1) best = fmaxf(best, __shfl_xor_sync(0xffffffffu, best, o));
+  nan = __any_sync(0xffffffffu, nan);
 
   const RowParams rp = row_params(params, row);
   int* row_out = out + static_cast<std::int64_t>(row) * draws;
   if (nan || best == INFINITY || best == -INFINITY || params_refused(rp)) {
     if (rank == 0)
       for (int j = threadIdx.x; j < draws; j += kTokenThreads) row_out[j] = -1;
+    cluster.sync();  // no block leaves while another reads its posts
     return;
   }
   const float r = rp.temperature == 0 ? INFINITY : __frcp_rn(rp.temperature);
