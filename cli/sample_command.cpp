@@ -11,6 +11,7 @@
 #include "cli/input/logits.hpp"
 #include "cli/sample_device.hpp"
 #include "oracle/token/token_law.hpp"
+#include "rng/philox_uniform.hpp"
 
 namespace warpsim::cli {
 
@@ -20,7 +21,7 @@ CLI::App* add_sample_command(CLI::App& app, SampleOptions& o) {
   auto* a = app.add_subcommand("sample", "Tokens from logits as an LLM server draws them: temperature, top-k, top-p, min-p");
   a->footer("The law is docs/tokens.md's, exactly: the draws on the host are its definition (oracle/token/token_law.hpp); with "
             "--device the GPU kernels draw and every draw is checked against the definition (up to 2^26 logits). Draw j of a "
-            "row r comes from (seed + r, offset, j): the same request and step replay the same tokens. Limits: at most 65,536 rows of "
+            "row r comes from (request_seed(seed, r), offset, j), request_seed SplitMix64's output r + 1 from the seed: the same request and step replay the same tokens. Limits: at most 65,536 rows of "
             "at most 2^20 logits, at most 2^24 draws in all.");
   a->add_option("logits", o.logits, "K logits, or M rows of K (.npy or text; - for stdin)")->required();
   a->add_option("--logit-type", o.logit_type,
@@ -32,7 +33,7 @@ CLI::App* add_sample_command(CLI::App& app, SampleOptions& o) {
   a->add_option("--top-p", o.top_p, "keep the least set of most probable tokens holding p of the mass, with ties (1: off)")
       ->capture_default_str();
   a->add_option("--min-p", o.min_p, "keep tokens of probability >= min-p times the largest (0: off)")->capture_default_str();
-  a->add_option("--seed", o.seed, "the requests' seed: row r is the request of seed + r")->capture_default_str();
+  a->add_option("--seed", o.seed, "the batch's seed: row r is the request of seed request_seed(seed, r) (rng/philox_uniform.hpp)")->capture_default_str();
   a->add_option("--offset", o.offset, "the request's step")->capture_default_str();
   a->add_option("--draws", o.draws, "draws a row")->capture_default_str()->check(CLI::PositiveNumber);
   a->add_flag("--device", o.device, "draw with the GPU kernels (gpu/token_sampler.hpp) and check every draw against the definition");
@@ -81,7 +82,7 @@ int run_sample(const SampleOptions& o, std::ostream& out, const InputSource& inp
       throw UsageError(quoted + (m > 1 ? ", row " + std::to_string(r) : std::string()) + ": " + e.what());
     }
     if (o.device && m * k > kSampleCheckedElements) continue;  // (drawn on the device alone)
-    const auto d = tok::draw(row, s, o.seed + static_cast<std::uint64_t>(r), o.offset, o.draws);
+    const auto d = tok::draw(row, s, rng::request_seed(o.seed, static_cast<std::uint64_t>(r)), o.offset, o.draws);
     for (int j = 0; j < o.draws; ++j) draws[static_cast<std::size_t>(r * o.draws + j)] = static_cast<int>(d[static_cast<std::size_t>(j)]);
   }
   nlohmann::ordered_json device;

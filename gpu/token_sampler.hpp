@@ -9,7 +9,7 @@
 // the weights' bits in shared memory.
 //
 // Row r draws S tokens: draw j from rng::uniform<double>(seed_r, offset_r, j)
-// (seed_r = seed[r], or seed_all + r)
+// (seed_r = seed[r], or rng::request_seed(seed_all, r))
 // (a request's seed and step: the same request and step replay the same
 // tokens; the next step draws afresh), at out[r * S + j].
 //
@@ -31,8 +31,9 @@ enum class LogitType { F32, BF16, F16 };
 
 // Each row's parameters: a device array of M values, or nullptr for the
 // scalar beside it on every row -- but for the seed, where the scalar is the
-// batch's: row r's request seed is seed_all + r, so that rows are separate
-// requests (rows of one seed and offset would draw the same uniforms). Refused per row (its draws -1): a
+// batch's: row r's request seed is rng::request_seed(seed_all, r), so that
+// rows are separate requests (rows of one seed and offset would draw the same
+// uniforms) and batches of nearby seeds share none. Refused per row (its draws -1): a
 // temperature that is negative or not finite, top_k < 0, top_p outside
 // (0, 1], min_p outside [0, 1].
 struct TokenParams {
@@ -50,7 +51,7 @@ struct TokenParams {
   std::uint64_t offset_all = 0;
 };
 
-// How a row is laid out: `cluster` blocks of 1,024 threads (a thread-block
+// How a row is laid out: `cluster` blocks of 512 threads (a thread-block
 // cluster, sharing their shared memory), each holding a slice of the row; the
 // slice's weights kept in shared memory (read from DRAM once) or, for rows too
 // long for the cluster's shared memory, recomputed from the logits at each pass.

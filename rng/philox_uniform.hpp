@@ -10,6 +10,9 @@
 //
 // `stream` is the distribution's row in the matrix workload and the token's
 // index in the LDA workload; `draw` numbers successive draws from one stream.
+//
+//   request_seed(s, r)  row r's seed in a batch given one seed s (the token
+//                       sampler's requests): SplitMix64's output r + 1 from s
 // Both conversions are exact (every such u is representable), and u < 1, so
 // u' = total * u stays below the total in round-to-nearest.
 #pragma once
@@ -25,6 +28,20 @@
 #endif
 
 namespace warpsim::rng {
+
+// Row r's seed in a batch given one seed s: SplitMix64's output r + 1 from
+// state s (Steele, Lea and Flood's finaliser of s + (r + 1) gamma, gamma the
+// golden ratio's 64 bits). A bijection of s + (r + 1) gamma, so batches with
+// seeds s and s + c share a row's seed only where c is a multiple of gamma
+// of at least the rows' distance -- never for nearby seeds, where s + r
+// would make row r + 1 of seed s row r of seed s + 1 (a batch's draws
+// repeating the next batch's).
+WARPSIM_HOST_DEVICE inline std::uint64_t request_seed(std::uint64_t seed, std::uint64_t row) {
+  std::uint64_t z = seed + (row + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
 
 WARPSIM_HOST_DEVICE inline r123::Philox4x32::ctr_type philox_bits(std::uint64_t seed, std::uint64_t stream, std::uint32_t draw,
                                                                    std::uint32_t word3 = 0) {

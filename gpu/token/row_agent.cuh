@@ -116,7 +116,7 @@ __device__ __forceinline__ RowParams row_params(const TokenParams& p, int row) {
   r.top_k = p.top_k ? p.top_k[row] : p.top_k_all;
   r.top_p = p.top_p ? p.top_p[row] : p.top_p_all;
   r.min_p = p.min_p ? p.min_p[row] : p.min_p_all;
-  r.seed = p.seed ? p.seed[row] : p.seed_all + static_cast<std::uint64_t>(row);  // one seed for the batch: a request a row
+  r.seed = p.seed ? p.seed[row] : rng::request_seed(p.seed_all, static_cast<std::uint64_t>(row));  // one seed for the batch
   r.offset = p.offset ? p.offset[row] : p.offset_all;
   return r;
 }

@@ -43,7 +43,8 @@
 //                   the token i with Q_i <= t < Q_i + q_i, Q_i the sum of the
 //                   kept q before i: each token's rate is p_i within 2^-53.
 //                   Greedy: every draw the greedy index. (A batch given one
-//                   seed s: its callers make row r the request of seed s + r.)
+//                   seed s: its callers make row r the request of seed
+//                   rng::request_seed(s, r), SplitMix64's output r + 1.)
 #pragma once
 
 #include <algorithm>

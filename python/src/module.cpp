@@ -7,6 +7,7 @@
 
 #include "python/src/core.hpp"
 #include "python/src/samplers.hpp"
+#include "rng/philox_uniform.hpp"
 
 namespace py = pybind11;
 using namespace warpsim::python;
@@ -65,6 +66,7 @@ PYBIND11_MODULE(_warpsim, m) {
       },
       py::arg("values"), py::arg("law"), py::arg("alpha"), py::arg("rounded_to"), py::arg("clamp_low"), py::arg("clamp_high"), py::arg("progress"));
   m.def("draws_for_total_variation", &draws_for_total_variation, py::arg("k"), py::arg("alpha"), py::arg("tv"));
+  m.def("request_seed", &warpsim::rng::request_seed, py::arg("seed"), py::arg("row"));
   m.def("built_with_cuda", &built_with_cuda);
   m.def("device_unavailable", &device_unavailable);
   m.def("pointer_device", &pointer_device);
@@ -90,14 +92,14 @@ PYBIND11_MODULE(_warpsim, m) {
   m.def(
       "sample_tokens",
       [](const py::tuple& logits, const py::tuple& out, std::vector<float> temperature, std::vector<std::int64_t> top_k, std::vector<float> top_p,
-         std::vector<float> min_p, std::vector<std::uint64_t> seed, std::vector<std::uint64_t> offset, int draws) {
+         std::vector<float> min_p, std::vector<std::uint64_t> seed, std::vector<std::uint64_t> offset, int draws, bool seed_is_batch) {
         const Array x = array_of(logits), o = array_of(out);
-        TokenRows rows{std::move(temperature), std::move(top_p), std::move(min_p), std::move(top_k), std::move(seed), std::move(offset)};
+        TokenRows rows{std::move(temperature), std::move(top_p), std::move(min_p), std::move(top_k), std::move(seed), std::move(offset), seed_is_batch};
         py::gil_scoped_release free;
         sample_tokens(x, o, rows, draws);
       },
       py::arg("logits"), py::arg("out"), py::arg("temperature"), py::arg("top_k"), py::arg("top_p"), py::arg("min_p"), py::arg("seed"),
-      py::arg("offset"), py::arg("draws"));
+      py::arg("offset"), py::arg("draws"), py::arg("seed_is_batch"));
   m.def(
       "token_probabilities",
       [](const py::tuple& logits, const py::tuple& out, std::vector<float> temperature, std::vector<std::int64_t> top_k, std::vector<float> top_p,

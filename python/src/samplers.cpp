@@ -281,7 +281,7 @@ void sample_tokens(const Array& logits, const Array& out, const TokenRows& rows,
     logit_row(logits, type, r, k, row);
     std::vector<std::int64_t> d;
     try {
-      d = tok::draw(row, sampling(r), rows.seed.size() == 1 ? rows.seed[0] + r : rows.seed[r], at(rows.offset, r), draws);
+      d = tok::draw(row, sampling(r), rows.seed_is_batch ? rng::request_seed(rows.seed[0], r) : at(rows.seed, r), at(rows.offset, r), draws);
     } catch (const std::invalid_argument& e) {
       throw BadInput(row_name(r) + e.what());
     }

@@ -14,7 +14,7 @@
 //                normalised by their sum in index order (oracle::rejection::dirichlet_draw)
 //   sample_tokens  the token law (oracle/token/token_law.hpp, gpu::TokenSampler):
 //                out[r, j] = draw j of row r, from (seed_r, offset_r, j); one seed
-//                for the batch: seed_r = seed + r
+//                for the batch: seed_r = rng::request_seed(seed, r) (a 1-D row is a request: its seed as given)
 //
 // Arrays must agree in place (all host, or all on one device) and in type;
 // weights are checked where they lie (host: the command's weight reader;
@@ -69,6 +69,10 @@ struct TokenRows {
   std::vector<float> temperature, top_p, min_p;
   std::vector<std::int64_t> top_k;
   std::vector<std::uint64_t> seed, offset;
+  // One seed for M x K logits: the batch's (row r the request of
+  // rng::request_seed(seed, r)); else (K logits, or a seed a row) each
+  // row's request seed as given.
+  bool seed_is_batch = false;
 };
 
 // logits: K or M x K of float32, float16 ("<f2") or bfloat16 ("<bf16"); out:

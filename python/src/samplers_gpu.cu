@@ -275,9 +275,9 @@ std::vector<std::int64_t> sample_tokens_device(const Array& logits, int type, in
       for (void* q : p) cudaFree(q);
     }
   } owned;
-  const auto upload = [&](const auto& v) -> const typename std::decay_t<decltype(v)>::value_type* {
+  const auto upload = [&](const auto& v, bool always = false) -> const typename std::decay_t<decltype(v)>::value_type* {
     using T = typename std::decay_t<decltype(v)>::value_type;
-    if (v.size() <= 1) return nullptr;
+    if (v.size() <= 1 && !always) return nullptr;
     void* d = nullptr;
     check(cudaMalloc(&d, v.size() * sizeof(T)), "the rows' parameters");
     owned.p.push_back(d);
@@ -291,7 +291,7 @@ std::vector<std::int64_t> sample_tokens_device(const Array& logits, int type, in
   p.top_k = upload(top_k), p.top_k_all = top_k[0];
   p.top_p = upload(rows.top_p), p.top_p_all = rows.top_p[0];
   p.min_p = upload(rows.min_p), p.min_p_all = rows.min_p[0];
-  p.seed = upload(rows.seed), p.seed_all = rows.seed[0];
+  p.seed = rows.seed_is_batch ? nullptr : upload(rows.seed, true), p.seed_all = rows.seed[0];  // a request's own seed: as given
   p.offset = upload(rows.offset), p.offset_all = rows.offset[0];
   auto* o = reinterpret_cast<int*>(out.data);
   guarded([&] {

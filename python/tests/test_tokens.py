@@ -20,8 +20,12 @@ def test_replays_by_seed_and_offset_and_steps_afresh():
     assert a.dtype == np.int32 and a.shape == (4, 8)
     assert np.array_equal(a, warpsim.sample_tokens(X, 8, temperature=0.7, top_p=0.9, seed=3, offset=10))
     assert not np.array_equal(a, warpsim.sample_tokens(X, 8, temperature=0.7, top_p=0.9, seed=3, offset=11))
-    one = warpsim.sample_tokens(X[1], 8, temperature=0.7, top_p=0.9, seed=4, offset=10)  # a row alone: the request of seed 3 + 1
+    one = warpsim.sample_tokens(X[1], 8, temperature=0.7, top_p=0.9, seed=warpsim.request_seed(3, 1), offset=10)  # a row alone
     assert one.shape == (8,) and np.array_equal(one, a[1])
+    # batches of nearby seeds share no request (seed + r would make row 1 of seed 3 row 0 of seed 4)
+    b = warpsim.sample_tokens(X[[1, 0, 2, 3]], 8, temperature=0.7, top_p=0.9, seed=4, offset=10)
+    assert not np.array_equal(b[0], a[1])
+    assert [warpsim.request_seed(0, r) for r in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]  # SplitMix64's
 
 
 def test_per_row_parameters_are_each_rows_own():

@@ -21,7 +21,7 @@ from . import _warpsim
 from ._arrays import describe, stream_handle
 from .report import Check, InconsistentSampler, Report
 
-__all__ = ["validate", "Report", "Check", "InconsistentSampler", "multinomial", "sample_tokens", "token_probabilities", "AliasTable", "gamma", "dirichlet",
+__all__ = ["validate", "Report", "Check", "InconsistentSampler", "multinomial", "sample_tokens", "token_probabilities", "request_seed", "AliasTable", "gamma", "dirichlet",
            "cuda_available"]
 __version__ = "0.1.0"
 
@@ -204,8 +204,10 @@ def sample_tokens(logits, draws=1, *, temperature=1.0, top_k=0, top_p=1.0, min_p
     (oracle/token/token_law.hpp). ``out[r, j]`` is draw j of row r from
     (seed_r, offset_r, j): a request's seed and step, so the same request and
     step replay the same tokens and the next step draws afresh. Every
-    parameter is one value or one a row; one seed is the batch's, row r
-    being the request of seed + r. Host arrays are drawn by the
+    parameter is one value or one a row. One seed for M x K logits is the
+    batch's, row r being the request of ``request_seed(seed, r)``
+    (SplitMix64's output r + 1 from the seed: batches of nearby seeds share
+    no request); K logits are one request, of the seed given. Host arrays are drawn by the
     definition, device arrays by the CUDA kernels (gpu/token_sampler.hpp),
     the same draws. int32 indices, in ``out`` if given, else a new array where
     the logits lie. temperature 0 is greedy (the first largest logit); top_k 0,
@@ -222,8 +224,20 @@ def sample_tokens(logits, draws=1, *, temperature=1.0, top_k=0, top_p=1.0, min_p
     o = describe(out, "out", stream=x.stream)
     _warpsim.sample_tokens(x.desc, o.desc, _per_row(temperature, "temperature", _as_float), _per_row(top_k, "top_k", _as_int),
                            _per_row(top_p, "top_p", _as_float), _per_row(min_p, "min_p", _as_float), _per_row(seed, "seed", _as_u64),
-                           _per_row(offset, "offset", _as_u64), int(draws))
+                           _per_row(offset, "offset", _as_u64), int(draws), len(x.shape) == 2 and _is_one_value(seed))
     return out
+
+
+def _is_one_value(v):
+    return not isinstance(v, (list, tuple)) and not (hasattr(v, "tolist") and not isinstance(v, (int, float)) and np.ndim(v) > 0)
+
+
+def request_seed(seed, row):
+    """Row ``row``'s request seed in a batch given one seed (sample_tokens,
+    ``warpsim sample``): SplitMix64's output row + 1 from ``seed``
+    (rng/philox_uniform.hpp), so a row alone replays as
+    ``sample_tokens(x[row], seed=request_seed(seed, row))``."""
+    return _warpsim.request_seed(_seed(seed), int(_seed(row)))
 
 
 def token_probabilities(logits, *, temperature=1.0, top_k=0, top_p=1.0, min_p=0.0):

@@ -11,6 +11,7 @@
 #include "cli/app.hpp"
 #include "cli/input/sources.hpp"
 #include "oracle/token/token_law.hpp"
+#include "rng/philox_uniform.hpp"
 
 namespace {
 
@@ -63,7 +64,7 @@ TEST(SampleCommand, DrawsAreTheDefinitionsForEachLogitType) {
   ASSERT_EQ(r.rc, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   for (std::size_t row = 0; row < m; ++row) {
-    const auto want = tok::draw(std::span<const float>(x.data() + row * k, k), s, 11 + row, 5, 6);  // row r: the request of seed + r
+    const auto want = tok::draw(std::span<const float>(x.data() + row * k, k), s, warpsim::rng::request_seed(11, row), 5, 6);  // row r: the request of request_seed(seed, r)
     EXPECT_EQ(j.at("draws")[row].get<std::vector<std::int64_t>>(), want);
   }
   // bf16 as a uint16 .npy of bit patterns
@@ -82,7 +83,7 @@ TEST(SampleCommand, DrawsAreTheDefinitionsForEachLogitType) {
   j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("logit_type"), "bf16");
   for (std::size_t row = 0; row < m; ++row)
-    EXPECT_EQ(j.at("draws")[row].get<std::vector<std::int64_t>>(), tok::draw(std::span<const float>(as_bf16.data() + row * k, k), s, 11 + row, 5, 6));
+    EXPECT_EQ(j.at("draws")[row].get<std::vector<std::int64_t>>(), tok::draw(std::span<const float>(as_bf16.data() + row * k, k), s, warpsim::rng::request_seed(11, row), 5, 6));
   // fp16 as numpy's float16
   for (std::size_t i = 0; i < x.size(); ++i) bits[i] = tok::logit_bits(std::round(x[i] * 64) / 64, tok::LogitType::F16);
   std::vector<float> as_f16(x.size());
@@ -91,7 +92,7 @@ TEST(SampleCommand, DrawsAreTheDefinitionsForEachLogitType) {
   ASSERT_EQ(r.rc, 0) << r.err;
   j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("logit_type"), "f16");
-  EXPECT_EQ(j.at("draws")[2].get<std::vector<std::int64_t>>(), tok::draw(std::span<const float>(as_f16.data() + 2 * k, k), s, 13, 5, 6));
+  EXPECT_EQ(j.at("draws")[2].get<std::vector<std::int64_t>>(), tok::draw(std::span<const float>(as_f16.data() + 2 * k, k), s, warpsim::rng::request_seed(11, 2), 5, 6));
 }
 
 TEST(SampleCommand, TextIsARowOfDrawsALineAndGreedyIsTheFirstLargest) {

@@ -214,7 +214,8 @@ TEST(TokenSampler, RefusesShapesItCannotTake) {
   EXPECT_THROW(sampler.sample(x.p, gpu::LogitType::F32, 1, 4, p, 0, out.p), std::invalid_argument);
 }
 
-// One seed for the batch (TokenParams::seed null): row r is the request of seed_all + r.
+// One seed for the batch (TokenParams::seed null): row r is the request of
+// rng::request_seed(seed_all, r).
 TEST(TokenSampler, OneSeedIsTheBatchsARequestARow) {
   WARPSIM_REQUIRE_GPU();
   std::mt19937_64 g(12);
@@ -234,7 +235,7 @@ TEST(TokenSampler, OneSeedIsTheBatchsARequestARow) {
   const auto got = out.download();
   for (int r = 0; r < m; ++r) {
     const auto want = tok::draw(std::span<const float>(x.data() + r * k, static_cast<std::size_t>(k)), {.temperature = 0.8f, .top_p = 0.95f},
-                                100 + static_cast<std::uint64_t>(r), 4, 8);
+                                rng::request_seed(100, static_cast<std::uint64_t>(r)), 4, 8);
     for (int j = 0; j < 8; ++j) EXPECT_EQ(got[static_cast<std::size_t>(r * 8 + j)], want[static_cast<std::size_t>(j)]) << "row " << r << " draw " << j;
   }
 }

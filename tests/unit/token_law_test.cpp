@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "rng/exp.hpp"
@@ -212,4 +213,17 @@ TEST(TokenLaw, DrawsFollowTheLawAndReplayBySeedAndOffset) {
   }
   const auto t = warpsim::stats::chi_square_test(observed, expected, {.alpha = 1e-3});
   EXPECT_FALSE(t.reject) << "p = " << t.p_value;
+}
+
+// A batch given one seed: row r is the request of rng::request_seed(s, r),
+// SplitMix64's output r + 1 from s (its published first outputs from 0), and
+// batches of nearby seeds share no request (s + r made row r + 1 of seed s
+// row r of seed s + 1).
+TEST(TokenLaw, BatchSeedsAreSplitMix64AndNearbyBatchesShareNoRequest) {
+  EXPECT_EQ(warpsim::rng::request_seed(0, 0), 0xE220A8397B1DCDAFull);
+  EXPECT_EQ(warpsim::rng::request_seed(0, 1), 0x6E789E6AA1B965F4ull);
+  EXPECT_EQ(warpsim::rng::request_seed(0, 2), 0x06C45D188009454Full);
+  std::set<std::uint64_t> seen;
+  for (std::uint64_t s = 0; s < 64; ++s)
+    for (std::uint64_t r = 0; r < 4096; ++r) EXPECT_TRUE(seen.insert(warpsim::rng::request_seed(s, r)).second) << "seed " << s << " row " << r;
 }
