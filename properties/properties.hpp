@@ -4,6 +4,7 @@
 //   sampler.hpp     Matrix<T>, Sampler, Determinism: what a sampler takes and returns
 //   registry.hpp    every algorithm once: name, listing, oracle entry, GPU entry
 //   value_samplers.hpp  the samplers of continuous laws (gamma): oracle and GPU entries
+//   token_row.hpp   the token sampler as a registry row: weights w given as logits ln w
 //   generators.hpp  RapidCheck generators: the weight families, matrices, seeds
 //   checks.hpp      the properties, each a function on a sampler's output -> Verdict
 //   law.hpp         the in-law check (stats/ chi-square with its power statement)
@@ -25,5 +26,6 @@
 #include "properties/registry.hpp"
 #include "properties/resolution.hpp"
 #include "properties/sampler.hpp"
+#include "properties/token_row.hpp"
 #include "properties/value_mutants.hpp"
 #include "properties/value_samplers.hpp"

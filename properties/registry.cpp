@@ -14,6 +14,7 @@
 #include "oracle/rejection/bringmann_larsen.hpp"
 #include "oracle/sum_tree_draw.hpp"
 #include "properties/detail/gpu_entries.hpp"
+#include "properties/token_row.hpp"
 
 namespace warpsim::properties {
 
@@ -231,6 +232,54 @@ Algorithm sum_tree_row() {
   return a;
 }
 
+// The token sampler's oracle entry: the definition (oracle/token/token_law.hpp,
+// on the host: it is integer arithmetic after one shared exp a token, and
+// its kernels equal it draw for draw), row r's weights as the logits of
+// properties/token_row.hpp, row r the request of rng::request_seed(seed, r)
+// at offset 0.
+template <class T>
+RowDraws<T> oracle_token_rows() {
+  return [](const Matrix<T>& m, std::uint64_t seed, int draws) {
+    std::vector<int> idx;
+    idx.reserve(static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(draws));
+    for (int r = 0; r < m.rows; ++r)
+      for (const auto i : oracle::token::draw(token_logits<T>(m.row(r)), kTokenRowSampling, rng::request_seed(seed, static_cast<std::uint64_t>(r)), 0, draws))
+        idx.push_back(static_cast<int>(i));
+    return idx;
+  };
+}
+
+// Its draw at a chosen 53-bit uniform (step 9's U), and what it resolves: a
+// weight of at least 2^-36 of its row has a quantum of at least 2^7, and its
+// logit's rounding moves its share by at most 8 * 745 * 2^-24 (|ln w| <= 745
+// for any positive double), so 1% holds from 2^-36 (docs/tokens.md).
+template <class T>
+UniformDraw<T> token_at() {
+  return [](std::span<const T> row) {
+    auto q = std::make_shared<const std::vector<std::uint64_t>>(oracle::token::weights(token_logits<T>(row), kTokenRowSampling));
+    std::uint64_t total = 0;
+    for (const auto x : *q) total += x;
+    return [q, total](std::uint64_t x) { return static_cast<int>(oracle::token::locate(*q, total, x)); };
+  };
+}
+constexpr Resolution kToken{53, 0x1p-36L, 0.01L};
+
+Algorithm token_row() {
+  Algorithm a = mapped_row("token",
+                           "issue 52 (docs/tokens.md): an LLM server's draw, softmax(logits / T) truncated by top-k, top-p and min-p, "
+                           "exactly; in the registry a row's weights w are its logits ln w, T = 1, untruncated");
+  a.oracle.where = "oracle (the definition, host)";
+  a.family = Family::Token;
+  a.oracle.rows32 = oracle_token_rows<float>();
+  a.oracle.rows64 = oracle_token_rows<double>();
+  a.oracle.f32 = [rows = a.oracle.rows32](const Matrix<float>& m, std::uint64_t seed) { return rows(m, seed, 1); };
+  a.oracle.f64 = [rows = a.oracle.rows64](const Matrix<double>& m, std::uint64_t seed) { return rows(m, seed, 1); };
+  a.oracle.at32 = token_at<float>();
+  a.oracle.at64 = token_at<double>();
+  a.oracle.resolution32 = a.oracle.resolution64 = kToken;
+  return a;
+}
+
 std::vector<Algorithm> make_registry() {
   std::vector<Algorithm> rows = {
       row("baseline-linear", "seed 000, Alg. 1-2: a lane per row, running sums, linear search", oracle::Algorithm::BaselineLinear, true),
@@ -254,6 +303,7 @@ std::vector<Algorithm> make_registry() {
                 0, kAliasSectionRows),
       bringmann_larsen_row(),
       sum_tree_row(),
+      token_row(),
   };
   detail::add_gpu_entries(rows);
   return rows;

@@ -9,7 +9,9 @@
 // seed 000 (oracle_algorithm says which of oracle/draw_matrix.hpp's); the
 // sum-tree draw (seed 000's block sums at every level of a tree over each
 // row, its oracle in oracle/sum_tree_draw.hpp, its draws through its own
-// mapping of rng/: Determinism::Mapped); and the table samplers of seed
+// mapping of rng/: Determinism::Mapped); the token sampler (an LLM
+// server's draw from logits, given a row's weights as logits ln w:
+// properties/token_row.hpp; Mapped); and the table samplers of seed
 // 001 (alias tables, and Bringmann and Larsen's rejection structure:
 // Sampler::many draws from one distribution's structure, and the matrix
 // form gives each row its own). Tests dispatch on what a row's Sampler can
@@ -37,6 +39,7 @@ enum class Family {
   SumTree,          // the sum-tree draw (oracle/sum_tree.hpp): any row length, S draws a row
   AliasTable,       // seed 001's alias tables: Algorithm::alias says which construction and sampling
   BringmannLarsen,  // seed 001, Sec. 2.8 (oracle/rejection/bringmann_larsen.hpp): no alias table
+  Token,            // the token sampler (oracle/token/token_law.hpp): weights as logits ln w (token_row.hpp)
 };
 
 // An alias-table row's construction and sampling; the oracle and the kernel

@@ -19,7 +19,9 @@
 #include "gpu/launch.hpp"  // DeviceScratch
 #include "gpu/matrix_sampler.hpp"
 #include "gpu/sum_tree_sampler.hpp"
+#include "gpu/token_sampler.hpp"
 #include "properties/gpu_kernels.hpp"
+#include "properties/token_row.hpp"
 #include "properties/value_samplers.hpp"
 
 namespace warpsim::properties::detail {
@@ -68,6 +70,26 @@ RowDraws<T> gpu_sum_tree_rows() {
   auto sampler = std::make_shared<gpu::SumTreeSampler<T>>();
   return [sampler](const Matrix<T>& m, std::uint64_t seed, int draws) {
     return on_device(m, [&](const T* dw, int* dout) { sampler->draw(dw, m.rows, m.cols, seed, draws, dout); }, draws);
+  };
+}
+
+// The token sampler's GPU entry: each row's logits (properties/token_row.hpp,
+// made on the host as the oracle entry makes them) copied over, one
+// gpu::TokenSampler::sample with the batch's seed (row r the request of
+// rng::request_seed(seed, r)) at offset 0, `draws` a row.
+template <class T>
+RowDraws<T> gpu_token_rows() {
+  return [](const Matrix<T>& m, std::uint64_t seed, int draws) {
+    Matrix<float> x{m.rows, m.cols, {}};
+    x.weights.reserve(m.weights.size());
+    for (int r = 0; r < m.rows; ++r) {
+      const auto row = token_logits<T>(m.row(r));
+      x.weights.insert(x.weights.end(), row.begin(), row.end());
+    }
+    gpu::TokenParams params;
+    params.seed_all = seed;
+    return on_device(
+        x, [&](const float* dx, int* dout) { gpu::TokenSampler().sample(dx, gpu::LogitType::F32, m.rows, m.cols, params, draws, dout); }, draws);
   };
 }
 
@@ -206,6 +228,12 @@ void add_gpu_entries(std::vector<Algorithm>& rows) {
         s.table64 = gpu_alias_table<double>(a.alias.psa_plus_group);
         s.f32 = matrix_of(s.many32);
         s.f64 = matrix_of(s.many64);
+        break;
+      case Family::Token:
+        s.rows32 = gpu_token_rows<float>();
+        s.rows64 = gpu_token_rows<double>();
+        s.f32 = [rows = s.rows32](const Matrix<float>& m, std::uint64_t seed) { return rows(m, seed, 1); };
+        s.f64 = [rows = s.rows64](const Matrix<double>& m, std::uint64_t seed) { return rows(m, seed, 1); };
         break;
       case Family::BringmannLarsen:
         s.many32 = gpu_bringmann_larsen<float>();
