@@ -7,7 +7,6 @@
 
 #include "python/src/core.hpp"
 #include "python/src/samplers.hpp"
-#include "rng/philox_uniform.hpp"
 
 namespace py = pybind11;
 using namespace warpsim::python;
@@ -66,7 +65,7 @@ PYBIND11_MODULE(_warpsim, m) {
       },
       py::arg("values"), py::arg("law"), py::arg("alpha"), py::arg("rounded_to"), py::arg("clamp_low"), py::arg("clamp_high"), py::arg("progress"));
   m.def("draws_for_total_variation", &draws_for_total_variation, py::arg("k"), py::arg("alpha"), py::arg("tv"));
-  m.def("request_seed", &warpsim::rng::request_seed, py::arg("seed"), py::arg("row"));
+  m.def("request_seed", &request_seed, py::arg("seed"), py::arg("row"));
   m.def("built_with_cuda", &built_with_cuda);
   m.def("device_unavailable", &device_unavailable);
   m.def("pointer_device", &pointer_device);

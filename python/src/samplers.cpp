@@ -241,6 +241,8 @@ void logit_row(const Array& logits, tok::LogitType type, std::uint64_t r, std::u
 
 }  // namespace
 
+std::uint64_t request_seed(std::uint64_t seed, std::uint64_t row) { return rng::request_seed(seed, row); }
+
 void sample_tokens(const Array& logits, const Array& out, const TokenRows& rows, int draws) {
   const tok::LogitType type = logit_type_of(logits);
   if (out.typestr != "<i4") throw BadType("out must be int32 (type '" + out.typestr + "' given)");

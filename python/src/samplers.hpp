@@ -75,6 +75,9 @@ struct TokenRows {
   bool seed_is_batch = false;
 };
 
+// rng::request_seed: row r's request seed in a batch given one seed.
+std::uint64_t request_seed(std::uint64_t seed, std::uint64_t row);
+
 // logits: K or M x K of float32, float16 ("<f2") or bfloat16 ("<bf16"); out:
 // draws or M x draws int32, in the same place. Every row's parameters and
 // logits are checked (BadInput naming the row: NaN, +inf, every logit -inf,
