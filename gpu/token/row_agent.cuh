@@ -141,7 +141,7 @@ struct TokenShared {
   float post_max;
   long long post_index;
   int post_bad;
-  unsigned long long post_sum;
+  unsigned long long totals[kMaxTokenCluster];  // block r's total at [r], written by block r (cluster_sum)
   // a selection's result, broadcast to the block
   unsigned digit;
   unsigned long long above;
@@ -168,6 +168,13 @@ struct Slice {
   }
 };
 
+// A cluster barrier that publishes nothing (relaxed arrive: no memory fence),
+// for a block's lifetime alone: no block leaves while another may still read
+// its shared memory. (A block launched without a cluster has none to wait for.)
+__device__ __forceinline__ void cluster_barrier_relaxed(const cg::cluster_group& cluster) {
+  if (cluster.num_blocks() > 1) asm volatile("barrier.cluster.arrive.relaxed.aligned;\n\tbarrier.cluster.wait.aligned;" ::: "memory");
+}
+
 // The cluster's combination of one value each block posted: every block
 // reads all of them (distributed shared memory) between two cluster
 // barriers, so that none overwrites or leaves while another still reads.
@@ -175,25 +182,28 @@ template <class F>
 __device__ __forceinline__ void cluster_read_posts(cg::cluster_group& cluster, F&& read) {
   cluster.sync();
   read();
-  cluster.sync();
+  cluster_barrier_relaxed(cluster);
 }
 
 // The cluster's sum of one value a thread (every thread gets it), and the
-// sum over the blocks of lower rank (*below).
+// sum over the blocks of lower rank (*below). Each block writes its total
+// into every block's `totals` (thread r into block r's), so that after one
+// barrier every block reads its own shared memory alone and may leave.
+// Called once a kernel (totals are not reused).
 __device__ std::uint64_t cluster_sum(cg::cluster_group& cluster, TokenShared& sh, std::uint64_t v, std::uint64_t* below = nullptr) {
   v = warp_sum(v);
   if ((threadIdx.x & 31) == 0) sh.warp_total[threadIdx.x >> 5] = v;
   __syncthreads();
-  if (threadIdx.x == 0) {
+  const unsigned blocks = cluster.num_blocks(), me = cluster.block_rank();
+  if (threadIdx.x < blocks) {
     std::uint64_t t = 0;
     for (int w = 0; w < kTokenWarps; ++w) t += sh.warp_total[w];
-    sh.post_sum = t;
+    cluster.map_shared_rank(&sh, threadIdx.x)->totals[me] = t;
   }
-  // every warp reads the posts, lane r block r's (one remote load a lane)
+  cluster.sync();
   const unsigned lane = threadIdx.x & 31;
-  std::uint64_t x = 0;
-  cluster_read_posts(cluster, [&] { x = lane < cluster.num_blocks() ? cluster.map_shared_rank(&sh, lane)->post_sum : 0; });
-  const std::uint64_t all = warp_sum(x), lower = warp_sum(lane < cluster.block_rank() ? x : 0);
+  const std::uint64_t x = lane < blocks ? sh.totals[lane] : 0;
+  const std::uint64_t all = warp_sum(x), lower = warp_sum(lane < me ? x : 0);
   if (below) *below = lower;
   return all;
 }
@@ -469,7 +479,7 @@ __global__ void __launch_bounds__(kTokenThreads, 2)
   if (nan || best == INFINITY || best == -INFINITY || params_refused(rp)) {
     if (rank == 0)
       for (int j = threadIdx.x; j < draws; j += kTokenThreads) row_out[j] = -1;
-    cluster.sync();  // no block leaves while another reads its posts
+    cluster_barrier_relaxed(cluster);  // no block leaves while another reads its posts
     return;
   }
   const float r = rp.temperature == 0 ? INFINITY : __frcp_rn(rp.temperature);
