@@ -20,6 +20,13 @@ cmake --build "$build" -j "$jobs"
 # protect_shadow_gap=0: the CUDA runtime maps memory where ASan keeps its gap.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-protect_shadow_gap=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# A fresh clone has no cost data, so CTest would start the longest tests
+# (gtest's, which carry no COST) wherever they fall and end with one alone:
+# tests/ctest_costs.txt holds a CI run's seconds under the sanitizers on 2
+# cores, copied where CTest keeps its own, so that -j starts them first.
+# Later runs in the same build keep CTest's measured data.
+costs="$build/Testing/Temporary/CTestCostData.txt"
+[[ -f $costs ]] || { mkdir -p "$(dirname "$costs")" && cp tests/ctest_costs.txt "$costs"; }
 ctest --test-dir "$build" --output-on-failure -j "$jobs"
 
 # A short, seeded fuzzing session of every fuzz target (fuzz/CMakeLists.txt):
