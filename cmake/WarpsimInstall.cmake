@@ -32,7 +32,7 @@ install(TARGETS ${_targets} EXPORT warpsimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/warpsim)
 install(TARGETS warpsim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-foreach(dir sim sim/insn stats oracle oracle/alias oracle/rejection properties properties/detail rng gpu gpu/detail)
+foreach(dir sim sim/insn stats oracle oracle/alias oracle/rejection oracle/token properties properties/detail rng gpu gpu/detail)
   if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/${dir})
     file(GLOB _headers ${PROJECT_SOURCE_DIR}/${dir}/*.hpp ${PROJECT_SOURCE_DIR}/${dir}/*.cuh)
     install(FILES ${_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/warpsim/${dir})
