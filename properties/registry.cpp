@@ -267,7 +267,7 @@ constexpr Resolution kToken{53, 0x1p-36L, 0.01L};
 Algorithm token_row() {
   Algorithm a = mapped_row("token",
                            "issue 52 (docs/tokens.md): an LLM server's draw, softmax(logits / T) truncated by top-k, top-p and min-p, "
-                           "exactly; in the registry a row's weights w are its logits ln w, T = 1, untruncated");
+                           "exactly (in the registry a row's weights w are its logits ln w, T = 1, untruncated)");
   a.oracle.where = "oracle (the definition, host)";
   a.family = Family::Token;
   a.oracle.rows32 = oracle_token_rows<float>();

@@ -11,6 +11,7 @@ endif()
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "--list failed: ${rc}")
 endif()
+string(REPLACE ";" "," listing "${listing}")  # a listing's own ';' is not a list separator here
 string(REPLACE "\n" ";" lines "${listing}")
 set(failures "")
 set(count 0)
