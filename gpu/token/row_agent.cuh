@@ -156,6 +156,7 @@ enum class Source { Weights, SharedLogits, GlobalLogits };
 
 template <class In, Source kSource>
 struct Slice {
+  static constexpr bool kWeightsCached = kSource == Source::Weights;
   const In* logits;  // the slice's first logit
   float* cached;     // its shared-memory copy (weights or logits), element i at cached[i]; nullptr for GlobalLogits
   int n;             // its length (a slice is at most 2^20 elements)
@@ -220,6 +221,7 @@ __device__ std::uint32_t select_weight(cg::cluster_group& cluster, TokenShared& 
                                        std::uint64_t need, float top_p, std::uint32_t* keys) {
   using Scan = cub::BlockScan<unsigned long long, kTokenThreads>;
   std::uint32_t prefix = 0;
+#pragma unroll  // (each pass's shift a constant: the first pass's prefix test folds away)
   for (int shift = 2 * kDigitBits; shift >= 0; shift -= kDigitBits) {
     for (int b = threadIdx.x; b < kBins; b += kTokenThreads) sh.hist_lo[b] = 0, sh.hist_hi[b] = 0;
     if (threadIdx.x == 0) sh.key_count = 0;
@@ -245,6 +247,25 @@ __device__ std::uint32_t select_weight(cg::cluster_group& cluster, TokenShared& 
     };
     if (from_keys) {
       for (int i = threadIdx.x; i < static_cast<int>(sh.key_count_last); i += kTokenThreads) count_key(keys[i]);
+    } else if constexpr (S::kWeightsCached) {
+      // four weights a 16-byte shared load: element i at cached[i] lies at
+      // float i + mis of the aligned buffer
+      const int mis = static_cast<int>((reinterpret_cast<std::uintptr_t>(s.cached) & 15) >> 2);
+      const auto* v4 = reinterpret_cast<const float4*>(s.cached - mis);
+      const int vectors = (mis + s.n + 3) / 4;
+      for (int j = threadIdx.x; j < vectors; j += kTokenThreads) {
+        const float4 v = v4[j];
+        const float e[4] = {v.x, v.y, v.z, v.w};
+        const int i0 = 4 * j - mis;
+        if (i0 >= 0 && i0 + 3 < s.n) {
+#pragma unroll
+          for (int c = 0; c < 4; ++c) count_key(__float_as_uint(e[c]));
+        } else {
+#pragma unroll
+          for (int c = 0; c < 4; ++c)
+            if (i0 + c >= 0 && i0 + c < s.n) count_key(__float_as_uint(e[c]));
+        }
+      }
     } else {
       for (int i = threadIdx.x; i < s.n; i += kTokenThreads) count_key(__float_as_uint(s.weight(i)));
     }
