@@ -435,10 +435,9 @@ __global__ void __launch_bounds__(kTokenThreads, 2)
   // A: the largest logit, and whether any is NaN (a +inf is the largest).
   float best = -INFINITY;
   bool nan = false;
-  auto see = [&](float x) {
-    best = fmaxf(best, x);  // (NaN-blind: the flag catches it)
-    nan |= x != x;
-  };
+  // max.NaN: a NaN anywhere makes the thread's largest NaN (one instruction
+  // a logit for the largest and the NaN test both)
+  auto see = [&](float x) { asm("max.NaN.f32 %0, %0, %1;" : "+f"(best) : "f"(x)); };
   if (in_shared) {
     const int head = min(n, (kVec - mis) % kVec);
     const int vectors = (n - head) / kVec;
@@ -476,8 +475,8 @@ __global__ void __launch_bounds__(kTokenThreads, 2)
   } else {
     for (int i = threadIdx.x; i < n; i += kTokenThreads) see(logit_to_float(p0[i]));
   }
+  nan = __any_sync(0xffffffffu, best != best);
   for (int o = 16; o > 0; o >>= 1) best = fmaxf(best, __shfl_xor_sync(0xffffffffu, best, o));
-  nan = __any_sync(0xffffffffu, nan);
   if (lane == 0) sh.warp_max[warp] = best, sh.warp_bad[warp] = nan;
   __syncthreads();
   if (threadIdx.x == 0) {
