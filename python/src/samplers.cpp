@@ -243,7 +243,8 @@ void logit_row(const Array& logits, tok::LogitType type, std::uint64_t r, std::u
 
 std::uint64_t request_seed(std::uint64_t seed, std::uint64_t row) { return rng::request_seed(seed, row); }
 
-void sample_tokens(const Array& logits, const Array& out, const TokenRows& rows, int draws) {
+void sample_tokens(const Array& logits, const Array& out, const TokenRows& given, int draws) {
+  TokenRows rows = given;
   const tok::LogitType type = logit_type_of(logits);
   if (out.typestr != "<i4") throw BadType("out must be int32 (type '" + out.typestr + "' given)");
   same_place(logits, out, "logits", "out");
@@ -262,6 +263,10 @@ void sample_tokens(const Array& logits, const Array& out, const TokenRows& rows,
   };
   per_row(rows.temperature.size(), "temperature"), per_row(rows.top_k.size(), "top_k"), per_row(rows.top_p.size(), "top_p");
   per_row(rows.min_p.size(), "min_p"), per_row(rows.seed.size(), "seed"), per_row(rows.offset.size(), "offset");
+  // One seed for several rows is the batch's however it was given (a list of
+  // one too): rows sharing a request would draw the same uniforms, and the
+  // device reads a seed a row only from an array of M.
+  rows.seed_is_batch = given.seed_is_batch || (given.seed.size() == 1 && m > 1);
   const auto at = [](const auto& v, std::uint64_t r) { return v.size() == 1 ? v[0] : v[r]; };
   const auto sampling = [&](std::uint64_t r) {
     return tok::Sampling{at(rows.temperature, r), at(rows.top_k, r), at(rows.top_p, r), at(rows.min_p, r)};

@@ -25,6 +25,8 @@ def test_replays_by_seed_and_offset_and_steps_afresh():
     # batches of nearby seeds share no request (seed + r would make row 1 of seed 3 row 0 of seed 4)
     b = warpsim.sample_tokens(X[[1, 0, 2, 3]], 8, temperature=0.7, top_p=0.9, seed=4, offset=10)
     assert not np.array_equal(b[0], a[1])
+    # a list of one seed for several rows is the batch's seed, as the scalar is
+    assert np.array_equal(warpsim.sample_tokens(X, 8, temperature=0.7, top_p=0.9, seed=[3], offset=10), a)
     assert [warpsim.request_seed(0, r) for r in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]  # SplitMix64's
 
 
