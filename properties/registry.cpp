@@ -272,8 +272,8 @@ Algorithm token_row() {
   a.family = Family::Token;
   a.oracle.rows32 = oracle_token_rows<float>();
   a.oracle.rows64 = oracle_token_rows<double>();
-  a.oracle.f32 = [rows = a.oracle.rows32](const Matrix<float>& m, std::uint64_t seed) { return rows(m, seed, 1); };
-  a.oracle.f64 = [rows = a.oracle.rows64](const Matrix<double>& m, std::uint64_t seed) { return rows(m, seed, 1); };
+  a.oracle.f32 = one_draw_of(a.oracle.rows32);
+  a.oracle.f64 = one_draw_of(a.oracle.rows64);
   a.oracle.at32 = token_at<float>();
   a.oracle.at64 = token_at<double>();
   a.oracle.resolution32 = a.oracle.resolution64 = kToken;

@@ -172,6 +172,13 @@ struct Sampler {
   }
 };
 
+// The one-draw entry of a sampler of S draws a row whose draw 0 of each row
+// is its one draw: S = 1.
+template <class T>
+MatrixDraw<T> one_draw_of(RowDraws<T> rows) {
+  return [rows](const Matrix<T>& m, std::uint64_t seed) { return rows(m, seed, 1); };
+}
+
 // The matrix form of a table sampler: row r builds its own table and makes
 // that table's draw r.
 template <class T>

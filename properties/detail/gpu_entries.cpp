@@ -232,8 +232,8 @@ void add_gpu_entries(std::vector<Algorithm>& rows) {
       case Family::Token:
         s.rows32 = gpu_token_rows<float>();
         s.rows64 = gpu_token_rows<double>();
-        s.f32 = [rows = s.rows32](const Matrix<float>& m, std::uint64_t seed) { return rows(m, seed, 1); };
-        s.f64 = [rows = s.rows64](const Matrix<double>& m, std::uint64_t seed) { return rows(m, seed, 1); };
+        s.f32 = one_draw_of(s.rows32);
+        s.f64 = one_draw_of(s.rows64);
         break;
       case Family::BringmannLarsen:
         s.many32 = gpu_bringmann_larsen<float>();
