@@ -20,6 +20,8 @@
 
 #include <cmath>
 #include <functional>
+#include <string>
+#include <type_traits>
 
 #include "oracle/butterfly_table.hpp"
 #include "oracle/matrix_workload.hpp"
@@ -38,6 +40,51 @@ struct AsPrinted {
 // step of the in-block search: (step, lane, table row, lane it came from).
 using SearchObserver = std::function<void(int step, int lane, int row, int from_lane)>;
 
+// Told, for step-by-step views, after each store Alg. 8 makes to p': what
+// was stored (a remnant entry or a block) and the lanes' p' arrays.
+template <class T>
+using PrepareObserver = std::function<void(const std::string& what, const sim::LocalArray<T>& p)>;
+
+// Alg. 8, lines 8-34, for one warp: every lane's p' (K entries) and its row
+// sum `sum`. load(dst, k, j) loads register dst: for k < 0 lane l's own
+// element j (the remnant), else element j + l of lane k's row (the
+// transposed access of a block). butterfly_draw loads from global memory;
+// the views load their own values (symbolic or numeric) through the same
+// steps.
+template <class T, class Load>
+void butterfly_prepare(sim::Warp& warp, int K, Load&& load, sim::LocalArray<T>& p, sim::Reg<T>& sum, ButterflyVariant variant,
+                       AsPrinted as_printed = {}, const std::type_identity_t<PrepareObserver<T>>& observe = {}) {
+  using sim::PerLane;
+  using sim::Reg;
+  const int W = warp.width();
+  const int R = K % W;  // remnant length
+  Reg<T> x("x");
+
+  // ---- Alg. 8, lines 8-12: the remnant, lane by lane.
+  for (int j = 0; j < R; ++j) {
+    load(x, -1, j);
+    warp.add(sum, sum, PerLane<T>(x));
+    warp.store_local(p, j, sum);
+    if (observe) observe("remnant: p'[" + std::to_string(j) + "] <- sum of the lane's weights 0.." + std::to_string(j), p);
+  }
+
+  // ---- Alg. 8, lines 13-34: every W x W block.
+  sim::RegArray<T> a("a", W);
+  for (int j = R; j < K; j += W) {
+    for (int k = 0; k < W; ++k) load(a[k], k, j);  // transposed access: lane r reads element j + r of row q·W + k
+    butterfly_build(warp, a, variant);
+    for (int d = 0; d < W - 1; ++d) warp.store_local(p, j + d, a[d]);
+    warp.add(sum, sum, PerLane<T>(a[W - 1]));
+    const int at = as_printed.alg8_line32 ? W - 1 : j + W - 1;
+    warp.store_local(p, at, sum);
+    if (observe) {
+      observe("block at " + std::to_string(j) + ": its butterfly table to p'[" + std::to_string(j) + ".." + std::to_string(j + W - 2) +
+                  "], the running sum to p'[" + std::to_string(at) + "]",
+              p);
+    }
+  }
+}
+
 template <class T>
 WarpDraws butterfly_draw(sim::Warp& warp, const sim::GlobalMemory& mem, const WeightMatrix<T>& w, int warp_index,
                          const sim::Reg<T>& u, ButterflyVariant variant, AsPrinted as_printed = {},
@@ -54,29 +101,18 @@ WarpDraws butterfly_draw(sim::Warp& warp, const sim::GlobalMemory& mem, const We
   warp.lane_id(lane);
   Reg<std::uint64_t> addr("addr");
   sim::LocalArray<T> p("p'", static_cast<std::size_t>(K));
-  Reg<T> sum("sum", T{0}), x("x");
-
-  // ---- Alg. 8, lines 8-12: the remnant, lane by lane.
-  for (int j = 0; j < R; ++j) {
-    warp.compute(Op::Other, addr, [&](int l) { return w.address(warp_index * W + l, j); }, "addr <- &a[m][j]");
-    warp.load_global(x, mem, PerLane<std::uint64_t>(addr));
-    warp.add(sum, sum, PerLane<T>(x));
-    warp.store_local(p, j, sum);
-  }
-
-  // ---- Alg. 8, lines 13-34: every W x W block.
-  sim::RegArray<T> a("a", W);
-  for (int j = R; j < K; j += W) {
-    for (int k = 0; k < W; ++k) {
-      // transposed access: lane r reads element j + r of row q·W + k
-      warp.compute(Op::Other, addr, [&](int l) { return w.address(warp_index * W + k, j + l); }, "addr <- &a[qW+k][j+r]");
-      warp.load_global(a[k], mem, PerLane<std::uint64_t>(addr));
-    }
-    butterfly_build(warp, a, variant);
-    for (int d = 0; d < W - 1; ++d) warp.store_local(p, j + d, a[d]);
-    warp.add(sum, sum, PerLane<T>(a[W - 1]));
-    warp.store_local(p, as_printed.alg8_line32 ? W - 1 : j + W - 1, sum);
-  }
+  Reg<T> sum("sum", T{0});
+  butterfly_prepare(
+      warp, K,
+      [&](Reg<T>& dst, int k, int j) {
+        if (k < 0) {
+          warp.compute(Op::Other, addr, [&](int l) { return w.address(warp_index * W + l, j); }, "addr <- &a[m][j]");
+        } else {
+          warp.compute(Op::Other, addr, [&](int l) { return w.address(warp_index * W + k, j + l); }, "addr <- &a[qW+k][j+r]");
+        }
+        warp.load_global(dst, mem, PerLane<std::uint64_t>(addr));
+      },
+      p, sum, variant, as_printed);
 
   // ---- Alg. 9: find the block, search it, fall back to the remnant.
   const Reg<T> target = scaled_target(warp, sum, u);
