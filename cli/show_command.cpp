@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -56,17 +57,24 @@ struct StepPlan {
   bool wanted(int step) const { return step >= 0 && step < static_cast<int>(keep.size()) && keep[static_cast<std::size_t>(step)]; }
 };
 
-// Snapshots of a register array: texts and (for Sym) owners, for the steps
-// the plan keeps; the grid before a kept step is made too, to mark what
-// changed.
+// Snapshots of a grid of values (a register array, or the lanes' local
+// arrays): texts and (for Sym) owners, for the steps the plan keeps; the
+// grid before a kept step is made too, to mark what changed. cell(r, l) is
+// row r of lane l.
 template <class T>
 struct Recorder {
-  const sim::RegArray<T>* regs;
+  std::function<const T&(int, int)> cell;
+  int rows;
   int lanes;
   bool partial_sums;
   StepPlan* plan;
-  std::vector<Frame> frames;                    // the kept steps
-  std::optional<sim::RegisterGrid> previous;   // the step before, when it is needed
+  std::function<bool(int)> written = {};        // rows not yet written show as "." (none if empty)
+  std::vector<Frame> frames = {};                   // the kept steps
+  std::optional<sim::RegisterGrid> previous = {};  // the step before, when it is needed
+
+  static Recorder of(const sim::RegArray<T>& regs, int lanes, bool partial_sums, StepPlan* plan) {
+    return {[&regs](int r, int l) -> const T& { return regs[r][l]; }, regs.size(), lanes, partial_sums, plan};
+  }
 
   void snap(std::string title) {
     const int step = plan->next++;
@@ -76,7 +84,10 @@ struct Recorder {
       previous.reset();
       return;
     }
-    auto grid = sim::to_grid(*regs, lanes, [&](const T& v) { return cell_text(v, partial_sums); });
+    sim::RegisterGrid grid(static_cast<std::size_t>(rows));
+    for (int r = 0; r < rows; ++r)
+      for (int l = 0; l < lanes; ++l)
+        grid[static_cast<std::size_t>(r)].push_back(!written || written(r) ? cell_text(cell(r, l), partial_sums) : std::string("."));
     if (keep) {
       Frame f;
       f.step = step;
@@ -84,11 +95,12 @@ struct Recorder {
       f.grid = grid;
       if constexpr (std::is_same_v<T, Sym>) {
         f.owner.assign(f.grid.size(), std::vector<int>(static_cast<std::size_t>(lanes), -1));
-        for (int r = 0; r < regs->size(); ++r)
-          for (int l = 0; l < lanes; ++l) f.owner[static_cast<std::size_t>(r)][static_cast<std::size_t>(l)] = owner_of((*regs)[r][l]);
+        for (int r = 0; r < rows; ++r)
+          for (int l = 0; l < lanes; ++l)
+            if (!written || written(r)) f.owner[static_cast<std::size_t>(r)][static_cast<std::size_t>(l)] = owner_of(cell(r, l));
       }
       if (previous)
-        for (auto cell : sim::changed_cells(*previous, grid)) f.changed.insert(cell);
+        for (auto c : sim::changed_cells(*previous, grid)) f.changed.insert(c);
       frames.push_back(std::move(f));
     }
     if (feeds_next) previous = std::move(grid); else previous.reset();
@@ -116,7 +128,7 @@ std::vector<Frame> butterfly_frames(int w, int k, oracle::ButterflyVariant v, co
     sim::RegArray<T> a("a", w);
     for (int reg = 0; reg < w; ++reg)
       for (int lane = 0; lane < w; ++lane) a[reg][lane] = values(reg, j + lane);  // transposed access
-    Recorder<T> rec{&a, w, true, &plan, {}, {}};
+    auto rec = Recorder<T>::of(a, w, true, &plan);
     const std::string block = k > w ? "block at " + std::to_string(j) + ": " : "";
     rec.snap(block + "after the transposed loads (Fig. 1b)");
     sim::Warp warp({.width = w});
@@ -135,7 +147,7 @@ std::vector<Frame> transpose_frames(int w, const Values<T>& values, StepPlan pla
   sim::RegArray<T> a("a", w);
   for (int reg = 0; reg < w; ++reg)
     for (int lane = 0; lane < w; ++lane) a[reg][lane] = values(reg, lane);
-  Recorder<T> rec{&a, w, false, &plan, {}, {}};
+  auto rec = Recorder<T>::of(a, w, false, &plan);
   rec.snap("the transposed layout (Fig. 1b)");
   sim::Warp warp({.width = w});
   oracle::register_transpose(warp, a, [&](int pass) {
@@ -149,13 +161,47 @@ std::vector<Frame> prefix_frames(int w, int k, const Values<T>& values, StepPlan
   sim::RegArray<T> p("p", k);
   for (int i = 0; i < k; ++i)
     for (int lane = 0; lane < w; ++lane) p[i][lane] = values(lane, i);
-  Recorder<T> rec{&p, w, true, &plan, {}, {}};
+  auto rec = Recorder<T>::of(p, w, true, &plan);
   rec.snap("each lane's own weights (the normal layout, Fig. 1a)");
   sim::Warp warp({.width = w});
   for (int i = 1; i < k; ++i) {
     warp.add(p[i], p[i], sim::PerLane<T>(p[i - 1]));
     rec.snap("p[" + std::to_string(i) + "] += p[" + std::to_string(i - 1) + "]");
   }
+  return rec.frames;
+}
+
+// p' entries: "R" for the remnant's, then each block's rows as the table
+// labels them (tree levels), its last "sum" (the running sum Alg. 8 stores).
+std::vector<std::string> remnant_row_labels(int w, int k) {
+  std::vector<std::string> labels(static_cast<std::size_t>(k % w), "R");
+  const auto table = butterfly_row_labels(w);
+  for (int b = 0; b < k / w; ++b)
+    for (int d = 0; d < w; ++d) labels.push_back(d == w - 1 ? "sum" : "b" + std::to_string(b) + " " + table[static_cast<std::size_t>(d)]);
+  return labels;
+}
+
+// Seed 000's Alg. 8 for any K (the butterfly view where W does not divide
+// K): the lanes' p' arrays, an entry a row and a lane a column, after each
+// store the oracle makes -- the remnant's entries one by one, then each
+// block's butterfly table and the running sum (Fig. 9's division).
+template <class T>
+std::vector<Frame> remnant_frames(int w, int k, oracle::ButterflyVariant v, const Values<T>& values, StepPlan plan) {
+  sim::Warp warp({.width = w});
+  sim::LocalArray<T> p("p'", static_cast<std::size_t>(k));
+  sim::Reg<T> sum("sum");
+  int stored = 0;  // p'[0, stored) written so far
+  Recorder<T> rec{[&p](int r, int l) -> const T& { return p.at(l, static_cast<std::size_t>(r)); }, k, w, true, &plan};
+  rec.written = [&stored](int r) { return r < stored; };
+  rec.snap("p' before Alg. 8: " + std::to_string(k % w) + " remnant entries first, then " + std::to_string(k / w) + " blocks of " +
+           std::to_string(w) + " (seed 000, Fig. 9)");
+  auto load = [&](sim::Reg<T>& dst, int row, int j) {
+    for (int l = 0; l < w; ++l) dst[l] = row < 0 ? values(l, j) : values(row, j + l);
+  };
+  oracle::butterfly_prepare(warp, k, load, p, sum, v, {}, [&](const std::string& what, const sim::LocalArray<T>&) {
+    stored = stored < k % w ? stored + 1 : stored + w;
+    rec.snap(what);
+  });
   return rec.frames;
 }
 
@@ -188,6 +234,7 @@ struct ViewShape {
 
 ViewShape view_shape(const std::string& algorithm, int w, int k) {
   const int levels = sim::log2_exact(w);
+  if (algorithm == "butterfly" && k % w != 0) return {k % w + k / w + 2, k};  // p' before, each store, the draws
   if (algorithm == "butterfly") return {k, w};       // per W x W block: the loads, then W - 1 shuffle steps
   if (algorithm == "transpose") return {1 + levels, w};
   if (algorithm == "prefix") return {k, k};
@@ -307,7 +354,6 @@ int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs)
   const bool butterfly_view = o.algorithm == "butterfly" || o.algorithm == "butterfly-search";
   if (o.variant && !butterfly_view) throw UsageError("--variant applies to the butterfly views only, not to " + o.algorithm);
   if (!o.weights_file.empty() && o.seed) throw UsageError("give --weights or --seed, not both");
-  if (o.algorithm == "butterfly" && k % w != 0) throw UsageError("the butterfly view shows W x W blocks: --k must be a multiple of --lanes");
   if (o.algorithm == "transpose" && k != w) throw UsageError("the register transpose moves a W x W block: --k must equal --lanes");
   if (o.algorithm == "butterfly-search" && k != w) {
     throw UsageError("the butterfly search view searches one W x W block: --k must equal --lanes");
@@ -329,7 +375,7 @@ int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs)
   Values<float> nums;
   if (!o.weights_file.empty()) {
     nums.rows = read_weight_rows(inputs, o.weights_file, w, k);
-  } else if (o.seed || o.algorithm == "butterfly-search") {
+  } else if (o.seed || o.algorithm == "butterfly-search" || (o.algorithm == "butterfly" && k % w != 0)) {
     nums.rows = generated_weight_rows(o.seed.value_or(1), w, k);
   }
   const auto variant = o.variant.value_or("standard") == "addsub" ? oracle::ButterflyVariant::AddSub : oracle::ButterflyVariant::Standard;
@@ -340,7 +386,46 @@ int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs)
   std::vector<Frame> shape;  // symbolic run: owners and changed cells
   std::vector<Frame> text;   // what to print: the numeric run, or the same
   const StepPlan plan = plan_for(steps, shape_of_view.steps);
-  if (o.algorithm == "butterfly") {
+  if (o.algorithm == "butterfly" && k % w != 0) {
+    layout.algorithm = std::string("butterfly draw with a remnant, ") + oracle::variant_name(variant) +
+                       " variant: each lane's p' as Alg. 8 stores it, then Alg. 9's search (seed 000)";
+    layout.row_labels = remnant_row_labels(w, k);
+    const int last_store = shape_of_view.steps - 2;
+    shape = remnant_frames<Sym>(w, k, variant, {}, plan);
+    if (numeric) text = remnant_frames<float>(w, k, variant, nums, plan);
+    // The draw step: the final p' with each lane's drawn entry outlined.
+    const StepPlan final_only = plan_for({last_store}, last_store + 1);
+    Frame base_sym = remnant_frames<Sym>(w, k, variant, {}, final_only).back();
+    Frame base_num = remnant_frames<float>(w, k, variant, nums, final_only).back();
+    if (plan.wanted(last_store + 1)) {
+      std::vector<float> flat;
+      for (const auto& row : nums.rows) flat.insert(flat.end(), row.begin(), row.end());
+      sim::GlobalMemory mem;
+      const auto m = oracle::upload_matrix<float>(mem, flat, w, k);
+      sim::Reg<float> u("u");
+      std::mt19937 rng(o.seed.value_or(1) + 1);
+      for (int l = 0; l < w; ++l) u[l] = static_cast<float>(rng() >> 8) * 0x1p-24f;
+      sim::Warp warp({.width = w});
+      const auto draws = oracle::butterfly_draw(warp, mem, m, 0, u, variant);
+      std::string title = "Alg. 9: u' = sum * u; the block by binary search on the running sums, the butterfly search inside it, the "
+                          "remnant searched where u' lies below the block. Outlined: the lane's block's running sum, or the remnant entry where "
+                          "its search fell back. Draws:";
+      base_sym.changed.clear();
+      base_sym.highlighted.clear();
+      for (int l = 0; l < w; ++l) {
+        if (o.highlight && l != *o.highlight) continue;
+        const int z = draws.index[static_cast<std::size_t>(l)];
+        const int r = k % w;
+        base_sym.highlighted.insert({z < r ? z : r + (z - r) / w * w + w - 1, l});
+        title += std::string(" ") + sim::lane_letter(l) + " " + std::to_string(z) + (z < k % w ? " (remnant)" : "");
+      }
+      base_sym.step = base_num.step = last_store + 1;
+      base_sym.title = base_num.title = title;
+      if (!numeric) base_sym.title += " (the draws of weights from --seed 1)";
+      shape.push_back(base_sym);
+      if (numeric) text.push_back(base_num);
+    }
+  } else if (o.algorithm == "butterfly") {
     layout.algorithm = std::string("butterfly table, ") + oracle::variant_name(variant) + " variant (seed 000, Sec. 3, Alg. 8)";
     layout.row_labels = butterfly_row_labels(w);
     shape = butterfly_frames<Sym>(w, k, variant, {}, plan);
