@@ -11,6 +11,7 @@
 //   butterfly_table.hpp    Alg. 7-8: butterfly-patterned partial sums, both variants
 //   butterfly_closed_form.hpp  the table's entries in closed form (errata E4)
 //   butterfly_draw.hpp     Alg. 8-10: the butterfly draw, block search and remnant
+//   pprime_draw.hpp        Sec. 2: each lane's one-array p' (the partial-sums tree) and its search
 //   draw_matrix.hpp        every row of a matrix, warp after warp, by oracle::Algorithm
 //   lda_corpus.hpp, lda_workload.hpp  the LDA z-draw workload and its replay
 //   sum_tree.hpp, sum_tree_draw.hpp  the sum-tree draw (issue 16) as a scalar and on the warp model
@@ -66,6 +67,7 @@
 #include "oracle/lda_corpus.hpp"
 #include "oracle/lda_workload.hpp"
 #include "oracle/matrix_workload.hpp"
+#include "oracle/pprime_draw.hpp"
 #include "oracle/prefix_draw.hpp"
 #include "oracle/prefix_search.hpp"
 #include "oracle/reference.hpp"
