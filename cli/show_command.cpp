@@ -17,6 +17,7 @@
 #include "cli/input/weights.hpp"
 #include "oracle/butterfly_draw.hpp"
 #include "oracle/butterfly_table.hpp"
+#include "oracle/pprime_draw.hpp"
 #include "oracle/register_transpose.hpp"
 #include "sim/register_grid.hpp"
 #include "sim/symbolic.hpp"
@@ -205,6 +206,26 @@ std::vector<Frame> remnant_frames(int w, int k, oracle::ButterflyVariant v, cons
   return rec.frames;
 }
 
+// Seed 000's Sec. 2: each lane's one-array p' (an entry a row, a lane a
+// column) after the copy and after each level of the build.
+template <class T>
+std::vector<Frame> pprime_frames(int w, int k, const Values<T>& values, StepPlan plan) {
+  sim::Warp warp({.width = w});
+  sim::LocalArray<T> p("p'", static_cast<std::size_t>(k));
+  Recorder<T> rec{[&p](int r, int l) -> const T& { return p.at(l, static_cast<std::size_t>(r)); }, k, w, true, &plan};
+  oracle::pprime_build(warp, k, [&](sim::Reg<T>& dst, int j) { for (int l = 0; l < w; ++l) dst[l] = values(l, j); }, p,
+                       [&](int level, const sim::LocalArray<T>&) {
+                         if (level == 0) {
+                           rec.snap("p'[k] := a[k]: each lane's own weights (the normal layout)");
+                         } else {
+                           const int half = 1 << (level - 1);
+                           rec.snap("level " + std::to_string(level) + ": p'[(2i) " + std::to_string(half) + " - 1] += p'[(2i - 1) " +
+                                    std::to_string(half) + " - 1] for i = 1.." + std::to_string(k >> level));
+                         }
+                       });
+  return rec.frames;
+}
+
 std::vector<int> select_steps(const std::string& step, int count) {
   if (step == "all") {
     std::vector<int> s(static_cast<std::size_t>(count));
@@ -234,6 +255,7 @@ struct ViewShape {
 
 ViewShape view_shape(const std::string& algorithm, int w, int k) {
   const int levels = sim::log2_exact(w);
+  if (algorithm == "pprime") return {1 + 2 * sim::log2_exact(k), k};  // the copy, log2 K levels, log2 K search steps
   if (algorithm == "butterfly" && k % w != 0) return {k % w + k / w + 2, k};  // p' before, each store, the draws
   if (algorithm == "butterfly") return {k, w};       // per W x W block: the loads, then W - 1 shuffle steps
   if (algorithm == "transpose") return {1 + levels, w};
@@ -262,7 +284,7 @@ CLI::App* add_show_command(CLI::App& app, ShowOptions& o) {
   show_cmd->footer(show_limits());
   show_cmd->add_option("algorithm", o.algorithm, "butterfly | butterfly-search | transpose | prefix | alias")
       ->required()
-      ->check(CLI::IsMember({"butterfly", "butterfly-search", "transpose", "prefix", "alias"}));
+      ->check(CLI::IsMember({"butterfly", "butterfly-search", "transpose", "prefix", "pprime", "alias"}));
   show_cmd->add_option("--lanes,-w", o.lanes, "warp width W, a power of two from 2 to 64")
       ->check(CLI::IsMember({2, 4, 8, 16, 32, 64}))
       ->capture_default_str();
@@ -354,6 +376,7 @@ int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs)
   const bool butterfly_view = o.algorithm == "butterfly" || o.algorithm == "butterfly-search";
   if (o.variant && !butterfly_view) throw UsageError("--variant applies to the butterfly views only, not to " + o.algorithm);
   if (!o.weights_file.empty() && o.seed) throw UsageError("give --weights or --seed, not both");
+  if (o.algorithm == "pprime" && (k & (k - 1)) != 0) throw UsageError("the one-array p' needs K a power of two (log2 K levels), got --k " + std::to_string(k));
   if (o.algorithm == "transpose" && k != w) throw UsageError("the register transpose moves a W x W block: --k must equal --lanes");
   if (o.algorithm == "butterfly-search" && k != w) {
     throw UsageError("the butterfly search view searches one W x W block: --k must equal --lanes");
@@ -375,7 +398,7 @@ int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs)
   Values<float> nums;
   if (!o.weights_file.empty()) {
     nums.rows = read_weight_rows(inputs, o.weights_file, w, k);
-  } else if (o.seed || o.algorithm == "butterfly-search" || (o.algorithm == "butterfly" && k % w != 0)) {
+  } else if (o.seed || o.algorithm == "butterfly-search" || o.algorithm == "pprime" || (o.algorithm == "butterfly" && k % w != 0)) {
     nums.rows = generated_weight_rows(o.seed.value_or(1), w, k);
   }
   const auto variant = o.variant.value_or("standard") == "addsub" ? oracle::ButterflyVariant::AddSub : oracle::ButterflyVariant::Standard;
@@ -424,6 +447,47 @@ int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs)
       if (!numeric) base_sym.title += " (the draws of weights from --seed 1)";
       shape.push_back(base_sym);
       if (numeric) text.push_back(base_num);
+    }
+  } else if (o.algorithm == "pprime") {
+    layout.algorithm = "the one-array p' of each lane and its search (seed 000, Sec. 2)";
+    const int levels = sim::log2_exact(k);
+    for (int j = 0; j < k; ++j) layout.row_labels.push_back(std::to_string(j - (((j + 1) & -(j + 1)) - 1)) + ".." + std::to_string(j));
+    shape = pprime_frames<Sym>(w, k, {}, plan);
+    if (numeric) text = pprime_frames<float>(w, k, nums, plan);
+    // The search on the built array: each step outlines the entry each lane
+    // reads (p'[mid]); the title follows one lane.
+    Frame base_sym = pprime_frames<Sym>(w, k, {}, plan_for({levels}, levels + 1)).back();
+    Frame base_num = pprime_frames<float>(w, k, nums, plan_for({levels}, levels + 1)).back();
+    base_sym.changed.clear();
+    sim::Warp warp({.width = w});
+    sim::LocalArray<float> p("p'", static_cast<std::size_t>(k));
+    oracle::pprime_build(warp, k, [&](sim::Reg<float>& dst, int j) { for (int l = 0; l < w; ++l) dst[l] = nums(l, j); }, p);
+    sim::Reg<float> u("u");
+    std::mt19937 rng(o.seed.value_or(1) + 1);
+    for (int l = 0; l < w; ++l) u[l] = static_cast<float>(rng() >> 8) * 0x1p-24f;
+    const int watched = o.highlight.value_or(0);
+    std::vector<std::set<Cell>> reads(static_cast<std::size_t>(levels));
+    std::vector<std::string> notes(static_cast<std::size_t>(levels));
+    const auto z = oracle::pprime_search(warp, p, k, u, [&](int step, int lane, int mid, bool left) {
+      reads[static_cast<std::size_t>(step)].insert({mid, lane});
+      if (lane == watched) {
+        notes[static_cast<std::size_t>(step)] = std::string("lane ") + sim::lane_letter(lane) + ": mid = " + std::to_string(mid) +
+                                                (left ? ", u' < compareValue: k := mid" : ", u' >= compareValue: j := mid + 1, lowValue := compareValue");
+      }
+    });
+    for (int s = 0; s < levels; ++s) {
+      if (!plan.wanted(levels + 1 + s)) continue;
+      Frame fs = base_sym, fn = base_num;
+      fs.step = fn.step = levels + 1 + s;
+      fs.changed = reads[static_cast<std::size_t>(s)];
+      for (const auto& c : fs.changed)
+        if (c.second == watched) fs.highlighted.insert(c);
+      fs.title = fn.title = "search step " + std::to_string(s) + ": compareValue = lowValue + p'[mid] (marked: each lane's p'[mid]); " +
+                            notes[static_cast<std::size_t>(s)] +
+                            (s + 1 == levels ? std::string("; lane ") + sim::lane_letter(watched) + " draws " + std::to_string(z[watched]) : "") +
+                            (numeric ? "" : " (the search on weights from --seed 1)");
+      shape.push_back(fs);
+      if (numeric) text.push_back(fn);
     }
   } else if (o.algorithm == "butterfly") {
     layout.algorithm = std::string("butterfly table, ") + oracle::variant_name(variant) + " variant (seed 000, Sec. 3, Alg. 8)";
