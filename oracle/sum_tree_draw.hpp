@@ -31,7 +31,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <vector>
 
@@ -220,9 +222,17 @@ std::int64_t walk_together(sim::Warp& warp, const sim::GlobalMemory& mem, const 
 // a lane a draw, or (warp_walk) as the second kernel walks them, a row's
 // draws shared by `row_blocks` blocks as the second kernel may share them
 // (each its own tree, then its draws). The draws are the same either way.
+// Told, for step-by-step views, where each lane's draw is after each step
+// down (lanes drawing with a lane a draw, not the warp walk): depth 0, 1, ...
+// from the root; `level` names the step ("segments", "lanes", "vector",
+// "element"); `node` is the draw's place at that depth: the node of the row
+// tree (its index within the level), the first of the segment's lanes still
+// holding it, the lane's vector j, or the element's column in the row.
+using DescentObserver = std::function<void(int depth, const char* level, int lane, std::int64_t node)>;
+
 template <class T>
 ModelDraws draw_on_model(sim::GlobalMemory& mem, const WeightMatrix<T>& w, std::uint64_t seed, int draws, bool warp_walk = false,
-                         int row_blocks = 1) {
+                         int row_blocks = 1, const DescentObserver& observe = {}) {
   using namespace model;
   if (draws < 1) throw std::invalid_argument("sum_tree::draw_on_model: draws must be >= 1");
   if (row_blocks < 1 || row_blocks > draws) throw std::invalid_argument("sum_tree::draw_on_model: row_blocks must be 1 to draws");
@@ -281,6 +291,8 @@ ModelDraws draw_on_model(sim::GlobalMemory& mem, const WeightMatrix<T>& w, std::
           warp.compute(Op::Compare, go_right, [&](int l) { return !(t[l] < left[l]) && right[l] > 0; }, "t >= left && right > 0");
           warp.compute(Op::Sub, t, [&](int l) { return go_right[l] ? sub(t[l], left[l]) : t[l]; }, "t <- t - left (right)");
           warp.compute(Op::Other, g, [&](int l) { return 2 * g[l] + (go_right[l] ? 1 : 0); }, "g <- 2 g + right");
+          if (observe)
+            for (int l = 0; l < n; ++l) observe(levels - h, "segments", l, g[l]);
         }
         // Down the chosen segment's lanes: its 32 lane sums, by pairs.
         std::array<Reg<double>, kLanes> ls;
@@ -310,6 +322,8 @@ ModelDraws draw_on_model(sim::GlobalMemory& mem, const WeightMatrix<T>& w, std::
               "t >= left && a lane of the right half > 0");
           warp.compute(Op::Sub, t, [&](int l) { return go_right[l] ? sub(t[l], left[l]) : t[l]; }, "t <- t - left (right)");
           warp.compute(Op::Add, lo, [&](int l) { return lo[l] + (go_right[l] ? half : 0); }, "lo <- lo + half (right)");
+          if (observe)
+            for (int l = 0; l < n; ++l) observe(levels + std::countr_zero(static_cast<unsigned>(kLanes / half)) - 1, "lanes", l, lo[l]);
         }
         if (warp_walk && n <= kWalkDraws) {
           for (int d = 0; d < n; ++d) out.index.push_back(static_cast<int>(walk_together<T>(warp, mem, w, row, d, g, lo, t)));
@@ -340,8 +354,14 @@ ModelDraws draw_on_model(sim::GlobalMemory& mem, const WeightMatrix<T>& w, std::
           });
         }
         warp.compute(Op::Sub, t, [&](int l) { return sub(t[l], below[l]); }, "t <- t - r_(j*-1)");
+        if (observe)
+          for (int l = 0; l < n; ++l) observe(levels + 5, "vector", l, chosen[l]);
         Reg<int> c("c");
         in_vector(warp, kept, t, c);
+        if (observe)
+          for (int l = 0; l < n; ++l)
+            observe(levels + 6, "element", l,
+                    static_cast<std::int64_t>(element_of<T>(static_cast<std::size_t>(g[l]), lo[l], chosen[l], c[l])));
         for (int l = 0; l < n; ++l) {
           out.index.push_back(static_cast<int>(element_of<T>(static_cast<std::size_t>(g[l]), lo[l], chosen[l], c[l])));
         }
