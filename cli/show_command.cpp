@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli/alias_view.hpp"
+#include "cli/sum_tree_view.hpp"
 #include "cli/layout_frames.hpp"
 #include "cli/validate/files.hpp"
 #include "cli/errors.hpp"
@@ -284,11 +285,11 @@ CLI::App* add_show_command(CLI::App& app, ShowOptions& o) {
   show_cmd->footer(show_limits());
   show_cmd->add_option("algorithm", o.algorithm, "butterfly | butterfly-search | transpose | prefix | alias")
       ->required()
-      ->check(CLI::IsMember({"butterfly", "butterfly-search", "transpose", "prefix", "pprime", "alias"}));
+      ->check(CLI::IsMember({"butterfly", "butterfly-search", "transpose", "prefix", "pprime", "sum-tree", "alias"}));
   show_cmd->add_option("--lanes,-w", o.lanes, "warp width W, a power of two from 2 to 64")
       ->check(CLI::IsMember({2, 4, 8, 16, 32, 64}))
       ->capture_default_str();
-  show_cmd->add_option("--k", o.k, "weights per distribution, K (default W)")->check(CLI::Range(1, kShowMaxK));
+  show_cmd->add_option("--k", o.k, "weights per distribution, K (default W; alias 8, sum-tree 16384)")->check(CLI::Range(1, 1 << 20));
   show_cmd->add_option("--variant", o.variant, "butterfly views: standard (default) or addsub")
       ->check(CLI::IsMember({"standard", "addsub"}));
   show_cmd->add_option("--step", o.step, "which step: N, all or final")->capture_default_str();
@@ -361,10 +362,38 @@ int run_show_alias(const ShowOptions& o, std::ostream& out, const InputSource& i
   return render(layout, o, out);
 }
 
+// show sum-tree: one row's weights (one a line) or K generated ones, and 32 draws going down.
+int run_show_sum_tree(const ShowOptions& o, std::ostream& out, const InputSource& inputs) {
+  if (o.variant) throw UsageError("--variant applies to the butterfly views only, not to sum-tree");
+  std::vector<float> w;
+  if (!o.weights_file.empty()) {
+    const auto read = read_weights(inputs, o.weights_file, std::nullopt);
+    if (!read.vector) throw UsageError(read.quoted + " holds a matrix; the sum-tree view takes one row (one weight a line)");
+    for (double x : read.values) {
+      if (!(std::fabs(x) <= std::numeric_limits<float>::max())) throw UsageError(read.quoted + " holds " + stats::number_text(x) + ": beyond fp32's range");
+      w.push_back(static_cast<float>(x));
+    }
+  } else {
+    const int k = o.k.value_or(16384);
+    w = generated_weight_rows(o.seed.value_or(1), 1, k).front();
+  }
+  Layout all = sum_tree_layout(w, o.seed.value_or(1), o.highlight);
+  const std::vector<int> steps = o.format == "html" ? select_steps("all", all.steps) : select_steps(o.step, all.steps);
+  if (o.format == "svg" && steps.size() != 1) throw UsageError("--format svg draws one step: give --step N or final");
+  Layout layout = all;
+  layout.frames.clear();
+  for (int s : steps) layout.frames.push_back(all.frames[static_cast<std::size_t>(s)]);
+  return render(layout, o, out);
+}
+
 }  // namespace
 
 int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs) {
   if (o.algorithm == "alias") return run_show_alias(o, out, inputs);
+  if (o.algorithm == "sum-tree") {
+    if (o.method || o.splits || o.group) throw UsageError("--method, --splits and --group apply to show alias");
+    return run_show_sum_tree(o, out, inputs);
+  }
   if (o.method || o.splits || o.group) throw UsageError("--method, --splits and --group apply to show alias");
   const int w = o.lanes;
   if (w < 2 || w > 64 || (w & (w - 1)) != 0) throw UsageError("--lanes must be a power of two from 2 to 64");
