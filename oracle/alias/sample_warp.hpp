@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,9 +54,13 @@ inline DeviceTable upload_table(sim::GlobalMemory& mem, const Table& t) {
   return {{rows.address, t.size() * kRowBytes}, t.capacity, t.size()};
 }
 
+// Told, for step-by-step views, what each lane's draw read: its row k, the
+// row's threshold, whether the draw fell past it (lo >= threshold), the item.
+using SampleObserver = std::function<void(int lane, std::uint64_t row, std::uint64_t threshold, std::uint64_t lo, std::uint32_t item)>;
+
 // Draws first .. first + W - 1, lane l making draw first + l.
 inline std::vector<std::uint32_t> sample_warp(sim::Warp& warp, const sim::GlobalMemory& mem, const DeviceTable& t, std::uint64_t seed,
-                                              std::uint64_t first) {
+                                              std::uint64_t first, const SampleObserver& observe = {}) {
   using sim::Op;
   using sim::PerLane;
   using sim::Reg;
@@ -78,6 +83,8 @@ inline std::vector<std::uint32_t> sample_warp(sim::Warp& warp, const sim::Global
   });
   std::vector<std::uint32_t> out(static_cast<std::size_t>(w));
   for (int l = 0; l < w; ++l) out[static_cast<std::size_t>(l)] = item[l];
+  if (observe)
+    for (int l = 0; l < w; ++l) observe(l, row[l], th[l], lo[l], item[l]);
   return out;
 }
 

@@ -10,6 +10,7 @@
 // grouped by section.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "oracle/alias/sample_warp.hpp"
@@ -39,10 +40,18 @@ struct SectionedRun {
   sim::Counters counters;
 };
 
+// Told, for step-by-step views: each split a section's warp draws on its way
+// down (the section j, the node (depth, i), the node's draws, how many go
+// left), and each draw the warp makes (j, its place in the output, the item).
+struct SectionedObserver {
+  std::function<void(std::uint64_t j, int depth, std::uint64_t i, std::uint64_t draws, std::uint64_t to_left)> split;
+  std::function<void(std::uint64_t j, std::uint64_t d, std::uint32_t item)> draw;
+};
+
 // The batch of n draws first_draw .. first_draw + n - 1 from `table`,
 // sections of at most section_rows rows.
 inline SectionedRun sample_sectioned_on_model(const Table& table, std::size_t section_rows, std::uint64_t n, std::uint64_t seed,
-                                              int width = 32, std::uint64_t first_draw = 0) {
+                                              int width = 32, std::uint64_t first_draw = 0, const SectionedObserver& observe = {}) {
   using sim::Op;
   using sim::PerLane;
   using sim::Reg;
@@ -83,6 +92,7 @@ inline SectionedRun sample_sectioned_on_model(const Table& table, std::size_t se
           Reg<bool> go_left("go left");
           warp.compute(Op::Compare, go_left, [&](int l) { return ((j >> (static_cast<std::uint64_t>(depth) - level[l] - 1)) & 1) == 0; },
                        "bit D - d - 1 of j is 0");
+          if (observe.split) observe.split(j, static_cast<int>(level[0]), i[0], draws[0], to_left[0]);
           warp.compute(Op::Other, offset, [&](int l) { return go_left[l] ? offset[l] : offset[l] + to_left[l]; }, "offset += to left (right turn)");
           warp.compute(Op::Other, draws, [&](int l) { return go_left[l] ? to_left[l] : draws[l] - to_left[l]; }, "draws <- the child's");
           warp.compute(Op::Other, level, [&](int l) { return level[l] + 1; }, "d <- d + 1");
@@ -128,6 +138,9 @@ inline SectionedRun sample_sectioned_on_model(const Table& table, std::size_t se
         }, "item <- bits_below(second word, threshold) ? first + k : alias");
         warp.compute(Op::Other, addr, [&](int l) { return out.at(d[l]); }, "addr <- &out[d]");
         warp.store_global(mem, PerLane<std::uint64_t>(addr), item);
+        if (observe.draw)
+          for (int l = 0; l < width; ++l)
+            if (in[l]) observe.draw(j, d[l], item[l]);
       });
     }
     run.counters += warp.counters();
