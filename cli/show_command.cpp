@@ -285,7 +285,7 @@ CLI::App* add_show_command(CLI::App& app, ShowOptions& o) {
   show_cmd->footer(show_limits());
   show_cmd->add_option("algorithm", o.algorithm, "butterfly | butterfly-search | transpose | prefix | alias")
       ->required()
-      ->check(CLI::IsMember({"butterfly", "butterfly-search", "transpose", "prefix", "pprime", "sum-tree", "alias"}));
+      ->check(CLI::IsMember({"butterfly", "butterfly-search", "transpose", "prefix", "pprime", "sum-tree", "alias", "alias-sample"}));
   show_cmd->add_option("--lanes,-w", o.lanes, "warp width W, a power of two from 2 to 64")
       ->check(CLI::IsMember({2, 4, 8, 16, 32, 64}))
       ->capture_default_str();
@@ -307,6 +307,8 @@ CLI::App* add_show_command(CLI::App& app, ShowOptions& o) {
       ->check(CLI::IsMember({"walker", "vose", "sweep", "psa", "psa+"}));
   show_cmd->add_option("--splits", o.splits, "alias, psa and psa+: the number of sections (default 2)");
   show_cmd->add_option("--group", o.group, "alias, psa+: the items packed greedily together (default 4)");
+  show_cmd->add_option("--section-rows", o.section_rows, "alias-sample: sectioned sampling, sections of at most this many rows");
+  show_cmd->add_option("--draws", o.draws, "alias-sample with --section-rows: the batch's draws (default 64)");
   return show_cmd;
 }
 
@@ -329,7 +331,10 @@ int render(const Layout& layout, const ShowOptions& o, std::ostream& out) {
 // show alias: the weights (one a line) or K generated ones, and the construction.
 int run_show_alias(const ShowOptions& o, std::ostream& out, const InputSource& inputs) {
   if (o.variant) throw UsageError("--variant applies to the butterfly views only, not to alias");
-  if (o.highlight) throw UsageError("--highlight marks a lane; the alias view has no lanes");
+  if (o.highlight) throw UsageError("--highlight marks a lane; the alias views have none to mark");
+  const bool sampling = o.algorithm == "alias-sample";
+  if (!sampling && (o.section_rows || o.draws)) throw UsageError("--section-rows and --draws apply to show alias-sample");
+  if (o.draws && !o.section_rows) throw UsageError("--draws applies to sectioned sampling (--section-rows); the baseline draws one a lane");
   const std::string method = o.method.value_or("sweep");
   if (o.splits && method != "psa" && method != "psa+") throw UsageError("--splits applies to --method psa and psa+");
   if (o.group && method != "psa+") throw UsageError("--group applies to --method psa+");
@@ -353,7 +358,10 @@ int run_show_alias(const ShowOptions& o, std::ostream& out, const InputSource& i
   const std::size_t splits = o.splits.value_or(std::min<std::size_t>(2, n)), group = o.group.value_or(std::min<std::size_t>(4, n));
   if (splits < 1 || splits > n) throw UsageError("--splits must lie in [1, N] = [1, " + std::to_string(n) + "]");
   if (group < 1 || group > n) throw UsageError("--group must lie in [1, N] = [1, " + std::to_string(n) + "]");
-  Layout all = alias_layout(w, method, splits, group);
+  if (o.section_rows && *o.section_rows < 1) throw UsageError("--section-rows must be at least 1");
+  if (o.draws && (*o.draws < 1 || *o.draws > 1000000)) throw UsageError("--draws must lie in [1, 10^6]");
+  Layout all = sampling ? alias_sample_layout(w, method, splits, group, o.lanes, o.seed.value_or(1), o.section_rows, o.draws.value_or(64))
+                        : alias_layout(w, method, splits, group);
   const std::vector<int> steps = o.format == "html" ? select_steps("all", all.steps) : select_steps(o.step, all.steps);
   if (o.format == "svg" && steps.size() != 1) throw UsageError("--format svg draws one step: give --step N or final");
   Layout layout = all;
@@ -389,7 +397,7 @@ int run_show_sum_tree(const ShowOptions& o, std::ostream& out, const InputSource
 }  // namespace
 
 int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs) {
-  if (o.algorithm == "alias") return run_show_alias(o, out, inputs);
+  if (o.algorithm == "alias" || o.algorithm == "alias-sample") return run_show_alias(o, out, inputs);
   if (o.algorithm == "sum-tree") {
     if (o.method || o.splits || o.group) throw UsageError("--method, --splits and --group apply to show alias");
     return run_show_sum_tree(o, out, inputs);

@@ -1,6 +1,7 @@
 // `warpsim show ALGORITHM`: lane/register layouts step by step.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -29,6 +30,8 @@ struct ShowOptions {
   std::optional<std::string> method;  // alias: walker | vose | sweep (default) | psa | psa+
   std::optional<std::size_t> splits;  // alias, psa and psa+: sections
   std::optional<std::size_t> group;   // alias, psa+: greedy group size
+  std::optional<std::size_t> section_rows;  // alias-sample: sectioned sampling's section size (absent: the baseline)
+  std::optional<std::uint64_t> draws;       // alias-sample, sectioned: the batch's draws
 };
 
 // Limits, stated in --help: K, and the cells drawn at once (steps x rows x
