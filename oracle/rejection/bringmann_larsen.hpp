@@ -50,6 +50,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -204,10 +205,26 @@ struct WarpDraws {
   std::uint64_t attempts = 0;        // attempts made (pre-cached: some for draws of later calls)
 };
 
+/// Told, for step-by-step views, what each lane did in each iteration of
+/// each call: idle, an attempt for this call's draw, or (pre-cached) one for
+/// the next call's; the attempt's slot k, its item, whether k is the item's
+/// first slot, and whether it was accepted.
+enum class LaneRole { Idle, Current, Next };
+struct Attempt {
+  std::uint64_t call = 0;
+  int iteration = 0;
+  int lane = 0;
+  LaneRole role = LaneRole::Idle;
+  std::uint64_t slot = 0;
+  std::uint32_t item = 0;
+  bool first = false, accepted = false;
+};
+using AttemptObserver = std::function<void(const Attempt&)>;
+
 /// The warp's calls until its lanes have no draw left (seed 004's uncached
 /// or pre-cached loop); the model counting iterations and memory traffic.
 inline WarpDraws draw_on_warp(sim::Warp& warp, const sim::GlobalMemory& mem, const DeviceStructure& s, std::uint64_t seed, WarpTasks t,
-                              bool cached) {
+                              bool cached, const AttemptObserver& observe = {}) {
   using sim::Op;
   using sim::PerLane;
   using sim::Reg;
@@ -243,6 +260,17 @@ inline WarpDraws draw_on_warp(sim::Warp& warp, const sim::GlobalMemory& mem, con
     });
     for (int l = 0; l < w; ++l) out.attempts += work[l] ? 1 : 0;
   };
+  // What each lane did this iteration (role from the loop's own registers).
+  auto tell = [&](std::uint64_t call, int iteration, const Reg<bool>& work, const Reg<bool>* on_current) {
+    if (!observe) return;
+    for (int l = 0; l < w; ++l) {
+      Attempt a;
+      a.call = call, a.iteration = iteration, a.lane = l;
+      a.role = !work[l] ? LaneRole::Idle : (on_current == nullptr || (*on_current)[l]) ? LaneRole::Current : LaneRole::Next;
+      if (work[l]) a.slot = k[l], a.item = item[l], a.first = first[l], a.accepted = ok[l];
+      observe(a);
+    }
+  };
 
   Reg<std::uint64_t> task("task"), next("next"), cached_task("cachedTask", ~std::uint64_t{0}), use_task("d");
   Reg<std::uint32_t> current("current"), cache("cached"), j("j"), next_j("nextJ"), cached_j("cachedJ", 0), use_j("jj");
@@ -252,6 +280,7 @@ inline WarpDraws draw_on_warp(sim::Warp& warp, const sim::GlobalMemory& mem, con
     const std::uint64_t base = t.offset + c * stride;
     warp.compute(Op::Other, task, [&](int l) { return t.first + base + static_cast<std::uint64_t>(l); }, "task <- first + offset + c stride + l");
     warp.compute(Op::Compare, has, [&](int l) { return base + static_cast<std::uint64_t>(l) < t.count; }, "has <- task < end");
+    int iteration = 0;  // (for the observer)
     if (!cached) {
       // do { x = g(); } while (!a(x)): lanes retire as they accept.
       warp.compute(Op::Other, j, [&](int) { return 0u; }, "j <- 0");
@@ -260,6 +289,7 @@ inline WarpDraws draw_on_warp(sim::Warp& warp, const sim::GlobalMemory& mem, con
           go, [&] { warp.compute(Op::Compare, go, [&](int l) { return has[l] && !current_valid[l]; }, "go <- has && !accepted"); },
           [&] {
             attempt_where(go, task, j);
+            tell(c, iteration++, go, nullptr);
             warp.compute(Op::Add, j, [&](int l) { return j[l] + 1; }, "j <- j + 1");
             warp.mov(current, PerLane<std::uint32_t>(item));
             warp.mov(current_valid, PerLane<bool>(ok));
@@ -290,6 +320,7 @@ inline WarpDraws draw_on_warp(sim::Warp& warp, const sim::GlobalMemory& mem, con
             warp.select(use_task, on_current, PerLane<std::uint64_t>(task), PerLane<std::uint64_t>(next));
             warp.select(use_j, on_current, PerLane<std::uint32_t>(j), PerLane<std::uint32_t>(next_j));
             attempt_where(work, use_task, use_j);
+            tell(c, iteration++, work, &on_current);
             warp.compute(Op::Select, cache, [&](int l) { return !on_current[l] && work[l] && ok[l] ? item[l] : cache[l]; });
             warp.compute(Op::Select, cached_valid, [&](int l) { return cached_valid[l] || (!on_current[l] && ok[l]); });
             warp.compute(Op::Select, next_j, [&](int l) { return !on_current[l] && work[l] ? next_j[l] + 1 : next_j[l]; });
