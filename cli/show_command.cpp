@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli/alias_view.hpp"
+#include "cli/rejection_view.hpp"
 #include "cli/sum_tree_view.hpp"
 #include "cli/layout_frames.hpp"
 #include "cli/validate/files.hpp"
@@ -285,7 +286,7 @@ CLI::App* add_show_command(CLI::App& app, ShowOptions& o) {
   show_cmd->footer(show_limits());
   show_cmd->add_option("algorithm", o.algorithm, "butterfly | butterfly-search | transpose | prefix | alias")
       ->required()
-      ->check(CLI::IsMember({"butterfly", "butterfly-search", "transpose", "prefix", "pprime", "sum-tree", "alias", "alias-sample"}));
+      ->check(CLI::IsMember({"butterfly", "butterfly-search", "transpose", "prefix", "pprime", "sum-tree", "alias", "alias-sample", "rejection"}));
   show_cmd->add_option("--lanes,-w", o.lanes, "warp width W, a power of two from 2 to 64")
       ->check(CLI::IsMember({2, 4, 8, 16, 32, 64}))
       ->capture_default_str();
@@ -309,6 +310,8 @@ CLI::App* add_show_command(CLI::App& app, ShowOptions& o) {
   show_cmd->add_option("--group", o.group, "alias, psa+: the items packed greedily together (default 4)");
   show_cmd->add_option("--section-rows", o.section_rows, "alias-sample: sectioned sampling, sections of at most this many rows");
   show_cmd->add_option("--draws", o.draws, "alias-sample with --section-rows: the batch's draws (default 64)");
+  show_cmd->add_flag("--cached", o.cached, "rejection: seed 004's pre-cached loop (default: uncached)");
+  show_cmd->add_option("--calls", o.calls, "rejection: the warp's calls, a draw a lane each (default 3, at most 16)");
   return show_cmd;
 }
 
@@ -332,7 +335,10 @@ int render(const Layout& layout, const ShowOptions& o, std::ostream& out) {
 int run_show_alias(const ShowOptions& o, std::ostream& out, const InputSource& inputs) {
   if (o.variant) throw UsageError("--variant applies to the butterfly views only, not to alias");
   if (o.highlight) throw UsageError("--highlight marks a lane; the alias views have none to mark");
-  const bool sampling = o.algorithm == "alias-sample";
+  const bool sampling = o.algorithm == "alias-sample", rejection = o.algorithm == "rejection";
+  if (!rejection && (o.cached || o.calls)) throw UsageError("--cached and --calls apply to show rejection");
+  if (rejection && (o.section_rows || o.draws || o.method || o.splits || o.group))
+    throw UsageError("--section-rows, --draws, --method, --splits and --group apply to the alias views, not to rejection");
   if (!sampling && (o.section_rows || o.draws)) throw UsageError("--section-rows and --draws apply to show alias-sample");
   if (o.draws && !o.section_rows) throw UsageError("--draws applies to sectioned sampling (--section-rows); the baseline draws one a lane");
   const std::string method = o.method.value_or("sweep");
@@ -360,7 +366,8 @@ int run_show_alias(const ShowOptions& o, std::ostream& out, const InputSource& i
   if (group < 1 || group > n) throw UsageError("--group must lie in [1, N] = [1, " + std::to_string(n) + "]");
   if (o.section_rows && *o.section_rows < 1) throw UsageError("--section-rows must be at least 1");
   if (o.draws && (*o.draws < 1 || *o.draws > 1000000)) throw UsageError("--draws must lie in [1, 10^6]");
-  Layout all = sampling ? alias_sample_layout(w, method, splits, group, o.lanes, o.seed.value_or(1), o.section_rows, o.draws.value_or(64))
+  Layout all = rejection ? rejection_layout(w, o.lanes, o.cached, o.seed.value_or(1), o.calls.value_or(3))
+               : sampling ? alias_sample_layout(w, method, splits, group, o.lanes, o.seed.value_or(1), o.section_rows, o.draws.value_or(64))
                         : alias_layout(w, method, splits, group);
   const std::vector<int> steps = o.format == "html" ? select_steps("all", all.steps) : select_steps(o.step, all.steps);
   if (o.format == "svg" && steps.size() != 1) throw UsageError("--format svg draws one step: give --step N or final");
@@ -397,7 +404,9 @@ int run_show_sum_tree(const ShowOptions& o, std::ostream& out, const InputSource
 }  // namespace
 
 int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs) {
-  if (o.algorithm == "alias" || o.algorithm == "alias-sample") return run_show_alias(o, out, inputs);
+  if (o.algorithm == "alias" || o.algorithm == "alias-sample" || o.algorithm == "rejection") return run_show_alias(o, out, inputs);
+  if (o.section_rows || o.draws) throw UsageError("--section-rows and --draws apply to show alias-sample");
+  if (o.cached || o.calls) throw UsageError("--cached and --calls apply to show rejection");
   if (o.algorithm == "sum-tree") {
     if (o.method || o.splits || o.group) throw UsageError("--method, --splits and --group apply to show alias");
     return run_show_sum_tree(o, out, inputs);
@@ -406,7 +415,10 @@ int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs)
   const int w = o.lanes;
   if (w < 2 || w > 64 || (w & (w - 1)) != 0) throw UsageError("--lanes must be a power of two from 2 to 64");
   const int k = o.k.value_or(w);
-  if (k < 1 || k > kShowMaxK) throw UsageError("--k must lie between 1 and " + std::to_string(kShowMaxK));
+  if (k < 1 || k > kShowMaxK) {
+    throw UsageError("--k must lie between 1 and " + std::to_string(kShowMaxK) + " for show " + o.algorithm + ", got " + std::to_string(k) +
+                     " (show sum-tree takes rows of up to 2^20)");
+  }
   if (o.highlight && (*o.highlight < 0 || *o.highlight >= w)) {
     throw UsageError("--highlight must name a lane from 0 to " + std::to_string(w - 1));
   }

@@ -32,6 +32,8 @@ struct ShowOptions {
   std::optional<std::size_t> group;   // alias, psa+: greedy group size
   std::optional<std::size_t> section_rows;  // alias-sample: sectioned sampling's section size (absent: the baseline)
   std::optional<std::uint64_t> draws;       // alias-sample, sectioned: the batch's draws
+  bool cached = false;                      // rejection: seed 004's pre-cached loop
+  std::optional<int> calls;                 // rejection: the warp's calls
 };
 
 // Limits, stated in --help: K, and the cells drawn at once (steps x rows x
