@@ -273,7 +273,9 @@ StepPlan plan_for(const std::vector<int>& steps, int count) {
 }
 
 std::string show_limits() {
-  return "Limits: --k from 1 to " + std::to_string(kShowMaxK) + "; at most " + std::to_string(kShowMaxCells) +
+  return "Limits: --k from 1 to " + std::to_string(kShowMaxK) + " (sum-tree: 2^20; alias, alias-sample and rejection: " +
+         std::to_string(kAliasViewMaxItems) + " items; rejection: --calls 1 to 16, " + std::to_string(kRejectionViewMaxIterations) +
+         " iterations); at most " + std::to_string(kShowMaxCells) +
          " cells drawn at once (steps x register rows x lanes: --step all and --format html draw every step); "
          "--weights holds exactly W x K numbers, each finite, non-negative and within fp32's range (the views "
          "compute in fp32).";
@@ -284,7 +286,19 @@ std::string show_limits() {
 CLI::App* add_show_command(CLI::App& app, ShowOptions& o) {
   auto* show_cmd = app.add_subcommand("show", "Show lane/register layouts step by step");
   show_cmd->footer(show_limits());
-  show_cmd->add_option("algorithm", o.algorithm, "butterfly | butterfly-search | transpose | prefix | alias")
+  show_cmd->add_option("algorithm", o.algorithm,
+                       "the view:\n"
+                       "  butterfly         seed 000's butterfly table, block by block (Alg. 8); K not a multiple of W: the remnant and\n"
+                       "                    each lane's p' as Alg. 8 stores it, then Alg. 9's search and its fall back to the remnant\n"
+                       "  butterfly-search  the search inside one butterfly table (Alg. 10)\n"
+                       "  transpose         the register transpose by shfl_xor (Fig. 2)\n"
+                       "  prefix            per-lane prefix sums, the baseline (Alg. 1)\n"
+                       "  pprime            each lane's one-array p' (Sec. 2): built level by level, then searched\n"
+                       "  sum-tree          the sum tree's descent: 32 draws of one row, a depth a step\n"
+                       "  alias             an alias table's construction (seed 001; --method)\n"
+                       "  alias-sample      draws from it: a draw's row, threshold and alias; --section-rows: the sections' binomial splits\n"
+                       "  rejection         Bringmann-Larsen's attempts on a warp over time, idle lanes marked (--cached: seed 004's\n"
+                       "                    pre-cached loop)")
       ->required()
       ->check(CLI::IsMember({"butterfly", "butterfly-search", "transpose", "prefix", "pprime", "sum-tree", "alias", "alias-sample", "rejection"}));
   show_cmd->add_option("--lanes,-w", o.lanes, "warp width W, a power of two from 2 to 64")
@@ -347,7 +361,7 @@ int run_show_alias(const ShowOptions& o, std::ostream& out, const InputSource& i
   std::vector<double> w;
   if (!o.weights_file.empty()) {
     const auto read = read_weights(inputs, o.weights_file, std::nullopt);
-    if (!read.vector) throw UsageError(read.quoted + " holds a matrix; the alias view takes one distribution (one weight a line)");
+    if (!read.vector && read.rows != 1) throw UsageError(read.quoted + " holds a matrix; the " + o.algorithm + " view takes one distribution (a line of weights, or one weight a line)");
     w = read.values;
   } else {
     const int k = o.k.value_or(8);
@@ -383,7 +397,7 @@ int run_show_sum_tree(const ShowOptions& o, std::ostream& out, const InputSource
   std::vector<float> w;
   if (!o.weights_file.empty()) {
     const auto read = read_weights(inputs, o.weights_file, std::nullopt);
-    if (!read.vector) throw UsageError(read.quoted + " holds a matrix; the sum-tree view takes one row (one weight a line)");
+    if (!read.vector && read.rows != 1) throw UsageError(read.quoted + " holds a matrix; the sum-tree view takes one row (a line of weights, or one weight a line)");
     for (double x : read.values) {
       if (!(std::fabs(x) <= std::numeric_limits<float>::max())) throw UsageError(read.quoted + " holds " + stats::number_text(x) + ": beyond fp32's range");
       w.push_back(static_cast<float>(x));

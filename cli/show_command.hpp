@@ -16,7 +16,7 @@ class App;
 namespace warpsim::cli {
 
 struct ShowOptions {
-  std::string algorithm;            // butterfly | butterfly-search | transpose | prefix | alias
+  std::string algorithm;            // butterfly | butterfly-search | transpose | prefix | pprime | sum-tree | alias | alias-sample | rejection
   int lanes = 16;                   // W
   std::optional<int> k;             // K (default W)
   std::optional<std::string> variant;  // butterfly views: standard (default) | addsub
