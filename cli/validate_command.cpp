@@ -1,5 +1,7 @@
 #include "cli/validate_command.hpp"
 
+#include "cli/app.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -102,28 +104,21 @@ std::string quote(const std::string& s) {
   return s;
 }
 
-// The counterexample's failing row as `warpsim show prefix` draws it.
+// The counterexample's failing row as `warpsim show` draws its algorithm
+// (Counterexample::show), the view's last step.
 std::string layout_svg(const Report& r) {
   if (!r.counterexample) return "";
   const auto& c = *r.counterexample;
-  if (c.cols > 512 || c.rows == 0) return "";
+  if (c.show.empty() || c.rows == 0 || (c.show_two_lanes && c.cols > 512)) return "";
   std::vector<double> row(c.weights.begin() + c.failing_row * c.cols, c.weights.begin() + (c.failing_row + 1) * c.cols);
   const std::string line = properties::row_text<double>(row);
   MemoryInputs in;
-  in.files["row"] = line + "\n" + line + "\n";
-  ShowOptions s;
-  s.algorithm = "prefix";
-  s.lanes = 2;
-  s.k = c.cols;
-  s.step = "final";
-  s.format = "svg";
-  s.weights_file = "row";
-  std::ostringstream out;
-  try {
-    run_show(s, out, in);
-  } catch (const UsageError&) {
-    return "";  // weights show refuses (beyond fp32): the page goes without the picture
-  }
+  in.files["row"] = c.show_two_lanes ? line + "\n" + line + "\n" : line + "\n";
+  std::vector<std::string> args{"show"};
+  args.insert(args.end(), c.show.begin(), c.show.end());
+  args.insert(args.end(), {"--weights", "row", "--step", "final", "--format", "svg"});
+  std::ostringstream out, err;
+  if (run_cli(args, out, err, in) != 0) return "";  // weights the view refuses (beyond fp32): the page goes without the picture
   return out.str();
 }
 

@@ -295,7 +295,7 @@ std::string render_html(const Report& r, const std::string& layout_svg) {
       << (c.file.empty() ? "" : ", saved to " + escape_xml(c.file)) << ".</p>\n<pre>";
     for (const auto& line : c.replay) s << escape_xml(line) << "\n";
     s << "</pre>\n<pre>" << escape_xml(c.detail) << "</pre>\n";
-    if (!layout_svg.empty()) s << "<h3>The failing row's prefix sums on the warp (warpsim show prefix)</h3>\n<div class=\"layout\">" << layout_svg << "</div>\n";
+    if (!layout_svg.empty()) s << "<h3>The failing row on the warp (warpsim show " << escape_xml(r.counterexample->show.empty() ? std::string("prefix") : r.counterexample->show.front()) << ")</h3>\n<div class=\"layout\">" << layout_svg << "</div>\n";
   }
   for (const auto& n : r.notes) s << "<p class=\"note\">note: " << escape_xml(n) << "</p>\n";
   // The page checks itself (?selftest): every check has a row, every law a

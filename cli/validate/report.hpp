@@ -66,6 +66,12 @@ struct Counterexample {
   std::string file;             // where it was written ("" if not)
   std::vector<std::string> replay;  // commands
   std::string detail;           // RapidCheck's description
+  // The failing row's algorithm as `warpsim show` steps through it: the
+  // view and its options (before --weights), and whether the view takes a
+  // W x K matrix (the row given to two lanes) rather than one row. Empty
+  // where no view fits the row's size.
+  std::vector<std::string> show;
+  bool show_two_lanes = false;
 };
 
 struct MutantLine {

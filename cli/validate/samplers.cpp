@@ -10,12 +10,17 @@
 
 #include <rapidcheck/detail/Configuration.h>
 
+#include "cli/alias_view.hpp"
 #include "cli/errors.hpp"
+#include "cli/rejection_view.hpp"
+#include "cli/show_command.hpp"
+#include "cli/sum_tree_view.hpp"
 #include "cli/validate/values.hpp"
 #include "properties/value_mutants.hpp"
 #include "cli/validate/files.hpp"
 #include "cli/validate/law.hpp"
 #include "properties/mutants.hpp"
+#include "properties/registry.hpp"
 #include "properties/rc_checks.hpp"
 #include "stats/input_checks.hpp"
 #include "stats/power.hpp"
@@ -170,6 +175,34 @@ void quiet_rapidcheck() {
 
 }  // namespace
 
+void choose_view(Counterexample& c, const std::string& algorithm) {
+  const properties::Algorithm* a = nullptr;
+  try {
+    a = &properties::find_algorithm(algorithm);
+  } catch (const std::invalid_argument&) {
+    a = nullptr;  // a plugin's sampler: no registry row
+  }
+  const auto cols = static_cast<std::size_t>(c.cols);
+  using properties::Family;
+  if (a && a->family == Family::SumTree) {
+    if (cols <= kSumTreeViewMaxItems) c.show = {"sum-tree"};
+  } else if (a && a->family == Family::AliasTable) {
+    if (cols <= kAliasViewMaxItems) {
+      c.show = {"alias-sample", "--method", a->alias.psa_plus_group ? "psa+" : "psa"};
+      if (a->alias.psa_plus_group) c.show.insert(c.show.end(), {"--group", std::to_string(std::min(a->alias.psa_plus_group, cols))});
+      if (a->alias.section_rows) c.show.insert(c.show.end(), {"--section-rows", std::to_string(a->alias.section_rows)});
+    }
+  } else if (a && a->family == Family::BringmannLarsen) {
+    if (cols <= kRejectionViewMaxItems) c.show = {"rejection"};
+  } else if (cols <= static_cast<std::size_t>(kShowMaxK)) {
+    c.show_two_lanes = true;
+    const bool butterfly = a && a->name.rfind("butterfly-", 0) == 0;
+    c.show = butterfly ? std::vector<std::string>{"butterfly", "--variant", a->name == "butterfly-addsub" ? "addsub" : "standard"}
+                       : std::vector<std::string>{"prefix"};
+    c.show.insert(c.show.end(), {"--lanes", "2", "--k", std::to_string(c.cols)});
+  }
+}
+
 std::vector<double> law_weights() {
   // A shuffled power law (w_i = 1 / (1 + i), exponent 1), two weights set to
   // 0: what a sampler that mishandles order, tails or zeros gets wrong.
@@ -280,9 +313,12 @@ Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, cons
       const std::string file = c.file.empty() ? "FILE" : c.file;
       c.replay.push_back(o.replay_prefix + " --weights " + file + " --seed " + std::to_string(c.seed) + " --dtype " + (c.dtype == "fp32" ? "f32" : "f64") +
                          (c.draws > 0 ? " --row-draws " + std::to_string(c.draws) : ""));
-      if (c.cols <= 4096) {
+      choose_view(c, s.kind == "builtin" ? s.sampler.algorithm : std::string());  // (a plugin's names are its own)
+      if (!c.show.empty()) {
         const std::string line = std::to_string(c.failing_row + 1);
-        c.replay.push_back("sed -n '" + line + "p;" + line + "p' " + file + " | warpsim show prefix --lanes 2 --k " + std::to_string(c.cols) +
+        std::string view;
+        for (const auto& a : c.show) view += " " + a;
+        c.replay.push_back("sed -n '" + line + "p" + (c.show_two_lanes ? ";" + line + "p" : "") + "' " + file + " | warpsim show" + view +
                            " --weights - --step final");
       }
       report.counterexample = std::move(c);

@@ -66,6 +66,13 @@ struct SamplerUnderTest {
 
 Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, const SamplerOptions& options, Progress& progress);
 
+// Sets c.show (and c.show_two_lanes): the `warpsim show` view of the failing
+// row's algorithm, a registry row's name (empty: none, as for a plugin), with
+// its options. The butterfly samplers get the butterfly view; the sum tree,
+// alias tables and Bringmann-Larsen their own; anything else the per-lane
+// prefix sums. None where the row is longer than the view takes.
+void choose_view(Counterexample& c, const std::string& algorithm);
+
 // The law distribution of step 2, and n for a target total variation.
 std::vector<double> law_weights();
 std::uint64_t draws_for_target(double target_tv, double alpha_each);

@@ -660,3 +660,40 @@ TEST(ValidateLogits, TheTokenLawsOwnDrawsPassAndOtherLawsFail) {
   EXPECT_NE(validate(in, {"--draws", "d", "--top-k", "5", "--weights", "l.npy"}).err.find("go with it"), std::string::npos);
   EXPECT_NE(validate(in, {"--logits", "l.npy", "--weights", "l.npy", "--draws", "d"}).err.find("give one"), std::string::npos);
 }
+
+// A counterexample names the view of its algorithm, and that view runs on
+// the failing row: each built-in family its own, plugins the prefix sums.
+TEST(ValidateCounterexample, ViewFollowsTheAlgorithm) {
+  using warpsim::cli::validate::Counterexample;
+  auto view = [](const std::string& algorithm, int cols) {
+    Counterexample c;
+    c.rows = 1;
+    c.cols = cols;
+    warpsim::cli::validate::choose_view(c, algorithm);
+    return c;
+  };
+  EXPECT_EQ(view("sum-tree", 9000).show.front(), "sum-tree");
+  EXPECT_EQ(view("alias-psa-sectioned", 40).show.front(), "alias-sample");
+  EXPECT_NE(std::find(view("alias-psa-sectioned", 40).show.begin(), view("alias-psa-sectioned", 40).show.end(), "--section-rows"),
+            view("alias-psa-sectioned", 40).show.end());
+  EXPECT_EQ(view("bringmann-larsen", 12).show.front(), "rejection");
+  EXPECT_EQ(view("butterfly-addsub", 71).show, (std::vector<std::string>{"butterfly", "--variant", "addsub", "--lanes", "2", "--k", "71"}));
+  EXPECT_TRUE(view("butterfly-addsub", 71).show_two_lanes);
+  EXPECT_EQ(view("", 10).show.front(), "prefix");  // a plugin
+  EXPECT_EQ(view("baseline-linear", 10).show.front(), "prefix");
+  EXPECT_TRUE(view("alias-psa", 513).show.empty());  // past the view's 512 items
+  EXPECT_TRUE(view("", 5000).show.empty());
+  // Each view runs on a row given as the replay line gives it.
+  for (const std::string algorithm : {"sum-tree", "alias-psa", "alias-psa-plus", "alias-psa-sectioned", "bringmann-larsen", "butterfly-standard", ""}) {
+    Counterexample c = view(algorithm, 13);
+    const std::string line = "1 0 2.5 3 0.25 7 1 1 0 4 2 2 9";
+    warpsim::cli::MemoryInputs in;
+    in.files["row"] = c.show_two_lanes ? line + "\n" + line + "\n" : line + "\n";
+    std::vector<std::string> args{"show"};
+    args.insert(args.end(), c.show.begin(), c.show.end());
+    args.insert(args.end(), {"--weights", "row", "--step", "final", "--format", "svg"});
+    std::ostringstream out, err;
+    EXPECT_EQ(warpsim::cli::run_cli(args, out, err, in), 0) << algorithm << ": " << err.str();
+    EXPECT_NE(out.str().find("<svg"), std::string::npos) << algorithm;
+  }
+}
