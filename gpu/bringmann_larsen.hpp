@@ -14,7 +14,7 @@
 // draw j) as 128 bits (hi, lo): slot k = floor(hi M / 2^64), its word, its
 // item rank + popcount - 1; a first slot accepts if lo < its item's
 // threshold, any other slot always. An attempt is accepted with probability
-// N / M >= 1/2 (errata E23). The kernel runs the attempts with
+// N / M >= 1/2 (errata E19). The kernel runs the attempts with
 // gpu/warp_rejection.cuh's loop, uncached or pre-cached (seed 004).
 //
 //   BringmannLarsenBuilder<float> builder;

@@ -19,7 +19,7 @@
 //        the 1s in the words before, a 32-bit count a word. Slot k's item is
 //        rank + popcount(word's bits 0..k mod 64) - 1.
 //
-// Errata E23 (docs/errata.md): "The probability for accepting a sample is
+// Errata E19 (docs/errata.md): "The probability for accepting a sample is
 // > 0.5" holds as >= 1/2 only: it is N / M, exactly 1/2 where every N w_i / W
 // is a whole number (uniform weights: every item's first slot rejects always).
 //

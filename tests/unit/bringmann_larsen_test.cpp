@@ -1,7 +1,7 @@
 // oracle/rejection/bringmann_larsen.hpp: the structure against its
 // definition (Occ_i, the bit array and its rank), the law the attempts give,
 // the draws on the warp model (uncached and pre-cached) against the host's,
-// the model's iterations against seed 004's exact law, and errata E23.
+// the model's iterations against seed 004's exact law, and errata E19.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -97,9 +97,9 @@ TEST(BringmannLarsen, AnAttemptAcceptsEachItemAtItsUnitsWithin2ToTheMinus64) {
   }
 }
 
-// Errata E23: "The probability for accepting a sample is > 0.5" -- it is
+// Errata E19: "The probability for accepting a sample is > 0.5" -- it is
 // N / M >= 1/2, and exactly 1/2 where every N w_i / W is a whole number.
-TEST(RejectionErrata, E23AcceptanceIsAtLeastOneHalfNotAbove) {
+TEST(RejectionErrata, E19AcceptanceIsAtLeastOneHalfNotAbove) {
   const auto uniform = rj::build<double>(std::vector<double>(1000, 1.0));
   EXPECT_EQ(uniform.slots, 2000u);
   EXPECT_EQ(uniform.acceptance(), 0.5);
