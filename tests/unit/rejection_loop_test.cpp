@@ -246,3 +246,55 @@ TEST(RejectionErrata, E22UncachedOverCachedIsSixtyToSeventyPercent) {
 }
 
 }  // namespace
+
+// Seed 004's other statements, each checked (docs/seed-statements.md).
+TEST(SeedStatements, Seed004FirstIterationServesTheWarpWithProbabilityPToTheK) {
+  // "the probability that all threads generate a valid sample ... on a given iteration is p^K"
+  // (the first: P(L_K = 1)), and "even very large values of p result in very low probabilities"
+  for (const int K : {1, 2, 8, 32}) {
+    for (const double p : {0.5, 0.8, 0.9, 0.99}) EXPECT_NEAR(rj::uncached_loop(K, p).pmf[1], std::pow(p, K), 1e-15) << K << ", " << p;
+  }
+  EXPECT_LT(std::pow(0.9, 32), 0.035);  // p = 0.9 on 32 lanes: 3.4%
+  EXPECT_LT(std::pow(0.95, 32), 0.2);   // p = 0.95: 19%
+}
+
+TEST(SeedStatements, Seed004CachedNeverTakesMoreIterationsOnAverage) {
+  // "the cached version always has the same or better performance than the
+  // original version" (in loop iterations): the steady state's mean against
+  // the uncached loop's, over p and K
+  for (const int K : {1, 2, 4, 8, 16, 32}) {
+    for (const double p : {0.05, 0.2, 0.5, 0.8, 0.95, 0.999}) {
+      EXPECT_LE(rj::cached_loop(K, p).loop.mean, rj::uncached_loop(K, p).mean * (1 + 1e-9)) << K << " lanes, p " << p;
+    }
+  }
+}
+
+// Errata E24: the note starts its chain at r = 0 and reads the CDF of L_K off
+// the state r = K, with r "the number of threads that still need to generate
+// a number". As printed the walk never moves (r = 0 is the finished state);
+// started at r = K and read at r = 0 it gives the law of L_K.
+TEST(RejectionErrata, E24TheChainStartsAtKAndEndsAtZero) {
+  constexpr int K = 4;
+  constexpr double p = 0.8;
+  // T[r][r'] = P(r' of r threads still waiting after an iteration) = Binomial(r, 1 - p) at r'
+  auto step = [&](const std::vector<double>& s) {
+    std::vector<double> next(K + 1, 0.0);
+    for (int r = 0; r <= K; ++r) {
+      const auto row = rj::detail::binomial_row(r, 1 - p);
+      for (int q = 0; q <= r; ++q) next[static_cast<std::size_t>(q)] += s[static_cast<std::size_t>(r)] * row[static_cast<std::size_t>(q)];
+    }
+    return next;
+  };
+  std::vector<double> printed(K + 1, 0.0), fixed(K + 1, 0.0);
+  printed[0] = 1;  // "before the first iteration we know that r = 0"
+  fixed[K] = 1;
+  const auto law = rj::uncached_loop(K, p);
+  double cdf = 0;
+  for (std::size_t n = 1; n < 30; ++n) {
+    printed = step(printed);
+    fixed = step(fixed);
+    cdf += law.pmf[n];
+    EXPECT_EQ(printed[K], 0.0) << n;        // "the probability for r = K ... gives the CDF": always 0
+    EXPECT_NEAR(fixed[0], cdf, 1e-12) << n;  // P(r = 0 after n iterations) = P(L_K <= n) (the law stops at a tail of 1e-12)
+  }
+}
