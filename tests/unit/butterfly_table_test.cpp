@@ -248,3 +248,52 @@ TEST(ButterflyTable, SymbolicRunsReproduceSeed002sSlidesWholeTables) {
     for (int r = 0; r < 16; ++r) EXPECT_EQ(row_text(a, r, 16), expect[static_cast<std::size_t>(r)]) << file << " row " << r;
   }
 }
+
+// Seed 002's other numbers (docs/seed-statements.md).
+TEST(SeedStatements, Seed002ExampleTableAndLinearSearchSteps) {
+  // slide 3: "this example table happens to be normalized"
+  const double table[] = {0.11, 0.01, 0.09, 0.15, 0.06, 0.11, 0.14, 0.05, 0.16, 0.12};
+  EXPECT_NEAR(std::accumulate(std::begin(table), std::end(table), 0.0), 1.0, 1e-15);
+  // slide 5: a warp's linear search "almost surely takes almost N steps (very
+  // likely that at least 1 of 32 warp threads will choose u close to 1)":
+  // P(some lane's u >= 0.9) = 1 - 0.9^32
+  EXPECT_GT(1 - std::pow(0.9, 32), 0.96);
+}
+
+TEST(SeedStatements, Seed002ConditionalMovesTwoThenOne) {
+  // slides 49 and 51: the standard pattern takes "TWO conditional moves and
+  // one add" a pair, the add-subtract one "ONE conditional move and one add"
+  // (besides the select of what to send, common to both)
+  for (int w = 2; w <= 32; w *= 2) {
+    for (const auto v : {oracle::ButterflyVariant::Standard, oracle::ButterflyVariant::AddSub}) {
+      sim::Warp warp({.width = w});
+      sim::RegArray<float> a("a", w);
+      oracle::butterfly_build(warp, a, v);
+      const auto moves = static_cast<int>(warp.counters().count(sim::Op::Select)) - (w - 1);  // less the send's select
+      EXPECT_EQ(moves, (v == oracle::ButterflyVariant::Standard ? 2 : 1) * (w - 1)) << w;
+    }
+  }
+}
+
+// Errata E25: seed 002, slide 5's linear search compares p[k], a name the
+// listing never binds (slide 6 binds k = N - 1 for the binary search). Run
+// with that k it never moves: z < p[N - 1] always, so every draw is 0. With
+// p[j] it is the definition: the smallest j with p[j] > z.
+TEST(Seed002Listings, LinearSearchAsPrintedComparesTheWrongEntry) {
+  const std::vector<double> a{0.11, 0.01, 0.09, 0.15, 0.06, 0.11, 0.14, 0.05, 0.16, 0.12};  // slide 3's table
+  const int N = static_cast<int>(a.size());
+  std::vector<double> p(a.size());
+  std::partial_sum(a.begin(), a.end(), p.begin());
+  int differ = 0;
+  for (double u = 0.005; u < 1; u += 0.01) {
+    const double z = u * p[static_cast<std::size_t>(N - 1)];
+    const int k = N - 1;
+    int printed = 0, fixed = 0;
+    while ((printed < N - 1) && (z >= p[static_cast<std::size_t>(k)])) ++printed;
+    while ((fixed < N - 1) && (z >= p[static_cast<std::size_t>(fixed)])) ++fixed;
+    EXPECT_EQ(printed, 0) << u;
+    EXPECT_TRUE(p[static_cast<std::size_t>(fixed)] > z && (fixed == 0 || p[static_cast<std::size_t>(fixed - 1)] <= z)) << u;
+    differ += printed != fixed;
+  }
+  EXPECT_GT(differ, 80);
+}

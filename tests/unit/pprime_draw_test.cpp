@@ -58,3 +58,20 @@ TEST(PPrimeDraw, RefusesKNotAPowerOfTwo) {
   sim::LocalArray<float> p("p'", 6);
   EXPECT_THROW(oracle::pprime_build(warp, 6, [](sim::Reg<float>&, int) {}, p), std::invalid_argument);
 }
+
+TEST(SeedStatements, Seed002SearchVisitsSevenElevenNine) {
+  // seed 002, slides 26-31: the search of p' (K = 16) compares u' with 0:7,
+  // then 0:11 (= 0:7 + 8:11), then 0:9 (= 0:7 + 8:9) ... for a u' between them
+  constexpr int K = 16;
+  sim::Warp warp({.width = 2});
+  sim::LocalArray<float> p("p'", K);
+  oracle::pprime_build(warp, K, [](sim::Reg<float>& dst, int) { dst[0] = dst[1] = 1.0f; }, p);
+  sim::Reg<float> u("u");
+  u[0] = u[1] = 9.5f / 16;  // u' = 9.5: above a[0..7], below a[0..11] and a[0..9]
+  std::vector<int> mids;
+  const auto z = oracle::pprime_search(warp, p, K, u, [&](int, int lane, int mid, bool) {
+    if (lane == 0) mids.push_back(mid);
+  });
+  EXPECT_EQ(mids, (std::vector<int>{7, 11, 9, 8}));
+  EXPECT_EQ(z[0], 9);
+}
