@@ -1,5 +1,5 @@
 // One z-draw sweep of the LDA workload at the seed's sizes (synthetic corpus,
-// oracle/lda_corpus.hpp), K from 16 to 1024, fp32 and fp64, every algorithm:
+// oracle/lda_corpus.hpp), K from 16 to 1024 (or seed 000's grids), fp32 and fp64, every algorithm:
 // median of 10 timed sweeps after warm-up (CUDA events). Prints one JSON
 // object per line, with the bytes a sweep must move. With --sweep, also every
 // tuning of the warp-cooperative kernels (gpu::LdaTuning) where it applies
@@ -25,11 +25,26 @@ using bench::fill_uniform;
 
 namespace {
 
+// The K values of a run: powers of two from 16 (the default), or seed 000's
+// grids (--seed-grid): Fig. 11's K = 4, 8, ..., 1024 and Fig. 12's every K
+// from 480 to 544.
+std::vector<int> k_values(bool seed_grid) {
+  if (!seed_grid) return {16, 32, 64, 128, 256, 512, 1024};
+  std::vector<int> ks;
+  for (int k = 4; k <= 1024; k += 4) ks.push_back(k);
+  for (int k = 480; k <= 544; ++k)
+    if (k % 4 != 0) ks.push_back(k);
+  std::sort(ks.begin(), ks.end());
+  return ks;
+}
+
 template <class T>
-void run(const oracle::LdaCorpus& c, const char* dtype, const int* offsets, const int* words, int* z, bool sweep) {
+void run(const oracle::LdaCorpus& c, const char* dtype, const int* offsets, const int* words, int* z, bool sweep, bool seed_grid) {
   gpu::LdaSampler<T> sampler;
   const double tokens = static_cast<double>(c.words.size());
-  for (int k : {16, 32, 64, 128, 256, 512, 1024}) {
+  // seed 000 averaged five runs of each point; the seed grid takes the median of 5 after 1 warm-up (the default: 10 after 2)
+  const int runs = seed_grid ? 5 : 10, warm = seed_grid ? 1 : 2;
+  for (int k : k_values(seed_grid)) {
     T *theta = nullptr, *phi = nullptr;
     const std::size_t nt = static_cast<std::size_t>(c.documents) * k, np = static_cast<std::size_t>(c.vocabulary) * k;
     WARPSIM_CUDA(cudaMalloc(&theta, nt * sizeof(T)));
@@ -43,8 +58,10 @@ void run(const oracle::LdaCorpus& c, const char* dtype, const int* offsets, cons
     const double gather = tokens * k * sizeof(T), phi_once = static_cast<double>(np * sizeof(T));
     for (auto algo : {gpu::MatrixAlgorithm::Baseline, gpu::MatrixAlgorithm::TransposedRegisters, gpu::MatrixAlgorithm::ButterflyStandard,
                       gpu::MatrixAlgorithm::ButterflyAddSub}) {
+      // the seed grid: seed 000's three (Alg. 1, Alg. 4 with the register transpose, Alg. 7), the baseline on Fig. 11's K only
+      if (seed_grid && (algo == gpu::MatrixAlgorithm::ButterflyStandard || (algo == gpu::MatrixAlgorithm::Baseline && k % 4 != 0))) continue;
       std::uint64_t seed = 1;
-      const double ms = bench::median_ms([&] { sampler.draw(theta, phi, offsets, words, c.documents, k, seed++, algo, z); }, 10, 2);
+      const double ms = bench::median_ms([&] { sampler.draw(theta, phi, offsets, words, c.documents, k, seed++, algo, z); }, runs, warm);
       WARPSIM_CUDA(cudaDeviceSynchronize());
       std::printf("{\"dtype\": \"%s\", \"K\": %d, \"what\": \"%s\", \"ms\": %.4f, \"bytes_min_MB\": %.1f, \"bytes_gather_MB\": %.1f, "
                   "\"GBps_if_gathered\": %.0f, \"ring\": %d, \"tokens\": %d}\n",
@@ -93,6 +110,9 @@ int main(int argc, char** argv) {
   CLI::App app{"LDA z-draw sweep on the device at the seed's sizes: every kernel's median time, as JSON lines"};
   bool sweep = false;
   app.add_flag("--sweep", sweep, "also time every tuning (gpu::LdaTuning) of the warp-cooperative kernels at K >= 256");
+  bool seed_grid = false;
+  app.add_flag("--seed-grid", seed_grid, "seed 000's K grids (Fig. 11: 4 to 1024 by 4; Fig. 12: 480 to 544), baseline, transposed and add-subtract")
+      ->excludes("--sweep");
   CLI11_PARSE(app, argc, argv);
   try {
     const auto c = oracle::make_lda_corpus();
@@ -106,8 +126,8 @@ int main(int argc, char** argv) {
     WARPSIM_CUDA(cudaMalloc(&z, c.words.size() * sizeof(int)));
     WARPSIM_CUDA(cudaMemcpy(offsets, c.offsets.data(), c.offsets.size() * sizeof(int), cudaMemcpyHostToDevice));
     WARPSIM_CUDA(cudaMemcpy(words, c.words.data(), c.words.size() * sizeof(int), cudaMemcpyHostToDevice));
-    run<float>(c, "fp32", offsets, words, z, sweep);
-    run<double>(c, "fp64", offsets, words, z, sweep);
+    run<float>(c, "fp32", offsets, words, z, sweep, seed_grid);
+    run<double>(c, "fp64", offsets, words, z, sweep, seed_grid);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpu_lda_bench: %s\n", e.what());
     return 1;
