@@ -297,3 +297,22 @@ TEST(Seed002Listings, LinearSearchAsPrintedComparesTheWrongEntry) {
   }
   EXPECT_GT(differ, 80);
 }
+
+// Errata E26: seed 000, Sec. 2 says the linear search ends at "the leftmost
+// element of p smaller than u'"; the loop `while j < K - 1 and u' >= p[j]`
+// ends at the leftmost element larger than u' (the definition's), run on the
+// section's own p.
+TEST(Seed000Listings, LinearSearchEndsAtTheFirstEntryAboveTheTarget) {
+  const std::vector<double> p{0.18, 0.27, 1.08, 1.17, 1.71, 2.70, 3.78, 4.05, 4.68, 4.77, 5.94, 6.30, 7.11, 8.46, 8.55, 9.00};
+  const int K = static_cast<int>(p.size());
+  for (double u = 0.0025; u < 1; u += 0.005) {
+    const double target = p.back() * u;
+    int j = 0;
+    while (j < K - 1 && target >= p[static_cast<std::size_t>(j)]) ++j;
+    EXPECT_GT(p[static_cast<std::size_t>(j)], target) << u;                                    // larger than u'
+    if (j > 0) EXPECT_LE(p[static_cast<std::size_t>(j - 1)], target) << u;                     // the leftmost such
+    bool any_smaller_left = false;
+    for (int i = 0; i < j; ++i) any_smaller_left |= p[static_cast<std::size_t>(i)] < target;
+    if (j > 0) EXPECT_TRUE(any_smaller_left) << u;  // "the leftmost element smaller than u'" would be index 0 here
+  }
+}

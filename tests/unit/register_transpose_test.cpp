@@ -55,3 +55,26 @@ TEST(RegisterTranspose, PassByPassMatchesTheHypercubeExchange) {
       }
   });
 }
+
+// Seed 000, Sec. 3: with registers indexed by the lane number (hardware the
+// seed did not have), `for k in 1..W-1: a[myLaneId ^ k] := shfl_xor(a[myLaneId ^ k], k)`
+// transposes a W x W block in place in W - 1 shuffles. Run on plain arrays,
+// a lane a row (the model flags such indexing: registers_test.cpp).
+TEST(SeedStatements, Seed000IndexedTransposeTakesWMinusOneShuffles) {
+  for (int w = 2; w <= 64; w *= 2) {
+    // transposed layout: register r of lane l holds element l of lane r (Fig. 1b)
+    std::vector<std::vector<int>> reg(static_cast<std::size_t>(w), std::vector<int>(static_cast<std::size_t>(w)));
+    for (int l = 0; l < w; ++l)
+      for (int r = 0; r < w; ++r) reg[static_cast<std::size_t>(l)][static_cast<std::size_t>(r)] = r * 1000 + l;
+    int shuffles = 0;
+    for (int k = 1; k < w; ++k) {
+      std::vector<int> sent(static_cast<std::size_t>(w));
+      for (int l = 0; l < w; ++l) sent[static_cast<std::size_t>(l)] = reg[static_cast<std::size_t>(l)][static_cast<std::size_t>(l ^ k)];
+      ++shuffles;  // one shfl_xor by k
+      for (int l = 0; l < w; ++l) reg[static_cast<std::size_t>(l)][static_cast<std::size_t>(l ^ k)] = sent[static_cast<std::size_t>(l ^ k)];
+    }
+    EXPECT_EQ(shuffles, w - 1);
+    for (int l = 0; l < w; ++l)
+      for (int r = 0; r < w; ++r) EXPECT_EQ(reg[static_cast<std::size_t>(l)][static_cast<std::size_t>(r)], l * 1000 + r) << w;  // element r of lane l
+  }
+}
