@@ -316,3 +316,24 @@ TEST(Seed000Listings, LinearSearchEndsAtTheFirstEntryAboveTheTarget) {
     if (j > 0) EXPECT_TRUE(any_smaller_left) << u;  // "the leftmost element smaller than u'" would be index 0 here
   }
 }
+
+// Seed 003, Sec. 4: the replacements R[i, j; k, l] for W = 8, in three sets:
+// rows (0,1) (2,3) (4,5) (6,7), then (1,3) (5,7), then (3,7), each with every
+// pair of columns differing by the same power of two.
+TEST(SeedStatements, Seed003ReplacementSetsForWEight) {
+  constexpr int w = 8;
+  sim::Warp warp({.width = w});
+  sim::RegArray<float> a("a", w);
+  std::vector<std::vector<std::pair<int, int>>> rows(3);
+  oracle::butterfly_build(warp, a, oracle::ButterflyVariant::AddSub, [&](int level, int pair) {
+    const int bit = 1 << level, d = 2 * bit * pair + bit - 1;
+    rows[static_cast<std::size_t>(level)].push_back({d, d + bit});
+  });
+  EXPECT_EQ(rows[0], (std::vector<std::pair<int, int>>{{0, 1}, {2, 3}, {4, 5}, {6, 7}}));
+  EXPECT_EQ(rows[1], (std::vector<std::pair<int, int>>{{1, 3}, {5, 7}}));
+  EXPECT_EQ(rows[2], (std::vector<std::pair<int, int>>{{3, 7}}));
+  // each row pair meets every column pair (L, L + bit): W / 2 replacements a shuffle, 16 + 8 + 4 in all
+  int replacements = 0;
+  for (int level = 0; level < 3; ++level) replacements += static_cast<int>(rows[static_cast<std::size_t>(level)].size()) * (w / 2);
+  EXPECT_EQ(replacements, 28);
+}
