@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda_timing.cuh"
@@ -101,6 +102,67 @@ void sampling(std::size_t n, std::uint64_t draws, double bw, int reps, const std
   std::fflush(stdout);
 }
 
+// Seed 001's sampling experiments on warpsim's samplers, at the thesis's own
+// grids (its plots/Plot.cuh, uniform weights, draws not needed afterwards but
+// stored, as every warpsim draw is): Figs. 5.7 and 5.8 (throughput against the
+// number of draws, tables of 10^6 and 10^7 items), Fig. 5.9 (the faster
+// method over table size and draws) and the section-size sweep (a table of
+// 10^6 items, sections of 64 to 3,072 rows). Median of 3 after 1 warm-up.
+void seed_grid() {
+  auto table = [](std::size_t n, DeviceBuffer<gpu::AliasRow>& rows) {
+    DeviceBuffer<float> w(n);
+    fill(w.p, n, false);
+    gpu::AliasTableBuilder<float> builder;
+    const auto info = builder.build(w.p, n, rows.p);
+    WARPSIM_CUDA(cudaDeviceSynchronize());
+    return info;
+  };
+  DeviceBuffer<std::uint32_t> out(800'000'000);
+  std::uint64_t seed = 1;
+  auto rate = [&](const gpu::AliasRow* rows, const gpu::AliasTableInfo& info, std::uint64_t draws, gpu::AliasSectionedSampler* sectioned) {
+    const double ms = bench::median_ms(
+        [&] {
+          if (sectioned) sectioned->sample(rows, info, seed++, 0, draws, out.p);
+          else gpu::alias_sample(rows, info, seed++, 0, draws, out.p);
+        },
+        3, 1);
+    WARPSIM_CUDA(cudaDeviceSynchronize());
+    return static_cast<double>(draws) / (ms * 1e6);
+  };
+  gpu::AliasSectionedSampler sectioned;
+  for (const auto& [n, most] : {std::pair<std::size_t, std::uint64_t>{1'000'000, 500'000'000}, {10'000'000, 800'000'000}}) {
+    DeviceBuffer<gpu::AliasRow> rows(n);
+    const auto info = table(n, rows);
+    for (std::uint64_t draws = 100'000; draws <= most; draws += 10'000'000) {
+      std::printf("{\"what\": \"grid curve\", \"n\": %zu, \"draws\": %llu, \"baseline_gs\": %.3f, \"sectioned_gs\": %.3f}\n", n,
+                  static_cast<unsigned long long>(draws), rate(rows.p, info, draws, nullptr), rate(rows.p, info, draws, &sectioned));
+      std::fflush(stdout);
+    }
+  }
+  for (std::size_t n = 10'000; n <= 6'000'000; n += 80'000) {
+    DeviceBuffer<gpu::AliasRow> rows(n);
+    const auto info = table(n, rows);
+    for (std::uint64_t draws = 100'000; draws <= 30'000'000; draws += 800'000) {
+      std::printf("{\"what\": \"grid heatmap\", \"n\": %zu, \"draws\": %llu, \"baseline_gs\": %.3f, \"sectioned_gs\": %.3f}\n", n,
+                  static_cast<unsigned long long>(draws), rate(rows.p, info, draws, nullptr), rate(rows.p, info, draws, &sectioned));
+    }
+    std::fflush(stdout);
+  }
+  {
+    const std::size_t n = 1'000'000;
+    DeviceBuffer<gpu::AliasRow> rows(n);
+    const auto info = table(n, rows);
+    for (const std::uint64_t draws : {std::uint64_t{1'000'000}, std::uint64_t{10'000'000}}) {
+      for (std::size_t section = 64; section <= gpu::kAliasMaxSectionRows; section += 64) {
+        gpu::AliasSectionedSampler by_size(section);
+        std::printf("{\"what\": \"grid section size\", \"n\": %zu, \"draws\": %llu, \"section_rows\": %zu, \"sectioned_gs\": %.3f}\n", n,
+                    static_cast<unsigned long long>(draws), section, rate(rows.p, info, draws, &by_size));
+      }
+      std::fflush(stdout);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -121,6 +183,8 @@ int main(int argc, char** argv) {
   app.add_flag("--graph", g_graph, "construction: every build captured once as a CUDA graph and replayed (AliasBuildConfig::graph)");
   app.add_option("--pack-chunk", g_pack_chunk, "construction: the chunked pack with windows of 8 or 16 items");
   app.add_option("--once", once, "one fp32 build of N power-law items and 10^8 draws from it, untimed (for a profiler)");
+  bool grid = false;
+  app.add_flag("--seed-grid", grid, "seed 001's sampling experiments at the thesis's grids (Figs. 5.7-5.9, the section-size sweep)");
   CLI11_PARSE(app, argc, argv);
   try {
     if (once > 0) {
@@ -135,6 +199,13 @@ int main(int argc, char** argv) {
       const auto info = builder.build(w.p, once, rows.p, config);
       gpu::alias_sample(rows.p, info, 1, 0, 100'000'000, out.p);
       WARPSIM_CUDA(cudaDeviceSynchronize());
+      return 0;
+    }
+    if (grid) {
+      cudaDeviceProp prop{};
+      WARPSIM_CUDA(cudaGetDeviceProperties(&prop, 0));
+      std::printf("{\"what\": \"device\", \"name\": \"%s\"}\n", prop.name);
+      seed_grid();
       return 0;
     }
     const double bw = copy_bandwidth_gbs();

@@ -7,13 +7,32 @@
 #   its K grids (4 to 1024 by 4, every K from 480 to 544), Alg. 1 (baseline),
 #   Alg. 4 (transposed, register transpose), Alg. 7 (butterfly add-subtract),
 #   fp32 and fp64.
-# The seed 001 and 004 experiments at the seeds' sizes are the reference runs
-# of docs/perf/alias-gpu.md and docs/perf/rejection.md (thesis code beside
-# ours, same device); scripts/seed_figures.py draws all of them.
+#   seed 001 (PART=001): Figs. 5.7-5.9, the section-size sweeps and Fig. 4.6,
+#   with the thesis's own experiment functions (its code at dffa37a in
+#   .thesis-src, carried, built there: bench/thesis_baseline/, `driver plots`)
+#   and warpsim's samplers on the same grids (`bench_gpu_alias --seed-grid`).
+# Tables 5.2 and 5.3 and seed 004's iterations are the reference runs of
+# docs/perf/alias-gpu.md and docs/perf/rejection.md (thesis code beside ours,
+# same device); scripts/seed_figures.py draws all of them.
 set -uo pipefail
 if [[ ${1:-} == pack ]]; then
   mkdir -p .device-out/seed
-  cp build-gpu/bench/bench_gpu_lda .device-out/seed/
+  cp build-gpu/bench/bench_gpu_lda build-gpu/bench/bench_gpu_alias .device-out/seed/
+  exit 0
+fi
+if [[ ${PART:-000} == 001 ]]; then
+  out=${OUT:-/tmp/out}
+  logs=$out
+  mkdir -p "$out"
+  source bench/thesis_baseline/device_start.sh  # device.txt; the thesis built in the background
+  start=$(date +%s)
+  ./.device-out/seed/bench_gpu_alias --seed-grid > "$out/alias_seed_grid.jsonl" 2> "$out/alias_seed_grid.stderr"
+  echo "bench_gpu_alias --seed-grid: exit $?, $(wc -l < "$out/alias_seed_grid.jsonl") lines, $(( $(date +%s) - start )) s"
+  wait "$build_pid"
+  tail -2 "$out/thesis_build.log"
+  start=$(date +%s)
+  timeout ${THESIS_SECONDS:-400} "$thesis_bin" plots > "$out/thesis_plots.csv" 2> "$out/thesis_plots.stderr"
+  echo "thesis plots: exit $?, $(grep -c '^#' "$out/thesis_plots.csv") experiments begun, $(wc -l < "$out/thesis_plots.csv") lines, $(( $(date +%s) - start )) s"
   exit 0
 fi
 out=${OUT:-/tmp/out}

@@ -13,6 +13,12 @@
 //     (xorwow, draws not stored; section shares by a rounded normal deviate,
 //     errata E13), 10^9 draws from tables of 10^6 / 10^7 / 10^8 items, as its
 //     benchmarkSampling reports (GSamples/s).
+//   plots (`driver plots`): the thesis's own experiment functions
+//     (plots/PlotSampling.cuh), called with the arguments its plots/Plot.cuh
+//     gives them: the samplers against the number of draws at 10^6 and 10^7
+//     items (Figs. 5.7, 5.8), the best sampler over table size and draws
+//     (Fig. 5.9), the section-size sweeps, and the group-size grid (Fig. 4.6).
+//     Each prints its CSV after a line "# NAME" (Plot.cuh's file name).
 //   rejection (Bringmann-Larsen, Sec. 5.3.2; `driver rejection`): its build
 //     with the binary-search fill of A (an int a slot; the weights' sum on
 //     the CPU, as its build() does), median of 10 after 2, and its
@@ -28,8 +34,10 @@
 #include "construction/rejectionSampling/RejectionSamplingBinarySearch.cuh"
 #include "sampling/rejectionSampling/SamplerRejection.cuh"
 #include "utils/Timer.cuh"
+#include "plots/PlotSampling.cuh"
 
 #include <cstring>
+#include <iostream>
 
 int rejection() {
   for (int n : {1000000, 10000000, 100000000}) {
@@ -59,8 +67,25 @@ int rejection() {
   return 0;
 }
 
+int plots() {
+  auto run = [](const char* name, auto&& f) {
+    std::printf("# %s\n", name);
+    std::fflush(stdout);
+    f();
+    std::cout << std::flush;
+  };
+  run("samplesPerSecondSamplerMethodMax1e6.csv", [] { PlotSampling::plotSamplingSpeedSamplerMethod(1e6, 5e8, 1e7); });
+  run("samplesPerSecondSamplerMethodMax1e7.csv", [] { PlotSampling::plotSamplingSpeedSamplerMethod(1e7, 8e8, 1e7); });
+  run("samplesPerSecondMethodHeatmap.csv", [] { PlotSampling::plotSamplingSpeedMethodHeatmap(); });
+  run("samplesPerSecondItemsPerSection1e6.csv", [] { PlotSampling::plotSamplingSpeedSectionedItemsPerSection(1e6, 12000); });
+  run("samplesPerSecondItemsPerSection1e7.csv", [] { PlotSampling::plotSamplingSpeedSectionedItemsPerSection(1e7, 6000); });
+  run("samplesPerSecondGroupSizeXorWow.csv", [] { PlotSampling::plotSamplerGroupSize<XorWowPrng>(1024); });
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "rejection") == 0) return rejection();
+  if (argc > 1 && std::strcmp(argv[1], "plots") == 0) return plots();
   const WeightDistribution dists[] = {weightDistributionPowerLaw1Shuffled, weightDistributionUniform};
   for (int n : {10000000, 100000000}) {
     for (WeightDistribution dist : dists) for (bool plus : {false, true}) {
