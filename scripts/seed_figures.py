@@ -4,7 +4,8 @@ docs/seed-experiments.md quotes.
 
     python3 scripts/seed_figures.py LDA_LOG_DIR [WARPSIM]
 
-LDA_LOG_DIR holds lda_seed_grid.jsonl and device.txt (scripts/device_seed_experiments.sh);
+LDA_LOG_DIR holds lda_seed_grid.jsonl and device.txt, and seed001/ the seed
+001 grids (scripts/device_seed_experiments.sh, PART=001);
 the seed 001 and 004 runs are the reference runs named in ALIAS and REJECTION
 below. WARPSIM (default build-cpu/cli/warpsim) gives seed 004's exact
 iteration counts (`warpsim rejection --format json`). Writes docs/figures/seed*.svg
@@ -239,6 +240,118 @@ def seed001():
                                   "thesis_sectioned_gs": tsamp, "thesis_baseline_gs": tbase}}, indent=1, default=str))
 
 
+# ---- seed 001: the sampling grids (Figs. 5.7-5.9, section sizes, Fig. 4.6) --------------------
+
+THESIS_SAMPLERS = {"SamplerGpuBasicXorWow": ("thesis baseline", "#ff7f0e"), "SamplerGpuSectioned": ("thesis sectioned", "#8c564b"),
+                   "SamplerGpuSectionedLimited": ("thesis sectioned limited", "#e377c2"),
+                   "SamplerGpuSectionedShared": ("thesis sectioned shared", "#bcbd22")}
+
+
+def thesis_csv(path):
+    """The `driver plots` output: {experiment name: [rows as lists of fields]}."""
+    out, name = {}, None
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("# "):
+                name = line[2:]
+                out[name] = []
+            elif name and line and not line.startswith("type;") and not line.startswith("N;"):
+                out[name].append(line.split(";"))
+    return out
+
+
+def heatmap_svg(title, cells, xs, ys, colours, legend, xlabel, ylabel):
+    """cells[(x, y)] = category; xs, ys the grid's values in order."""
+    cw, ch, left, top = 8, 9, 80, 40
+    w, h = left + cw * len(xs) + 220, top + ch * len(ys) + 60
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">',
+           f'<rect width="{w}" height="{h}" fill="white"/>', f'<text x="{left}" y="20" font-size="13">{title}</text>']
+    for i, x in enumerate(xs):
+        for j, y in enumerate(ys):
+            c = cells.get((x, y))
+            if c is None:
+                continue
+            out.append(f'<rect x="{left + i * cw}" y="{top + (len(ys) - 1 - j) * ch}" width="{cw}" height="{ch}" fill="{colours[c]}"/>')
+    for i in range(0, len(xs), max(1, len(xs) // 6)):
+        out.append(f'<text x="{left + i * cw}" y="{top + len(ys) * ch + 14}">{xs[i] / 1e6:g}</text>')
+    for j in range(0, len(ys), max(1, len(ys) // 6)):
+        out.append(f'<text x="{left - 6}" y="{top + (len(ys) - 1 - j) * ch + 8}" text-anchor="end">{ys[j] / 1e6:g}</text>')
+    out.append(f'<text x="{left + cw * len(xs) / 2:.0f}" y="{h - 18}" text-anchor="middle">{xlabel}</text>')
+    out.append(f'<text x="14" y="{top + ch * len(ys) / 2:.0f}" transform="rotate(-90 14 {top + ch * len(ys) / 2:.0f})" text-anchor="middle">{ylabel}</text>')
+    for k, (c, label) in enumerate(legend):
+        y = top + 16 * k
+        out.append(f'<rect x="{left + cw * len(xs) + 12}" y="{y - 9}" width="10" height="10" fill="{colours[c]}"/>')
+        out.append(f'<text x="{left + cw * len(xs) + 28}" y="{y}">{label}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def seed001_grids(grid_dir):
+    ours = load(os.path.join(grid_dir, "alias_seed_grid.jsonl"))
+    thesis = thesis_csv(os.path.join(grid_dir, "thesis_plots.csv"))
+    device = device_name(os.path.join(grid_dir, "device.txt"))
+    summary = {}
+    # Figs. 5.7 and 5.8: throughput against the draws
+    for n, name, most in ((10**6, "samplesPerSecondSamplerMethodMax1e6.csv", 5e8), (10**7, "samplesPerSecondSamplerMethodMax1e7.csv", 8e8)):
+        p = Plot(f"seed 001 Fig. 5.{7 if n == 10**6 else 8}: draws from {n:.0e} items (uniform), {device}", "draws (10^6)",
+                 "GSamples/s (log)", (0, most / 1e6), (0.1, 1000), logy=True)
+        for kind, (label, colour) in THESIS_SAMPLERS.items():
+            pts = [(float(r[2]) / 1e6, float(r[3])) for r in thesis.get(name, []) if r[0] == kind]
+            if pts:
+                p.line(pts, colour, label)
+        mine = [r for r in ours if r.get("what") == "grid curve" and r["n"] == n]
+        p.line([(r["draws"] / 1e6, r["baseline_gs"]) for r in mine], COLOURS["ours2"], "warpsim baseline (stored)")
+        p.line([(r["draws"] / 1e6, r["sectioned_gs"]) for r in mine], COLOURS["ours"], "warpsim sectioned (stored)")
+        write(f"seed001_fig5_{7 if n == 10**6 else 8}.svg", p.svg())
+        top = lambda kind: max((float(r[3]) for r in thesis.get(name, []) if r[0] == kind), default=None)
+        summary[f"curve_{n}"] = {"thesis_peak": {k: top(k) for k in THESIS_SAMPLERS},
+                                 "ours_peak": {"baseline": max(r["baseline_gs"] for r in mine), "sectioned": max(r["sectioned_gs"] for r in mine)}}
+    # Fig. 5.9: the faster method over table size and draws
+    cells_t = {(int(r[0]), int(r[1])): r[2] for r in thesis.get("samplesPerSecondMethodHeatmap.csv", [])}
+    cells_o = {(r["n"], r["draws"]): ("ours baseline" if r["baseline_gs"] >= r["sectioned_gs"] else "ours sectioned")
+               for r in ours if r.get("what") == "grid heatmap"}
+    xs = sorted({x for x, _ in cells_t} | {x for x, _ in cells_o})
+    ys = sorted({y for _, y in cells_t} | {y for _, y in cells_o})
+    colours = {k: v[1] for k, v in THESIS_SAMPLERS.items()}
+    colours.update({"ours baseline": COLOURS["ours2"], "ours sectioned": COLOURS["ours"]})
+    write("seed001_fig5_9_thesis.svg", heatmap_svg(f"seed 001 Fig. 5.9 with the thesis's code on {device}: the fastest sampler", cells_t, xs, ys, colours,
+                                                   [(k, v[0]) for k, v in THESIS_SAMPLERS.items()], "table size N (10^6)", "draws (10^6)"))
+    write("seed001_fig5_9_ours.svg", heatmap_svg(f"the same grid, warpsim's samplers on {device} (every draw stored)", cells_o, xs, ys, colours,
+                                                 [("ours baseline", "warpsim baseline"), ("ours sectioned", "warpsim sectioned")],
+                                                 "table size N (10^6)", "draws (10^6)"))
+    count = lambda cells: {c: sum(1 for v in cells.values() if v == c) for c in set(cells.values())}
+    summary["heatmap"] = {"thesis": count(cells_t), "ours": count(cells_o), "cells": len(cells_o)}
+    # the section-size sweeps (10^6 items; 10^6 and 10^7 draws)
+    for draws, name in ((10**6, "samplesPerSecondItemsPerSection1e6.csv"), (10**7, "samplesPerSecondItemsPerSection1e7.csv")):
+        p = Plot(f"seed 001: section size, 10^6 items, {draws:.0e} draws, {device}", "rows a section", "GSamples/s (log)", (0, 12000),
+                 (0.5, 500), logy=True, xticks=[0, 2000, 4000, 6000, 8000, 10000, 12000])
+        for kind, (label, colour) in THESIS_SAMPLERS.items():
+            pts = [(float(r[2]), float(r[3])) for r in thesis.get(name, []) if r[0] == kind]
+            if pts:
+                p.line(pts, colour, label)
+        mine = [(r["section_rows"], r["sectioned_gs"]) for r in ours if r.get("what") == "grid section size" and r["draws"] == draws]
+        p.line(mine, COLOURS["ours"], "warpsim sectioned (to 3,072 rows)")
+        write(f"seed001_sections_{'1e6' if draws == 10**6 else '1e7'}.svg", p.svg())
+        summary[f"sections_{draws}"] = {"ours_best": max(mine, key=lambda t: t[1]),
+                                        "thesis_best": {k: max(((float(r[2]), float(r[3])) for r in thesis.get(name, []) if r[0] == k),
+                                                               key=lambda t: t[1], default=None) for k in THESIS_SAMPLERS}}
+    # Fig. 4.6: the thesis's baseline sampler over its launch shape (ours has one)
+    g = thesis.get("samplesPerSecondGroupSizeXorWow.csv", [])
+    if g:
+        best = max(g, key=lambda r: float(r[1]))
+        summary["group_size"] = {"best": {"gs": float(best[1]), "threads": int(best[2]), "blocks": int(best[3])},
+                                 "worst": min(float(r[1]) for r in g), "points": len(g)}
+        p = Plot(f"seed 001 Fig. 4.6 with the thesis's code: its baseline sampler, 10^6 items, {device}", "threads a group",
+                 "GSamples/s", (32, 1024), (0, 1.2 * float(best[1])), xticks=[32, 256, 512, 768, 1024])
+        for blocks, colour in ((10, "#c7c7c7"), (46, "#7f7f7f"), (100, COLOURS["thesis"]), (148, "#d62728")):
+            pts = [(int(r[2]), float(r[1])) for r in g if int(r[3]) == blocks]
+            if pts:
+                p.line(pts, colour, f"{blocks} groups")
+        write("seed001_fig4_6.svg", p.svg())
+    print(json.dumps({"seed001_grids": summary, "device": device}, indent=1, default=str))
+
+
 # ---- seed 004: a warp's iterations against p -----------------------------------------------
 
 def seed004(warpsim):
@@ -274,6 +387,7 @@ def main():
     warpsim = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "build-cpu/cli/warpsim")
     seed000(sys.argv[1])
     seed001()
+    seed001_grids(os.path.join(sys.argv[1], "seed001"))
     seed004(warpsim)
     return 0
 
