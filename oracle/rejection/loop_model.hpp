@@ -111,8 +111,17 @@ inline double uncached_mean_alternating(int lanes, double p) {
   return sum;
 }
 
+/// The default bound on the iterations a law's pmf is stepped through (the
+/// rest is `tail`); the means do not depend on it. At p = 10^-4 on 64 lanes
+/// the pmf would need about 3 x 10^5 steps to reach a tail of 10^-12.
+inline constexpr std::size_t kMaxPmfIterations = std::size_t{1} << 16;
+
+/// 1 - (1 - p)^n without cancellation: for p near 0, 1 - p rounds to 1 and
+/// the difference would be 0 (a singular I - Q below).
+inline double none_served_complement(int n, double p) { return -std::expm1(n * std::log1p(-p)); }
+
 /// The uncached loop's law: the chain on r = 0..K from r = K.
-inline LoopLaw uncached_loop(int lanes, double p, double tail_bound = 1e-12, std::size_t max_iterations = std::size_t{1} << 22) {
+inline LoopLaw uncached_loop(int lanes, double p, double tail_bound = 1e-12, std::size_t max_iterations = kMaxPmfIterations) {
   detail::check(lanes, p);
   const int K = lanes;
   // T(r', r) = P(r -> r'): r' = r - Binomial(r, p).
@@ -140,7 +149,8 @@ inline LoopLaw uncached_loop(int lanes, double p, double tail_bound = 1e-12, std
   // (I - Q)^-1 on the transient states, Q upper triangular here (r falls).
   const Eigen::MatrixXd Q = T.bottomRightCorner(K, K);
   const Eigen::VectorXd x1 = T.col(K).tail(K);
-  const Eigen::MatrixXd IQ = Eigen::MatrixXd::Identity(K, K) - Q;
+  Eigen::MatrixXd IQ = Eigen::MatrixXd::Identity(K, K) - Q;
+  for (int r = 1; r <= K; ++r) IQ(r - 1, r - 1) = none_served_complement(r, p);  // 1 - q^r, exactly enough for tiny p
   const Eigen::VectorXd visits = IQ.triangularView<Eigen::Upper>().solve(x1);
   law.mean = 1 + visits.sum();
   return law;
@@ -239,7 +249,12 @@ inline CallResult one_call(const CachedChain& ch, const Eigen::VectorXd& cached,
   const Eigen::SparseMatrix<double> A = ch.iteration().topLeftCorner(T0, T0);
   Eigen::SparseMatrix<double> I(T0, T0);
   I.setIdentity();
-  const Eigen::SparseMatrix<double> IQ = I - A;
+  Eigen::SparseMatrix<double> IQ = I - A;
+  // A state (r, c) stays put when none of its r lanes gets a sample and none
+  // of its K - r - c lanes caches one: 1 - q^(K - c) leaves it, computed
+  // without cancellation (for tiny p, 1 - A's diagonal would round to 0).
+  for (int r = 1; r <= K; ++r)
+    for (int c = 0; c <= K - r; ++c) IQ.coeffRef(ch.index(r, c), ch.index(r, c)) = none_served_complement(K - c, ch.p());
   const Eigen::VectorXd x = s.head(T0);
   const Eigen::VectorXd visits = IQ.triangularView<Eigen::Lower>().solve(x);
   mean += visits.sum();
@@ -255,7 +270,7 @@ inline CallResult one_call(const CachedChain& ch, const Eigen::VectorXd& cached,
 /// call-to-call map from the first call, which starts with no cache), and
 /// the law of L in it.
 inline CachedSteadyState cached_loop(int lanes, double p, CachedVariant variant = CachedVariant::listing, double tail_bound = 1e-12,
-                                     std::size_t max_iterations = std::size_t{1} << 20) {
+                                     std::size_t max_iterations = kMaxPmfIterations) {
   const CachedChain ch(lanes, p);
   const int K = lanes;
   CachedSteadyState out;
@@ -312,7 +327,12 @@ inline CachedSteadyState cached_loop(int lanes, double p, CachedVariant variant 
   } else {
     x = s.head(T0);
   }
-  for (std::size_t n = out.loop.pmf.size(); n <= max_iterations && 1 - done >= tail_bound; ++n) {
+  // Each step costs the chain's nonzeros (about K^4 / 24: 7 x 10^5 at K = 64):
+  // the steps are bounded by a budget of 2^28 multiply-adds too, so that a
+  // slowly absorbing chain (p near 0) ends in a fraction of a second.
+  const std::size_t nonzeros = static_cast<std::size_t>(std::max<Eigen::Index>(1, A.nonZeros() + R.nonZeros()));
+  const std::size_t steps = std::min(max_iterations, std::max<std::size_t>(64, (std::size_t{1} << 28) / nonzeros));
+  for (std::size_t n = out.loop.pmf.size(); n <= steps && 1 - done >= tail_bound; ++n) {
     const double now = (R * x).sum();
     x = A * x;
     done += now;
