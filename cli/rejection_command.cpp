@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/errors.hpp"
+#include "stats/input_checks.hpp"  // number_text
 #include "oracle/rejection/loop_model.hpp"
 
 namespace warpsim::cli {
@@ -105,7 +106,7 @@ std::string svg(const RejectionOptions& o) {
 CLI::App* add_rejection_command(CLI::App& app, RejectionOptions& o) {
   auto* cmd = app.add_subcommand("rejection", "The cost of a rejection loop on a warp: the law and mean of its iterations (seed 004)");
   cmd->add_option("--lanes", o.lanes, "K, the lanes of a warp, 1 to 64")->capture_default_str();
-  cmd->add_option("--p", o.p, "a lane's probability of accepting a proposal, in (0, 1]")->required();
+  cmd->add_option("--p", o.p, "a lane's probability of accepting a proposal, in [1e-300, 1]")->required();
   cmd->add_flag("--cached", o.cached, "also the pre-cached loop of seed 004, in its steady state across calls");
   cmd->add_option("--format", o.format, "output format (svg: the note's curves against p)")
       ->check(CLI::IsMember({"text", "json", "svg"}))
@@ -115,7 +116,13 @@ CLI::App* add_rejection_command(CLI::App& app, RejectionOptions& o) {
 
 int run_rejection(const RejectionOptions& o, std::ostream& out) {
   if (o.lanes < 1 || o.lanes > rj::kMaxLanes) throw UsageError("--lanes must be 1 to 64, not " + std::to_string(o.lanes));
-  if (!(o.p > 0 && o.p <= 1)) throw UsageError("--p must lie in (0, 1]");
+  // Below 1e-300 a loop's mean (about H_K / p iterations) nears the largest
+  // double; down to it the means are exact and the pmf is stepped through at
+  // most rj::kMaxPmfIterations times (the rest stated as its tail).
+  if (!(o.p >= kRejectionMinP && o.p <= 1)) {
+    throw UsageError("--p must lie in [1e-300, 1], got " + stats::number_text(o.p) +
+                     (o.p > 0 && o.p < kRejectionMinP ? " (below 1e-300 the mean number of iterations would pass 1e300)" : ""));
+  }
   if (o.format == "svg") {
     out << svg(o);
     return kExitOk;
@@ -150,6 +157,11 @@ int run_rejection(const RejectionOptions& o, std::ostream& out) {
     out << "  warp, pre-cached:     E[L] = " << c.loop.mean << " iterations in the steady state (uncached / pre-cached "
         << u.mean / c.loop.mean << "; fixed point solved, checked by " << c.fixed_point_steps << (c.fixed_point_steps == 1 ? " call" : " calls")
         << ")\n";
+  }
+  if (u.tail > 1e-6 || (o.cached && c.loop.tail > 1e-6)) {
+    out << "  (the laws are stepped through " << u.pmf.size() - 1 << " iterations uncached"
+        << (o.cached ? ", " + std::to_string(c.loop.pmf.size() - 1) + " pre-cached" : "") << "; P(L beyond) = " << stats::number_text(u.tail)
+        << (o.cached ? " and " + stats::number_text(c.loop.tail) : "") << ")\n";
   }
   out << "\n  n   P(L = n) uncached" << (o.cached ? "   P(L = n) pre-cached" : "") << '\n';
   const std::size_t rows = std::max(rows_to_show(u), o.cached ? rows_to_show(c.loop) : 0);

@@ -299,3 +299,26 @@ TEST(RejectionErrata, E24TheChainStartsAtKAndEndsAtZero) {
     EXPECT_NEAR(fixed[0], cdf, 1e-12) << n;  // P(r = 0 after n iterations) = P(L_K <= n) (the law stops at a tail of 1e-12)
   }
 }
+
+// Issue 55: tiny p. The means come from 1 - (1 - p)^r without cancellation
+// (for p = 1e-300, 1 - p rounds to 1 and I - Q was singular: a mean of inf),
+// and a law's pmf is stepped through a bounded number of iterations, its
+// tail stated (at p = 1e-4 on 64 lanes it took over a minute).
+TEST(RejectionLoop, TinyProbabilitiesHaveExactMeansInBoundedTime) {
+  EXPECT_NEAR(rj::uncached_loop(1, 1e-300).mean / 1e300, 1.0, 1e-12);
+  const double h64 = [] {
+    double h = 0;
+    for (int k = 1; k <= 64; ++k) h += 1.0 / k;
+    return h;
+  }();
+  // the maximum of 64 geometrics of p: H_64 / p to first order (1/2 less, roughly)
+  EXPECT_NEAR(rj::uncached_loop(64, 1e-300).mean * 1e-300, h64, 1e-9);
+  const auto law = rj::uncached_loop(64, 1e-4);
+  EXPECT_NEAR(law.mean, rj::uncached_mean_series(64, 1e-4), 1e-9 * law.mean);
+  EXPECT_LE(law.pmf.size(), rj::kMaxPmfIterations + 1);
+  EXPECT_GT(law.tail, 0.0);  // stated, not hidden
+  const auto c = rj::cached_loop(64, 1e-4);
+  EXPECT_TRUE(std::isfinite(c.loop.mean));
+  EXPECT_LT(c.loop.mean, law.mean);
+  EXPECT_GT(c.loop.mean, 1 / 1e-4);  // at least a scalar loop's
+}
