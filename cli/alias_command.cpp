@@ -22,7 +22,7 @@ CLI::App* add_alias_command(CLI::App& app, AliasOptions& o) {
   auto* a = app.add_subcommand("alias", "Alias tables (seed 001) in exact units: build one and check it");
   a->footer("The table: row k keeps `keep` of its capacity U for item k and gives the rest to `alias`; U and every keep are "
             "whole numbers of the unit 2^e (docs/alias.md), so the table is exact and the same for any schedule. Limits: at "
-            "most 2^27 weights (walker: 65536, it is O(N^2)).");
+            "most 2^27 weights (walker: 8192, it is O(N^2)).");
   a->add_option("action", o.action, "build")->required()->check(CLI::IsMember({"build"}));
   a->add_option("--weights", o.weights, "the weights: one distribution (.npy or text, one a line; - for stdin)")->required();
   a->add_option("--dtype", o.dtype, "the weights' precision where the file does not say it (text): f32 or f64 (default)")
