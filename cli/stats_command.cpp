@@ -11,6 +11,7 @@
 #include "cli/input/number_file.hpp"
 #include "cli/report_json.hpp"
 #include "cli/errors.hpp"
+#include "cli/input/real_range.hpp"
 #include "stats/input_checks.hpp"
 #include "stats/stats.hpp"
 
@@ -123,7 +124,7 @@ CLI::App* add_stats_command(CLI::App& app, StatsOptions& o) {
   stats_cmd->add_option("--observed", o.observed, "counts per category (CSV or one a line; - for stdin)")->required();
   stats_cmd->add_option("--probabilities", o.probabilities, "one-sample tests: the law's probabilities, one per category");
   stats_cmd->add_option("--observed2", o.observed2, "two-sample tests: the second sample's counts");
-  stats_cmd->add_option("--alpha", o.alpha, "significance level")->check(CLI::Range(1e-12, 1.0 - 1e-12))->capture_default_str();
+  stats_cmd->add_option("--alpha", o.alpha, "significance level")->check(real_range(1e-12, 1.0 - 1e-12, "", "1 - 1e-12"))->capture_default_str();
   stats_cmd->add_option("--format", o.format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   stats_cmd->add_flag("--normalize", o.normalize, "one-sample tests: divide the probabilities by their sum instead of refusing them");
   stats_cmd->add_option("--correction", o.correction, "binomial: multiple-testing correction, holm (default) or bh")

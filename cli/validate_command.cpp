@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/errors.hpp"
+#include "cli/input/real_range.hpp"
 #include "cli/input/logits.hpp"
 #include "cli/show_command.hpp"
 #include "cli/validate/files.hpp"
@@ -69,7 +70,7 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
   v->add_flag("--list", o.list, "list the samplers of --plugin, or the built-ins, and exit");
   v->add_option("--format", o.format, "report format")->check(CLI::IsMember({"text", "json", "html"}))->capture_default_str();
   v->add_option("--alpha", o.alpha, "the false-positive rate of the report's statistical checks together")
-      ->check(CLI::Range(1e-12, 0.5))
+      ->check(real_range(1e-12, 0.5))
       ->capture_default_str();
   v->add_option("--target-tv", o.target_tv, "plugins and built-ins: draw enough to detect this total-variation bias with power 0.9 (default 0.01)");
   v->add_option("--draws-per-law", o.draws_count, "plugins and built-ins: draws for each law check, instead of --target-tv")
