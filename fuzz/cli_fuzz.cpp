@@ -4,8 +4,10 @@
 // fixed arguments (warpsim_fuzz_args, a one-line source fuzz/CMakeLists.txt
 // writes for each target) empty, the first section is the argument list (one
 // argument a line) and the rest are the files @1, @2, ...; otherwise they fix
-// the arguments (separated by spaces) and every section is a file. Files are held in memory (cli::MemoryInputs): nothing
-// touches the disk or standard input.
+// the arguments (separated by spaces) and every section is a file, except
+// where they hold "%1", "%2", ...: those take the first section's lines
+// (fuzzed option values) and the files follow. Files are held in memory
+// (cli::MemoryInputs): nothing touches the disk or standard input.
 //
 // Beyond crashes, sanitizer reports and timeouts, it checks the CLI's
 // contract: the exit code is 0, 1 or 2 (3 is an internal error: a bug); exit 2
@@ -15,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -92,6 +95,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     first_file = 1;
   } else {
     args = split(fixed, " ");
+    // "%1", "%2", ... in the fixed arguments: the first section's lines
+    // (option values, fuzzed); the files are then the sections after it.
+    if (fixed.find('%') != std::string_view::npos) {
+      const auto values = split(sections[0], "\n");
+      for (auto& a : args) {
+        if (a.size() >= 2 && a[0] == '%') {
+          const auto at = static_cast<std::size_t>(std::strtoul(a.c_str() + 1, nullptr, 10));
+          a = at >= 1 && at <= values.size() ? values[at - 1] : std::string();
+        }
+      }
+      first_file = 1;
+    }
   }
   warpsim::cli::MemoryInputs inputs;
   for (std::size_t i = first_file; i < sections.size(); ++i) {
