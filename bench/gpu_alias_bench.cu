@@ -130,24 +130,20 @@ void seed_grid() {
     return static_cast<double>(draws) / (ms * 1e6);
   };
   gpu::AliasSectionedSampler sectioned;
-  for (const auto& [n, most] : {std::pair<std::size_t, std::uint64_t>{1'000'000, 500'000'000}, {10'000'000, 800'000'000}}) {
+  // Both samplers on one table over a range of draws, a line each.
+  auto both = [&](const char* what, std::size_t n, std::uint64_t most, std::uint64_t step) {
     DeviceBuffer<gpu::AliasRow> rows(n);
     const auto info = table(n, rows);
-    for (std::uint64_t draws = 100'000; draws <= most; draws += 10'000'000) {
-      std::printf("{\"what\": \"grid curve\", \"n\": %zu, \"draws\": %llu, \"baseline_gs\": %.3f, \"sectioned_gs\": %.3f}\n", n,
-                  static_cast<unsigned long long>(draws), rate(rows.p, info, draws, nullptr), rate(rows.p, info, draws, &sectioned));
-      std::fflush(stdout);
-    }
-  }
-  for (std::size_t n = 10'000; n <= 6'000'000; n += 80'000) {
-    DeviceBuffer<gpu::AliasRow> rows(n);
-    const auto info = table(n, rows);
-    for (std::uint64_t draws = 100'000; draws <= 30'000'000; draws += 800'000) {
-      std::printf("{\"what\": \"grid heatmap\", \"n\": %zu, \"draws\": %llu, \"baseline_gs\": %.3f, \"sectioned_gs\": %.3f}\n", n,
-                  static_cast<unsigned long long>(draws), rate(rows.p, info, draws, nullptr), rate(rows.p, info, draws, &sectioned));
+    for (std::uint64_t draws = 100'000; draws <= most; draws += step) {
+      const double baseline = rate(rows.p, info, draws, nullptr), by_sections = rate(rows.p, info, draws, &sectioned);
+      std::printf("{\"what\": \"%s\", \"n\": %zu, \"draws\": %llu, \"baseline_gs\": %.3f, \"sectioned_gs\": %.3f}\n", what, n,
+                  static_cast<unsigned long long>(draws), baseline, by_sections);
     }
     std::fflush(stdout);
-  }
+  };
+  both("grid curve", 1'000'000, 500'000'000, 10'000'000);
+  both("grid curve", 10'000'000, 800'000'000, 10'000'000);
+  for (std::size_t n = 10'000; n <= 6'000'000; n += 80'000) both("grid heatmap", n, 30'000'000, 800'000);
   {
     const std::size_t n = 1'000'000;
     DeviceBuffer<gpu::AliasRow> rows(n);

@@ -228,6 +228,22 @@ std::vector<Frame> pprime_frames(int w, int k, const Values<T>& values, StepPlan
   return rec.frames;
 }
 
+// The u each lane searches with in the views that run a draw: 24-bit
+// uniforms from std::mt19937(seed + 1), the same in every view of one seed.
+sim::Reg<float> view_uniforms(int w, unsigned seed) {
+  sim::Reg<float> u("u");
+  std::mt19937 rng(seed + 1);
+  for (int l = 0; l < w; ++l) u[l] = static_cast<float>(rng() >> 8) * 0x1p-24f;
+  return u;
+}
+
+// A view's weights, lane after lane, as one row-major matrix.
+std::vector<float> flat_rows(const std::vector<std::vector<float>>& rows) {
+  std::vector<float> flat;
+  for (const auto& row : rows) flat.insert(flat.end(), row.begin(), row.end());
+  return flat;
+}
+
 std::vector<int> select_steps(const std::string& step, int count) {
   if (step == "all") {
     std::vector<int> s(static_cast<std::size_t>(count));
@@ -484,13 +500,9 @@ int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs)
     Frame base_sym = remnant_frames<Sym>(w, k, variant, {}, final_only).back();
     Frame base_num = remnant_frames<float>(w, k, variant, nums, final_only).back();
     if (plan.wanted(last_store + 1)) {
-      std::vector<float> flat;
-      for (const auto& row : nums.rows) flat.insert(flat.end(), row.begin(), row.end());
       sim::GlobalMemory mem;
-      const auto m = oracle::upload_matrix<float>(mem, flat, w, k);
-      sim::Reg<float> u("u");
-      std::mt19937 rng(o.seed.value_or(1) + 1);
-      for (int l = 0; l < w; ++l) u[l] = static_cast<float>(rng() >> 8) * 0x1p-24f;
+      const auto m = oracle::upload_matrix<float>(mem, flat_rows(nums.rows), w, k);
+      const sim::Reg<float> u = view_uniforms(w, o.seed.value_or(1));
       sim::Warp warp({.width = w});
       const auto draws = oracle::butterfly_draw(warp, mem, m, 0, u, variant);
       std::string title = "Alg. 9: u' = sum * u; the block by binary search on the running sums, the butterfly search inside it, the "
@@ -525,9 +537,7 @@ int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs)
     sim::Warp warp({.width = w});
     sim::LocalArray<float> p("p'", static_cast<std::size_t>(k));
     oracle::pprime_build(warp, k, [&](sim::Reg<float>& dst, int j) { for (int l = 0; l < w; ++l) dst[l] = nums(l, j); }, p);
-    sim::Reg<float> u("u");
-    std::mt19937 rng(o.seed.value_or(1) + 1);
-    for (int l = 0; l < w; ++l) u[l] = static_cast<float>(rng() >> 8) * 0x1p-24f;
+    const sim::Reg<float> u = view_uniforms(w, o.seed.value_or(1));
     const int watched = o.highlight.value_or(0);
     std::vector<std::set<Cell>> reads(static_cast<std::size_t>(levels));
     std::vector<std::string> notes(static_cast<std::size_t>(levels));
@@ -575,13 +585,9 @@ int run_show(const ShowOptions& o, std::ostream& out, const InputSource& inputs)
     base_sym.changed.clear();
     base_sym.step = base_num.step = 0;
     // Run the oracle's draw on this block, watching which entries lanes take.
-    std::vector<float> flat;
-    for (const auto& row : nums.rows) flat.insert(flat.end(), row.begin(), row.end());
     sim::GlobalMemory mem;
-    const auto m = oracle::upload_matrix<float>(mem, flat, w, k);
-    sim::Reg<float> u("u");
-    std::mt19937 rng(o.seed.value_or(1) + 1);
-    for (int l = 0; l < w; ++l) u[l] = static_cast<float>(rng() >> 8) * 0x1p-24f;
+    const auto m = oracle::upload_matrix<float>(mem, flat_rows(nums.rows), w, k);
+    const sim::Reg<float> u = view_uniforms(w, o.seed.value_or(1));
     std::vector<std::set<Cell>> picks(static_cast<std::size_t>(sim::log2_exact(w)));
     std::vector<Cell> watched_pick(picks.size(), Cell{-1, -1});
     std::vector<std::string> notes(picks.size());
