@@ -1,12 +1,11 @@
 #include "cli/validate_command.hpp"
 
-#include "cli/app.hpp"
-
 #include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <sstream>
 
+#include "cli/app.hpp"
 #include "cli/errors.hpp"
 #include "cli/input/real_range.hpp"
 #include "cli/input/logits.hpp"
