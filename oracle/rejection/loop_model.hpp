@@ -115,6 +115,10 @@ inline double uncached_mean_alternating(int lanes, double p) {
 /// rest is `tail`); the means do not depend on it. At p = 10^-4 on 64 lanes
 /// the pmf would need about 3 x 10^5 steps to reach a tail of 10^-12.
 inline constexpr std::size_t kMaxPmfIterations = std::size_t{1} << 16;
+/// And on the multiply-adds spent stepping it (a step costs the chain's
+/// nonzeros: (K + 1)^2 uncached, about K^4 / 24 pre-cached), so that a slowly
+/// absorbing chain (p near 0) ends within a second even under the sanitizers.
+inline constexpr std::size_t kPmfWork = std::size_t{1} << 26;
 
 /// 1 - (1 - p)^n without cancellation: for p near 0, 1 - p rounds to 1 and
 /// the difference would be 0 (a singular I - Q below).
@@ -137,7 +141,8 @@ inline LoopLaw uncached_loop(int lanes, double p, double tail_bound = 1e-12, std
   Eigen::VectorXd x = Eigen::VectorXd::Zero(K + 1);
   x(K) = 1;
   double done = 0;
-  for (std::size_t n = 1; n <= max_iterations; ++n) {
+  const std::size_t steps = std::min(max_iterations, std::max<std::size_t>(64, kPmfWork / static_cast<std::size_t>((K + 1) * (K + 1))));
+  for (std::size_t n = 1; n <= steps; ++n) {
     x = T * x;
     const double now = x(0);
     law.pmf.push_back(now - done);
@@ -236,7 +241,32 @@ inline Eigen::VectorXd call_start(const CachedChain& ch, const Eigen::VectorXd& 
   return s;
 }
 
-inline CallResult one_call(const CachedChain& ch, const Eigen::VectorXd& cached, CachedVariant v) {
+// A call's linear system, the same for every call of a chain: I - Q over the
+// transient states (r > 0, indices [0, T0)), lower triangular, and R, from
+// them to the served ones. Built once a chain (at K = 64 about 7 x 10^5
+// nonzeros: building it each call was most of a steady state's time).
+struct CallSystem {
+  Eigen::SparseMatrix<double> IQ;
+  Eigen::SparseMatrix<double> R;
+};
+
+inline CallSystem call_system(const CachedChain& ch) {
+  const int K = ch.lanes(), S = ch.states(), T0 = ch.served();
+  CallSystem sys;
+  const Eigen::SparseMatrix<double> A = ch.iteration().topLeftCorner(T0, T0);
+  Eigen::SparseMatrix<double> I(T0, T0);
+  I.setIdentity();
+  sys.IQ = I - A;
+  // A state (r, c) stays put when none of its r lanes gets a sample and none
+  // of its K - r - c lanes caches one: 1 - q^(K - c) leaves it, computed
+  // without cancellation (for tiny p, 1 - A's diagonal would round to 0).
+  for (int r = 1; r <= K; ++r)
+    for (int c = 0; c <= K - r; ++c) sys.IQ.coeffRef(ch.index(r, c), ch.index(r, c)) = none_served_complement(K - c, ch.p());
+  sys.R = ch.iteration().bottomLeftCorner(S - T0, T0);
+  return sys;
+}
+
+inline CallResult one_call(const CachedChain& ch, const CallSystem& sys, const Eigen::VectorXd& cached, CachedVariant v) {
   const int K = ch.lanes(), S = ch.states(), T0 = ch.served();
   Eigen::VectorXd s = call_start(ch, cached);
   double mean = 0;
@@ -244,21 +274,12 @@ inline CallResult one_call(const CachedChain& ch, const Eigen::VectorXd& cached,
     s = ch.iteration() * s;  // the do-while's first pass, whatever the state
     mean = 1;
   }
-  // From here the transient states (r > 0, indices [0, T0)) iterate, the
-  // served ones stop: visits = (I - Q)^-1 x, absorbed = x_served + R visits.
-  const Eigen::SparseMatrix<double> A = ch.iteration().topLeftCorner(T0, T0);
-  Eigen::SparseMatrix<double> I(T0, T0);
-  I.setIdentity();
-  Eigen::SparseMatrix<double> IQ = I - A;
-  // A state (r, c) stays put when none of its r lanes gets a sample and none
-  // of its K - r - c lanes caches one: 1 - q^(K - c) leaves it, computed
-  // without cancellation (for tiny p, 1 - A's diagonal would round to 0).
-  for (int r = 1; r <= K; ++r)
-    for (int c = 0; c <= K - r; ++c) IQ.coeffRef(ch.index(r, c), ch.index(r, c)) = none_served_complement(K - c, ch.p());
+  // From here the transient states iterate, the served ones stop: visits =
+  // (I - Q)^-1 x, absorbed = x_served + R visits.
   const Eigen::VectorXd x = s.head(T0);
-  const Eigen::VectorXd visits = IQ.triangularView<Eigen::Lower>().solve(x);
+  const Eigen::VectorXd visits = sys.IQ.triangularView<Eigen::Lower>().solve(x);
   mean += visits.sum();
-  const Eigen::VectorXd end = s.tail(S - T0) + ch.iteration().bottomLeftCorner(S - T0, T0) * visits;
+  const Eigen::VectorXd end = s.tail(S - T0) + sys.R * visits;
   Eigen::VectorXd out = Eigen::VectorXd::Zero(K + 1);
   for (int c = 0; c <= K; ++c) out(c) = end(ch.index(0, c) - T0);
   return {out, mean};
@@ -272,6 +293,7 @@ inline CallResult one_call(const CachedChain& ch, const Eigen::VectorXd& cached,
 inline CachedSteadyState cached_loop(int lanes, double p, CachedVariant variant = CachedVariant::listing, double tail_bound = 1e-12,
                                      std::size_t max_iterations = kMaxPmfIterations) {
   const CachedChain ch(lanes, p);
+  const detail::CallSystem sys = detail::call_system(ch);
   const int K = lanes;
   CachedSteadyState out;
   // The call-to-call map is linear in the distribution of c: its matrix,
@@ -284,7 +306,7 @@ inline CachedSteadyState cached_loop(int lanes, double p, CachedVariant variant 
   for (int c = 0; c <= K; ++c) {
     Eigen::VectorXd e = Eigen::VectorXd::Zero(K + 1);
     e(c) = 1;
-    M.col(c) = detail::one_call(ch, e, variant).cached;
+    M.col(c) = detail::one_call(ch, sys, e, variant).cached;
   }
   Eigen::MatrixXd fixed = M - Eigen::MatrixXd::Identity(K + 1, K + 1);
   fixed.row(0).setOnes();
@@ -293,8 +315,8 @@ inline CachedSteadyState cached_loop(int lanes, double p, CachedVariant variant 
   Eigen::VectorXd pi = fixed.fullPivLu().solve(b).cwiseMax(0.0);
   pi /= pi.sum();
   detail::CallResult call{};
-  for (int step = 1; step <= 100000; ++step) {
-    call = detail::one_call(ch, pi, variant);
+  for (int step = 1; step <= 1000; ++step) {  // (from the solved fixed point: a few steps)
+    call = detail::one_call(ch, sys, pi, variant);
     call.cached /= call.cached.sum();  // the map keeps mass 1; rounding does not
     out.residual = (call.cached - pi).lpNorm<1>();
     out.fixed_point_steps = step;
@@ -305,7 +327,7 @@ inline CachedSteadyState cached_loop(int lanes, double p, CachedVariant variant 
   out.cached_at_return = pi;
   out.loop.lanes = K;
   out.loop.p = p;
-  out.loop.mean = detail::one_call(ch, pi, variant).mean;
+  out.loop.mean = detail::one_call(ch, sys, pi, variant).mean;
   // The law of L: step the chain from the steady start.
   const int T0 = ch.served();
   Eigen::VectorXd s = detail::call_start(ch, pi);
@@ -327,11 +349,10 @@ inline CachedSteadyState cached_loop(int lanes, double p, CachedVariant variant 
   } else {
     x = s.head(T0);
   }
-  // Each step costs the chain's nonzeros (about K^4 / 24: 7 x 10^5 at K = 64):
-  // the steps are bounded by a budget of 2^28 multiply-adds too, so that a
-  // slowly absorbing chain (p near 0) ends in a fraction of a second.
+  // Each step costs the chain's nonzeros (about K^4 / 24: 7 x 10^5 at K = 64),
+  // within kPmfWork.
   const std::size_t nonzeros = static_cast<std::size_t>(std::max<Eigen::Index>(1, A.nonZeros() + R.nonZeros()));
-  const std::size_t steps = std::min(max_iterations, std::max<std::size_t>(64, (std::size_t{1} << 28) / nonzeros));
+  const std::size_t steps = std::min(max_iterations, std::max<std::size_t>(64, kPmfWork / nonzeros));
   for (std::size_t n = out.loop.pmf.size(); n <= steps && 1 - done >= tail_bound; ++n) {
     const double now = (R * x).sum();
     x = A * x;
