@@ -118,7 +118,7 @@ inline constexpr std::size_t kMaxPmfIterations = std::size_t{1} << 16;
 /// And on the multiply-adds spent stepping it (a step costs the chain's
 /// nonzeros: (K + 1)^2 uncached, about K^4 / 24 pre-cached), so that a slowly
 /// absorbing chain (p near 0) ends within a second even under the sanitizers.
-inline constexpr std::size_t kPmfWork = std::size_t{1} << 26;
+inline constexpr std::size_t kPmfWork = std::size_t{1} << 24;
 
 /// 1 - (1 - p)^n without cancellation: for p near 0, 1 - p rounds to 1 and
 /// the difference would be 0 (a singular I - Q below).
@@ -184,6 +184,7 @@ class CachedChain {
     std::vector<std::vector<double>> bin(static_cast<std::size_t>(K_) + 1);
     for (int n = 0; n <= K_; ++n) bin[static_cast<std::size_t>(n)] = detail::binomial_row(n, p);
     std::vector<Eigen::Triplet<double>> t;
+    t.reserve(static_cast<std::size_t>(K_ + 2) * static_cast<std::size_t>(K_ + 2) * static_cast<std::size_t>(K_ + 2) * static_cast<std::size_t>(K_ + 2) / 24);
     for (int r = 0; r <= K_; ++r) {
       for (int c = 0; c <= K_ - r; ++c) {
         const auto& br = bin[static_cast<std::size_t>(r)];
