@@ -9,7 +9,8 @@
 #
 # A crash leaves its input in BUILD/campaign/crash-NAME-*; make it a
 # regression (fuzz/regressions/NAME/) once fixed. Logs: BUILD/campaign/. BUILD is
-# $WARPSIM_FUZZ_BUILD, default build-fuzz.
+# $WARPSIM_FUZZ_BUILD, default build-fuzz. FUZZ_TIMEOUT: seconds an input may take (default 10;
+# rejection's pre-cached chains need 30 in this instrumented build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-300}
@@ -36,7 +37,7 @@ run_one() {
   rm -f "$camp"/crash-"$t"-*  # this run's findings only
   local dirs=(fuzz/corpus/"$t")
   [[ -d fuzz/regressions/$t ]] && dirs+=(fuzz/regressions/"$t")
-  "$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+  "$exe" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
     -artifact_prefix="$camp/crash-$t-" "$camp/corpus/$t" "${dirs[@]}" >"$camp/$t.log" 2>&1 || true
 }
 export -f run_one
@@ -48,7 +49,7 @@ for t in "${targets[@]}"; do
   exe=$build/fuzz/fuzz_$t
   # Minimise: the checked-in corpus becomes the smallest set with all coverage seen.
   fresh=$(mktemp -d)
-  "$exe" -merge=1 -max_len=4096 -timeout=10 "$fresh" fuzz/corpus/"$t" "$camp/corpus/$t" >"$camp/$t.merge.log" 2>&1
+  "$exe" -merge=1 -max_len=4096 -timeout="${FUZZ_TIMEOUT:-10}" "$fresh" fuzz/corpus/"$t" "$camp/corpus/$t" >"$camp/$t.merge.log" 2>&1
   rm -rf fuzz/corpus/"$t" && mkdir -p fuzz/corpus/"$t" && cp "$fresh"/* fuzz/corpus/"$t"/ && rm -rf "$fresh"
   log=$camp/$t.log
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
