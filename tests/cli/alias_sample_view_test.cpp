@@ -14,12 +14,12 @@
 using namespace warpsim;
 
 namespace {
-const std::vector<double> kWeights{1, 2, 3, 4, 0, 5, 0.5, 7, 1, 1, 2, 9, 3, 0, 4, 4, 1};
+const std::vector<double> kSampleWeights{1, 2, 3, 4, 0, 5, 0.5, 7, 1, 1, 2, 9, 3, 0, 4, 4, 1};
 }
 
 TEST(AliasSampleView, BaselineItemsAreTheDefinitionsDraws) {
-  const auto t = oracle::alias::sweep(oracle::alias::to_units<double>(kWeights));
-  const cli::Layout layout = cli::alias_sample_layout(kWeights, "sweep", 2, 4, 16, 5, std::nullopt, 64);
+  const auto t = oracle::alias::sweep(oracle::alias::to_units<double>(kSampleWeights));
+  const cli::Layout layout = cli::alias_sample_layout(kSampleWeights, "sweep", 2, 4, 16, 5, std::nullopt, 64);
   const cli::Frame& last = layout.frames.back();
   ASSERT_EQ(last.grid.size(), 16u);
   for (int l = 0; l < 16; ++l) {
@@ -29,9 +29,9 @@ TEST(AliasSampleView, BaselineItemsAreTheDefinitionsDraws) {
 }
 
 TEST(AliasSampleView, SectionedSplitsAddUpAndDrawsAreTheDefinitions) {
-  const auto t = oracle::alias::sweep(oracle::alias::to_units<double>(kWeights));
+  const auto t = oracle::alias::sweep(oracle::alias::to_units<double>(kSampleWeights));
   const std::uint64_t n = 40;
-  const cli::Layout layout = cli::alias_sample_layout(kWeights, "sweep", 2, 4, 8, 9, std::size_t{3}, n);
+  const cli::Layout layout = cli::alias_sample_layout(kSampleWeights, "sweep", 2, 4, 8, 9, std::size_t{3}, n);
   const auto want_sections = oracle::alias::sections(t.size(), 3, n, 9);
   const auto want_draws = oracle::alias::sample_sectioned(t, 3, n, 9);
   const cli::Frame& last = layout.frames.back();

@@ -15,13 +15,13 @@
 using namespace warpsim;
 
 namespace {
-const std::vector<double> kWeights{1, 2, 3, 4, 0, 5, 0.5, 7, 1, 1, 2, 9, 3};
+const std::vector<double> kRejectionWeights{1, 2, 3, 4, 0, 5, 0.5, 7, 1, 1, 2, 9, 3};
 }
 
 TEST(RejectionView, EachCallsDrawsAreTheDefinitions) {
-  const auto s = oracle::rejection::build(oracle::alias::to_units<double>(kWeights));
+  const auto s = oracle::rejection::build(oracle::alias::to_units<double>(kRejectionWeights));
   for (bool cached : {false, true}) {
-    const cli::Layout layout = cli::rejection_layout(kWeights, 8, cached, 3, 4);
+    const cli::Layout layout = cli::rejection_layout(kRejectionWeights, 8, cached, 3, 4);
     int calls_seen = 0;
     for (const auto& f : layout.frames) {
       const auto at = f.title.find("; call ");
@@ -40,16 +40,16 @@ TEST(RejectionView, EachCallsDrawsAreTheDefinitions) {
     }
     EXPECT_EQ(calls_seen, 4) << cached;
   }
-  EXPECT_LE(cli::rejection_layout(kWeights, 8, true, 3, 4).steps, cli::rejection_layout(kWeights, 8, false, 3, 4).steps);
+  EXPECT_LE(cli::rejection_layout(kRejectionWeights, 8, true, 3, 4).steps, cli::rejection_layout(kRejectionWeights, 8, false, 3, 4).steps);
 }
 
 TEST(RejectionView, IdleLanesAreMarked) {
-  const cli::Layout layout = cli::rejection_layout(kWeights, 16, false, 5, 1);
+  const cli::Layout layout = cli::rejection_layout(kRejectionWeights, 16, false, 5, 1);
   const auto& last = layout.frames.back();
   // the last iteration of an uncached call: only lanes still rejected attempt
   int idle = 0;
   for (const auto& row : last.grid) idle += row.back() == ".";
   EXPECT_GT(idle, 0);
-  EXPECT_THROW(cli::rejection_layout(kWeights, 8, false, 1, 17), cli::UsageError);
+  EXPECT_THROW(cli::rejection_layout(kRejectionWeights, 8, false, 1, 17), cli::UsageError);
   EXPECT_THROW(cli::rejection_layout({0.0, 0.0}, 8, false, 1, 1), cli::UsageError);
 }
