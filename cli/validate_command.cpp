@@ -18,6 +18,7 @@
 #include "cli/validate/render.hpp"
 #include "cli/validate/sandbox.hpp"
 #include "cli/validate/samplers.hpp"
+#include "dist/communicator.hpp"
 #include "properties/rc_checks.hpp"
 #include "properties/registry.hpp"
 
@@ -38,10 +39,12 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
       "  --mutants [--only NAME]                the seeded-bug catalogue's mutation score\n"
       "Exit codes: 0 consistent; 1 inconsistent (a check failed, a draw out of range or of weight 0, a mutant survived); "
       "2 bad input or usage (malformed files, a broken plugin, its errors and crashes).\n"
+      "Under mpirun (-np R), a built-in sampler of indices shares its law's draws over the R processes; the report, printed by rank 0, "
+      "is the same for any R but for its time (docs/distributed.md).\n"
       "Limits: weights hold at most 2^27 values; a file of draws at most 2^40 (streamed, constant memory); "
       "--target-tv asks for at most 10^12 draws. Docs: docs/validate.md.");
   v->add_option("--weights", o.weights, "the weights: K values (one distribution) or an M x K matrix (.npy or text; - for stdin)");
-  v->add_option("--draws", o.draws, "the indices drawn: S from one distribution, or one or S a row (.npy int or text)");
+  v->add_option("--draws", o.draws, "the indices drawn: S from one distribution, or one or S a row (.npy int or text); several files: shards read as one, in order (blocks of rows)");
   v->add_option("--logits", o.logits, "instead of --weights: logits (K, or M x K), each row's law the token law under the sampling options");
   v->add_option("--logit-type", o.logit_type, "with --logits: f32, or bf16 / f16 for a uint16 .npy of bit patterns")
       ->check(CLI::IsMember({"f32", "bf16", "f16"}));
@@ -56,7 +59,7 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
   v->add_option("--clamp-low", o.clamp.low,
                 "values of a continuous law: the sampler raises draws below this value to it (a number, or min-normal: 2^-126 in float32, as PyTorch's gamma)");
   v->add_option("--clamp-high", o.clamp.high, "values of a continuous law: the sampler lowers draws above this value to it");
-  v->add_option("--uniforms", o.uniforms, "the uniform each draw used, shaped as --draws: check each draw against the scalar definition");
+  v->add_option("--uniforms", o.uniforms, "the uniform each draw used, shaped as --draws (one file or shards): check each draw against the scalar definition");
   v->add_option("--row-seeds", o.row_seeds, "with --draws and weights whose rows differ: each row's seed (rows of equal seeds may repeat each other)");
   v->add_option("--plugin", o.plugin, "a plugin library (include/warpsim/plugin.h)");
   v->add_option("--sampler", o.sampler, "the plugin's sampler to check (needed if it offers several)");
@@ -72,8 +75,9 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
       ->check(real_range(1e-12, 0.5))
       ->capture_default_str();
   v->add_option("--target-tv", o.target_tv, "plugins and built-ins: draw enough to detect this total-variation bias with power 0.9 (default 0.01)");
-  v->add_option("--draws-per-law", o.draws_count, "plugins and built-ins: draws for each law check, instead of --target-tv")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000'000}));
+  v->add_option("--draws-per-law", o.draws_count,
+                "plugins and built-ins: draws for each law check, instead of --target-tv (at most 10^12 a process: mpirun -np R shares a built-in's)")
+      ->check(CLI::Range(std::uint64_t{1}, kMaxDrawsPerLaw * 1024));
   v->add_option("--row-draws", o.row_draws,
                 "with --weights and --plugin or --builtin: also the S-draw properties, S draws a row (a saved S-draw failure's replay)")
       ->check(CLI::Range(1, 1 << 16));
@@ -172,8 +176,9 @@ Report builtin_values_report(const ValidateOptions& o, const SamplerOptions& so,
   return check_value_source(source, po, progress);
 }
 
-// Everything but the worker: the checks and the report, in this process.
-int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource& inputs, std::ostream* progress_out) {
+// Everything but the worker: the checks and the report, in this process
+// (and its peers under mpirun: comm).
+int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource& inputs, std::ostream* progress_out, const dist::Communicator& comm) {
   const bool file_way = !o.draws.empty(), plugin_way = !o.plugin.empty(), builtin_way = !o.builtin.empty(), values_way = !o.values.empty();
   const int ways = (file_way ? 1 : 0) + (plugin_way ? 1 : 0) + (builtin_way ? 1 : 0) + (o.mutants ? 1 : 0) + (values_way ? 1 : 0);
   if (o.rounded_to && !values_way) throw UsageError("--rounded-to says how --values were rounded: it goes with --values");
@@ -192,7 +197,15 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
   const bool sampling_given = o.temperature || o.top_k || o.top_p || o.min_p || o.logit_type;
   if (sampling_given && o.logits.empty()) throw UsageError("--temperature, --top-k, --top-p, --min-p and --logit-type describe the law of --logits: they go with it");
   if (!o.logits.empty() && !file_way) throw UsageError("--logits gives the law of a file of draws: it goes with --draws");
-  Progress progress(progress_out);
+  if (comm.distributed() && !(builtin_way && !is_value_algorithm(o.builtin))) {
+    throw UsageError("under mpirun with " + std::to_string(comm.size()) +
+                     " processes, validate shares the draws of a built-in sampler of indices (--builtin); run this way in on one process");
+  }
+  if (o.draws_count && *o.draws_count > kMaxDrawsPerLaw * static_cast<std::uint64_t>(comm.size())) {
+    throw UsageError("--draws-per-law " + std::to_string(*o.draws_count) + ": at most 10^12 a process" +
+                     (comm.distributed() ? " (" + std::to_string(comm.size()) + " processes)" : "; mpirun -np R shares a built-in's draws over R processes"));
+  }
+  Progress progress(comm.rank() == 0 ? progress_out : nullptr);
   const auto t0 = std::chrono::steady_clock::now();
 
   if (o.list) {
@@ -222,6 +235,7 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
   so.weights = o.weights;
   so.row_draws = o.row_draws;
   so.dtype = o.dtype;
+  so.comm = &comm;
 
   Report report;
   if (values_way) {
@@ -335,7 +349,11 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
       report = mutants_report(so, cuda, o.only, progress);
     }
   }
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  report.seconds = comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  report.processes = comm.size();
+  if (comm.rank() != 0) return comm.broadcast(0);  // rank 0 holds the whole report (the properties ran there)
+  const int code = report.consistent() ? kExitOk : kExitFailureFound;
+  comm.broadcast(code);
   if (o.format == "json") {
     out << render_json(report).dump(2) << "\n";
   } else if (o.format == "html") {
@@ -343,7 +361,7 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
   } else {
     out << render_text(report);
   }
-  return report.consistent() ? kExitOk : kExitFailureFound;
+  return code;
 }
 
 }  // namespace
@@ -351,10 +369,26 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
 int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource& inputs, std::ostream* progress_out) {
   if (o.time_limit && o.plugin.empty()) throw UsageError("--time-limit bounds a plugin's worker: it goes with --plugin");
   if (o.time_limit && !(*o.time_limit >= 1 && *o.time_limit <= 1e6)) throw UsageError("--time-limit must lie in [1, 10^6] seconds");
-  if (o.plugin.empty()) return validate_here(o, out, inputs, progress_out);
+  if (o.plugin.empty()) {
+    if (!dist::launched_by_mpirun()) return validate_here(o, out, inputs, progress_out, dist::Communicator::world());
+    // Under mpirun: a failure on any rank ends the job, naming the rank, so
+    // that no rank waits for another's counts forever.
+    const dist::Communicator& comm = dist::Communicator::world();
+    if (!comm.distributed()) return validate_here(o, out, inputs, progress_out, comm);
+    try {
+      return validate_here(o, out, inputs, progress_out, comm);
+    } catch (const UsageError& e) {
+      comm.abort(kExitUsage, e.what());
+    } catch (const std::exception& e) {
+      comm.abort(kExitInternal, std::string("internal error: ") + printable(e.what(), 400) + " (please report it)");
+    }
+  }
+  if (dist::launched_by_mpirun()) {
+    throw UsageError("--plugin under mpirun: a plugin's draws are not shared over processes yet; run it without mpirun (docs/distributed.md)");
+  }
   // A plugin's code runs in a worker process it cannot outlive or end the
   // verdict from (cli/validate/sandbox.hpp).
-  const auto r = run_in_worker([&](std::ostream& w) { return validate_here(o, w, inputs, progress_out); },
+  const auto r = run_in_worker([&](std::ostream& w) { return validate_here(o, w, inputs, progress_out, dist::Communicator::world()); },
                                "plugin '" + printable(o.plugin, 200) + "'", o.time_limit.value_or(kDefaultTimeLimit));
   out << r.output;
   return r.exit_code;

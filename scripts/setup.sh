@@ -12,6 +12,7 @@ packages=(
   chromium  # headless, for the test of `warpsim show --format html`
   python3   # scripts/rows_report.py, which the rows picture's test runs
   python3-dev python3-numpy python3-pytest pybind11-dev  # the Python package (python/) and its tests
+  libopenmpi-dev openmpi-bin  # the distributed paths (dist/, docs/distributed.md): mpirun -np R warpsim validate
 )
 
 missing=()

@@ -73,6 +73,9 @@ class LawCounter {
   // Adds counts and batch counts made elsewhere as add() makes them, in
   // order (the draws counted on a device: cli/validate/device.hpp).
   void add_batched_counts(std::span<const std::uint64_t> counts, std::span<const std::uint64_t> batch_counts);
+  // The next draw added is draw `first` of the law (its global index, where
+  // processes share the draws): it goes to batch first mod 20.
+  void start_at(std::uint64_t first) { batch_ = static_cast<std::size_t>(first % kBatches); }
   std::uint64_t draws() const { return d_.draws; }
   const LawCounts& data() const { return d_; }
 

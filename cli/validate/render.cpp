@@ -109,7 +109,7 @@ std::string render_text(const Report& r) {
   }
   for (const auto& n : r.notes) s << "note: " << n << "\n";
   s << "verdict: " << (r.consistent() ? "CONSISTENT" : "INCONSISTENT (" + failing_summary(r) + ")") << " -- false-positive rate of the statistical checks at most "
-    << stats::number_text(r.alpha) << " (" << fixed(r.seconds, 3) << " s)\n";
+    << stats::number_text(r.alpha) << " (" << fixed(r.seconds, 3) << " s" << (r.processes > 1 ? " on " + std::to_string(r.processes) + " processes" : "") << ")\n";
   return s.str();
 }
 
@@ -143,6 +143,7 @@ nlohmann::ordered_json render_json(const Report& r) {
                       {"verdict", r.consistent() ? "consistent" : "inconsistent"},
                       {"alpha", r.alpha},
                       {"seconds", r.seconds},
+                      {"processes", r.processes},
                       {"checks", checks},
                       {"laws", laws},
                       {"notes", r.notes}};

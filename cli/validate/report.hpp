@@ -91,7 +91,10 @@ struct Report {
   std::optional<Counterexample> counterexample;
   std::vector<MutantLine> mutants;
   std::vector<std::string> notes;
+  // How the run went, apart from its verdict: the only fields that differ
+  // between runs of the same checks on 1 and on R processes.
   double seconds = 0;
+  int processes = 1;
   bool consistent() const {
     for (const auto& c : checks)
       if (c.outcome == Outcome::Fail) return false;

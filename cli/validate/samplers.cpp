@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <fstream>
 #include <numeric>
 
@@ -66,29 +68,55 @@ void tally(const std::vector<I>& idx, const std::vector<T>& w, std::uint64_t fir
   }
 }
 
-// n draws, `chunk` at a time: draw(first, m) makes draws first .. first +
-// m - 1, each chunk tallied (progress between them); `unit` names what a
-// chunk's indices answer in a size mismatch.
+// A fault injected for the tests of the distributed paths (tests/mpi/):
+// WARPSIM_FAULT=R:usage makes rank R refuse its share as bad input once half
+// of it is drawn, and WARPSIM_FAULT=R:kill makes it die there (SIGKILL), as a
+// rank whose host fails would.
+void fault_point(const dist::Communicator& comm, std::uint64_t done, std::uint64_t total) {
+  static const std::string spec = [] {
+    const char* v = std::getenv("WARPSIM_FAULT");
+    return v ? std::string(v) : std::string();
+  }();
+  if (spec.empty() || 2 * done < total) return;
+  const auto colon = spec.find(':');
+  if (colon == std::string::npos || spec.substr(0, colon) != std::to_string(comm.rank())) return;
+  const std::string kind = spec.substr(colon + 1);
+  if (kind == "kill") std::raise(SIGKILL);
+  if (kind == "usage") throw UsageError("WARPSIM_FAULT: rank " + std::to_string(comm.rank()) + " refuses its share of the draws (an injected fault)");
+}
+
+// This rank's share of n draws, handed out in whole grains of `grain` draws
+// (dist::share_of) and made at most `chunk` at a time: draw(first, m) makes
+// draws first .. first + m - 1 (global indices), each chunk tallied (progress
+// between them); `unit` names what a chunk's indices answer in a size
+// mismatch. Where a chunk has a seed of its own (seed + first / chunk), the
+// grain is the chunk; a table's draws are keyed by their index alone, so its
+// grain is finer. Either way each draw, and its batch (its global index mod
+// 20), is the same for any number of ranks.
 template <class T, class Draw>
-std::string law_in_chunks(std::uint64_t n, std::uint64_t chunk, const char* unit, const std::vector<T>& w, LawCounter& counter,
-                          const std::function<void(std::uint64_t)>& progress, Draw&& draw) {
+std::string law_in_chunks(const dist::Communicator& comm, std::uint64_t n, std::uint64_t grain, std::uint64_t chunk, const char* unit,
+                          const std::vector<T>& w, LawCounter& counter, const std::function<void(std::uint64_t)>& progress, Draw&& draw) {
   std::string failure;
-  for (std::uint64_t first = 0; first < n; first += chunk) {
-    const std::uint64_t m = std::min(chunk, n - first);
+  const dist::Share share = dist::share_of(n, grain, comm.rank(), comm.size());
+  const std::uint64_t end = share.first + share.count;
+  counter.start_at(share.first);
+  for (std::uint64_t first = share.first; first < end; first += chunk) {
+    const std::uint64_t m = std::min(chunk, end - first);
     const auto idx = draw(first, m);
     if (idx.size() != m) return "in_range: " + std::to_string(idx.size()) + " indices for " + std::to_string(m) + unit;
     tally(idx, w, first, counter, failure);
-    progress(first + m);
+    progress(first + m - share.first);
+    fault_point(comm, first + m - share.first, share.count);
   }
   return failure;
 }
 
 // One draw a row: rows that are each a copy of the weights.
 template <class T>
-std::string law_through_sampler(const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
+std::string law_through_sampler(const dist::Communicator& comm, const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
                                 const std::function<void(std::uint64_t)>& progress) {
   const std::uint64_t chunk = std::max<std::uint64_t>(1, (std::uint64_t{1} << 22) / w.size());
-  return law_in_chunks(n, chunk, " rows", w, counter, progress, [&](std::uint64_t first, std::uint64_t m) {
+  return law_in_chunks(comm, n, chunk, chunk, " rows", w, counter, progress, [&](std::uint64_t first, std::uint64_t m) {
     properties::Matrix<T> x{static_cast<int>(m), static_cast<int>(w.size()), {}};
     x.weights.reserve(static_cast<std::size_t>(m) * w.size());
     for (std::uint64_t r = 0; r < m; ++r) x.weights.insert(x.weights.end(), w.begin(), w.end());
@@ -98,9 +126,9 @@ std::string law_through_sampler(const properties::Sampler& s, const std::vector<
 
 // A table sampler: one table, draws first .. n - 1.
 template <class T>
-std::string law_through_table(const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
+std::string law_through_table(const dist::Communicator& comm, const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
                               const std::function<void(std::uint64_t)>& progress) {
-  return law_in_chunks(n, std::uint64_t{1} << 22, " draws", w, counter, progress,
+  return law_in_chunks(comm, n, std::uint64_t{1} << 12, std::uint64_t{1} << 22, " draws", w, counter, progress,
                        [&](std::uint64_t first, std::uint64_t m) { return s.many<T>(w, seed, first, m); });
 }
 
@@ -108,43 +136,74 @@ std::string law_through_table(const properties::Sampler& s, const std::vector<T>
 // at a time, each chunk's from its own seed -- the multinomial's use, whose
 // draws of one row must be independent of each other.
 template <class T>
-std::string law_through_row_draws(const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
+std::string law_through_row_draws(const dist::Communicator& comm, const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
                                   const std::function<void(std::uint64_t)>& progress) {
   constexpr std::uint64_t chunk = std::uint64_t{1} << 22;
   const properties::Matrix<T> x{1, static_cast<int>(w.size()), w};
-  return law_in_chunks(n, chunk, " draws of one row", w, counter, progress,
+  return law_in_chunks(comm, n, chunk, chunk, " draws of one row", w, counter, progress,
                        [&](std::uint64_t first, std::uint64_t m) { return s.draw_rows(x, seed + first / chunk, static_cast<int>(m)); });
 }
 
 template <class T>
-std::string law_draws(const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
-                      const std::function<void(std::uint64_t)>& progress) {
-  return s.draws_many() ? law_through_table(s, w, n, seed, counter, progress) : law_through_sampler(s, w, n, seed, counter, progress);
+std::string law_draws(const dist::Communicator& comm, const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed,
+                      LawCounter& counter, const std::function<void(std::uint64_t)>& progress) {
+  return s.draws_many() ? law_through_table(comm, s, w, n, seed, counter, progress) : law_through_sampler(comm, s, w, n, seed, counter, progress);
+}
+
+// Every rank's counts summed (as 64-bit integers), on every rank; the first
+// failing draw is the lowest rank's first, since ranks hold contiguous
+// shares in rank order.
+void reduce_law(const dist::Communicator& comm, const std::vector<double>& p, LawCounter& counter, std::string& failure) {
+  if (!comm.distributed()) return;
+  const LawCounts& d = counter.data();
+  std::vector<std::uint64_t> all(d.counts.size() + d.batch_counts.size() + 1);
+  for (std::size_t i = 0; i < d.counts.size(); ++i) all[i] = static_cast<std::uint64_t>(d.counts[i]);
+  for (std::size_t i = 0; i < d.batch_counts.size(); ++i) all[d.counts.size() + i] = static_cast<std::uint64_t>(d.batch_counts[i]);
+  all.back() = d.batched ? 1 : 0;
+  comm.sum(all);
+  const bool batched = all.back() == static_cast<std::uint64_t>(comm.size());  // every rank kept its batches
+  LawCounter total = batched ? LawCounter{std::span<const double>(p)} : LawCounter{static_cast<std::uint64_t>(p.size())};
+  const std::span<const std::uint64_t> counts(all.data(), d.counts.size());
+  if (batched) {
+    total.add_batched_counts(counts, std::span<const std::uint64_t>(all.data() + d.counts.size(), d.batch_counts.size()));
+  } else {
+    total.add_counts(counts);
+  }
+  counter = std::move(total);
+  for (const auto& f : comm.gather(failure)) {
+    if (!f.empty()) {
+      failure = f;
+      return;
+    }
+  }
+  failure.clear();
 }
 
 // The law of n draws of `weights`, through the sampler's one draw (or its
 // plugin's law entry), or through S draws of one row (row_draws).
 template <class T>
-void law_check(SamplerUnderTest& s, const std::vector<double>& weights, const std::string& label, std::uint64_t n, std::uint64_t seed,
+void law_check(const dist::Communicator& comm, SamplerUnderTest& s, const std::vector<double>& weights, const std::string& label, std::uint64_t n, std::uint64_t seed,
                double alpha_each, Progress& progress, Report& report, bool row_draws = false) {
   std::vector<T> w(weights.begin(), weights.end());
   const auto p = probabilities_of(weights);
   LawCounter counter{std::span<const double>(p)};
-  progress.start("draws (" + label + ")", n);
+  const dist::Share share = dist::share_of(n, 1, comm.rank(), comm.size());
+  progress.start("draws (" + label + ")" + (comm.distributed() ? ", this rank's share" : ""), comm.distributed() ? share.count : n);
   auto tick = [&](std::uint64_t done) { progress.update(done); };
   std::string failure;
   if (row_draws) {
     if constexpr (sizeof(T) == 4) {
-      failure = s.row_law32 ? s.row_law32(w, n, seed, counter, tick) : law_through_row_draws(s.sampler, w, n, seed, counter, tick);
+      failure = s.row_law32 ? s.row_law32(w, n, seed, counter, tick) : law_through_row_draws(comm, s.sampler, w, n, seed, counter, tick);
     } else {
-      failure = s.row_law64 ? s.row_law64(w, n, seed, counter, tick) : law_through_row_draws(s.sampler, w, n, seed, counter, tick);
+      failure = s.row_law64 ? s.row_law64(w, n, seed, counter, tick) : law_through_row_draws(comm, s.sampler, w, n, seed, counter, tick);
     }
   } else if constexpr (sizeof(T) == 4) {
-    failure = s.law32 ? s.law32(w, n, seed, counter, tick) : law_draws(s.sampler, w, n, seed, counter, tick);
+    failure = s.law32 ? s.law32(w, n, seed, counter, tick) : law_draws(comm, s.sampler, w, n, seed, counter, tick);
   } else {
-    failure = s.law64 ? s.law64(w, n, seed, counter, tick) : law_draws(s.sampler, w, n, seed, counter, tick);
+    failure = s.law64 ? s.law64(w, n, seed, counter, tick) : law_draws(comm, s.sampler, w, n, seed, counter, tick);
   }
   progress.finish();
+  reduce_law(comm, p, counter, failure);
   if (s.take_error) {
     if (auto e = s.take_error(); !e.empty()) throw UsageError(e);
   }
@@ -213,13 +272,22 @@ std::vector<double> law_weights() {
   return w;
 }
 
-std::uint64_t draws_for_target(double target_tv, double alpha_each) {
+std::uint64_t draws_for_target(double target_tv, double alpha_each, int processes) {
   const double n = stats::sample_size_for_total_variation(kLawK - 3, alpha_each, 0.9, target_tv);
-  if (!(n <= 1e12)) throw UsageError("--target-tv " + stats::number_text(target_tv) + " needs " + stats::number_text(n) + " draws, more than 10^12");
+  if (!(n <= 1e12 * processes)) {
+    throw UsageError("--target-tv " + stats::number_text(target_tv) + " needs " + stats::number_text(n) + " draws, more than 10^12" +
+                     (processes > 1 ? " a process (" + std::to_string(processes) + " processes)" : " (mpirun -np R shares them over R processes)"));
+  }
   return static_cast<std::uint64_t>(std::ceil(n));
 }
 
 Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, const SamplerOptions& o, Progress& progress) {
+  const dist::Communicator alone = dist::Communicator::self();
+  const dist::Communicator& comm = o.comm ? *o.comm : alone;
+  if (comm.distributed() && (s.law32 || s.law64 || s.row_law32 || s.row_law64)) {
+    throw UsageError(s.subject + ": its own law entries count on one process; run it without mpirun");
+  }
+  const bool lead = comm.rank() == 0;  // the properties run here; the other ranks make their share of the law's draws
   Report report;
   report.kind = s.kind;
   report.subject = s.subject;
@@ -248,6 +316,7 @@ Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, cons
     }
     auto run = [&](auto zero) {
       using T = decltype(zero);
+      if (!lead) return;
       properties::Matrix<T> m{static_cast<int>(w.rows), static_cast<int>(w.cols), {}};
       m.weights.assign(w.values.begin(), w.values.end());
       auto verdicts = properties::all_properties(s.sampler, m, o.seed);
@@ -280,9 +349,9 @@ Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, cons
     if (!law.empty()) {
       const int tests = law_check_count(true);
       const double each = o.alpha / tests;
-      const std::uint64_t n = o.draws.value_or(draws_for_target(o.target_tv, each));
-      if (w.fp32) law_check<float>(s, law, law_label, n, o.seed, each, progress, report);
-      else law_check<double>(s, law, law_label, n, o.seed, each, progress, report);
+      const std::uint64_t n = o.draws.value_or(draws_for_target(o.target_tv, each, comm.size()));
+      if (w.fp32) law_check<float>(comm, s, law, law_label, n, o.seed, each, progress, report);
+      else law_check<double>(comm, s, law, law_label, n, o.seed, each, progress, report);
       report.notes.push_back("the statistical checks run at alpha / " + std::to_string(tests) + " each");
     }
     return report;
@@ -326,6 +395,7 @@ Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, cons
   };
   // One property check in one precision: run, report, keep its counterexample.
   auto check = [&](bool fp32, const std::string& what, const std::string& check_name, const auto& run, const std::string& passed) {
+    if (!lead) return;
     co.fp32 = fp32;
     co.fp64 = !fp32;
     const std::string dtype = fp32 ? "fp32" : "fp64";
@@ -366,11 +436,11 @@ Report check_sampler_report(const InputSource& inputs, SamplerUnderTest& s, cons
   const int laws = (f32 ? 1 : 0) + (f64 ? 1 : 0) + (r32 ? 1 : 0) + (r64 ? 1 : 0);
   const int tests = laws * law_check_count(true);
   const double each = o.alpha / tests;
-  const std::uint64_t n = o.draws.value_or(draws_for_target(o.target_tv, each));
-  if (f32) law_check<float>(s, law, law_label + " (fp32)", n, o.seed, each, progress, report);
-  if (f64) law_check<double>(s, law, law_label + " (fp64)", n, o.seed + 1000003, each, progress, report);
-  if (r32) law_check<float>(s, law, law_label + " (fp32, S draws of one row)", n, o.seed + 2000006, each, progress, report, true);
-  if (r64) law_check<double>(s, law, law_label + " (fp64, S draws of one row)", n, o.seed + 3000009, each, progress, report, true);
+  const std::uint64_t n = o.draws.value_or(draws_for_target(o.target_tv, each, comm.size()));
+  if (f32) law_check<float>(comm, s, law, law_label + " (fp32)", n, o.seed, each, progress, report);
+  if (f64) law_check<double>(comm, s, law, law_label + " (fp64)", n, o.seed + 1000003, each, progress, report);
+  if (r32) law_check<float>(comm, s, law, law_label + " (fp32, S draws of one row)", n, o.seed + 2000006, each, progress, report, true);
+  if (r64) law_check<double>(comm, s, law, law_label + " (fp64, S draws of one row)", n, o.seed + 3000009, each, progress, report, true);
   report.notes.push_back("the law check takes " + std::to_string(n) + " draws a precision" + (r32 || r64 ? " (and as many of one row)" : "") +
                          (o.draws ? " (--draws)" : ", what detects a total-variation bias of " + stats::number_text(o.target_tv) + " with power 0.9 (--target-tv)") +
                          "; its " + std::to_string(tests) + " statistical checks run at alpha / " + std::to_string(tests) + " each");

@@ -25,9 +25,13 @@
 #include "cli/validate/law.hpp"
 #include "cli/validate/progress.hpp"
 #include "cli/validate/report.hpp"
+#include "dist/communicator.hpp"
 #include "properties/sampler.hpp"
 
 namespace warpsim::cli::validate {
+
+// The most draws a law check takes on one process (--draws-per-law, --target-tv).
+inline constexpr std::uint64_t kMaxDrawsPerLaw = 1'000'000'000'000;
 
 struct SamplerOptions {
   int tests = 100;           // generated inputs per precision
@@ -43,6 +47,12 @@ struct SamplerOptions {
   std::optional<std::string> dtype;
   double shrink_seconds = 5;
   std::string replay_prefix;  // "warpsim validate --plugin lib.so --sampler x": how to run this sampler again
+  // The processes that share the law's draws (dist/communicator.hpp): each
+  // makes the chunks of draws dist::share_of gives its rank, keyed by their
+  // global index, and the counts are summed over ranks, so that the report
+  // is the same for any number of ranks. The properties run on rank 0 alone.
+  // Null: this process alone.
+  const dist::Communicator* comm = nullptr;
 };
 
 // Draws n times from one distribution into a counter; returns the first
@@ -75,7 +85,8 @@ void choose_view(Counterexample& c, const std::string& algorithm);
 
 // The law distribution of step 2, and n for a target total variation.
 std::vector<double> law_weights();
-std::uint64_t draws_for_target(double target_tv, double alpha_each);
+// At most 10^12 draws a process: `processes` share them.
+std::uint64_t draws_for_target(double target_tv, double alpha_each, int processes = 1);
 
 // The catalogue: mutation_score on the host forms (cuda: their CUDA forms).
 Report mutants_report(const SamplerOptions& options, bool cuda, const std::string& only, Progress& progress);

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# `mpirun -np R warpsim validate --builtin NAME`: the report is the same for
+# R = 1 .. 4 as on one process without mpirun, but for its time fields
+# (seconds, processes); a rank that fails ends the job with exit 2 and a
+# message naming it; a rank that dies makes mpirun exit non-zero within 60 s.
+# CPU ranks, oversubscribed (CI has 2 cores), small sizes.
+set -uo pipefail
+warpsim=$1
+suppressions=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Open MPI's own allocations that live until exit, under LeakSanitizer
+# (tests/mpi/lsan.supp says which and why).
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$suppressions"
+mpi=(mpirun --allow-run-as-root --oversubscribe -x LSAN_OPTIONS -x ASAN_OPTIONS -x UBSAN_OPTIONS -x WARPSIM_FAULT)
+export WARPSIM_FAULT= ASAN_OPTIONS=${ASAN_OPTIONS-} UBSAN_OPTIONS=${UBSAN_OPTIONS-}
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+same_report() {  # same_report A B: the two JSON reports but for seconds and processes
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+def load(f):
+    j = json.load(open(f))
+    j.pop("seconds"); j.pop("processes")
+    return j
+a, b = load(sys.argv[1]), load(sys.argv[2])
+sys.exit(0 if a == b else 1)
+PY
+}
+
+# name, draws, ranks: a table sampler (draws keyed by their index: shares of
+# 4,096 draws) and a one-draw-a-row sampler (chunks of 65,536 rows with seeds
+# of their own), each split over every R.
+check() {
+  local name=$1 draws=$2; shift 2
+  local args=(validate --builtin "$name" --on oracle --draws-per-law "$draws" --tests 2 --max-rows 8 --max-k 20 --format json --counterexample none)
+  "$warpsim" "${args[@]}" > "$tmp/one.json" || { fail "$name: one process exited $?"; return; }
+  for r in "$@"; do
+    "${mpi[@]}" -np "$r" "$warpsim" "${args[@]}" > "$tmp/r$r.json" 2> "$tmp/r$r.err" || { fail "$name -np $r exited $?"; cat "$tmp/r$r.err"; continue; }
+    python3 -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if j['processes']==int(sys.argv[2]) else 1)" "$tmp/r$r.json" "$r" || fail "$name -np $r: processes is not $r"
+    if same_report "$tmp/one.json" "$tmp/r$r.json"; then echo "ok: $name, $draws draws, -np $r: the report of one process"; else fail "$name -np $r: the report differs"; diff "$tmp/one.json" "$tmp/r$r.json" | head -20; fi
+  done
+}
+check alias-psa 30000 1 2 3 4
+check baseline-linear 140000 3
+
+# A rank refusing its share (bad input on one shard): exit 2, the rank named.
+WARPSIM_FAULT=1:usage timeout 60 "${mpi[@]}" -np 3 "$warpsim" validate --builtin alias-psa --on oracle --draws-per-law 30000 --tests 2 > /dev/null 2> "$tmp/usage.err"
+rc=$?
+if [[ $rc == 2 ]] && grep -q "rank 1 of 3: WARPSIM_FAULT" "$tmp/usage.err"; then echo "ok: a rank's bad input ends the job with exit 2, naming the rank"; else fail "rank 1's bad input: exit $rc"; cat "$tmp/usage.err"; fi
+
+# A rank killed mid-run (SIGKILL, as a host lost): mpirun ends the job, exit
+# non-zero, within 60 s (timeout's 124 would be a hang).
+start=$SECONDS
+WARPSIM_FAULT=2:kill timeout 60 "${mpi[@]}" -np 3 "$warpsim" validate --builtin alias-psa --on oracle --draws-per-law 30000 --tests 2 > /dev/null 2> "$tmp/kill.err"
+rc=$?
+if [[ $rc != 0 && $rc != 124 ]]; then echo "ok: a rank killed mid-run: mpirun exits $rc after $((SECONDS - start)) s"; else fail "rank 2 killed: exit $rc"; cat "$tmp/kill.err"; fi
+
+# Ways in that do not share their work refuse several processes, exit 2.
+"${mpi[@]}" -np 2 "$warpsim" validate --mutants > /dev/null 2> "$tmp/way.err"
+rc=$?
+if [[ $rc == 2 ]] && grep -q "shares the draws of a built-in sampler of indices" "$tmp/way.err"; then echo "ok: --mutants under -np 2 refused"; else fail "--mutants under -np 2: exit $rc"; cat "$tmp/way.err"; fi
+
+# The cap: 10^12 draws a process.
+"$warpsim" validate --builtin sum-tree --draws-per-law 1500000000000 > /dev/null 2> "$tmp/cap.err"
+rc=$?
+if [[ $rc == 2 ]] && grep -q "at most 10^12 a process" "$tmp/cap.err"; then echo "ok: 1.5 x 10^12 draws on one process refused"; else fail "the cap: exit $rc"; cat "$tmp/cap.err"; fi
+
+exit $((failures > 0))
