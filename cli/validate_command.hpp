@@ -17,7 +17,9 @@ class App;
 namespace warpsim::cli {
 
 struct ValidateOptions {
-  std::string weights, draws, uniforms, row_seeds;
+  std::string weights, row_seeds;
+  // --draws D...: one file, or several read as one (shards, in order); --uniforms likewise
+  std::vector<std::string> draws, uniforms;
   // --logits and the sampling that makes each row's law (instead of --weights)
   std::string logits;
   std::optional<std::string> logit_type;

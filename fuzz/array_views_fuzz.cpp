@@ -74,12 +74,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       inputs.arrays["draws"] = *d;
       cli::validate::FileOptions o;
       o.weights = "weights";
-      o.draws = "draws";
+      o.draws = {"draws"};
       if (path == 3) {
         auto u = view(data[1] & ~7, d->shape);  // float64, shaped as the draws
         if (!u) return 0;
         inputs.arrays["uniforms"] = *u;
-        o.uniforms = "uniforms";
+        o.uniforms = {"uniforms"};
       }
       report = cli::validate::check_files(inputs, o, quiet);
     } else {

@@ -332,6 +332,125 @@ std::unique_ptr<ArrayReader> open_array(const InputSource& inputs, const std::st
   return std::make_unique<TextReader>(std::move(in), std::move(info), limits);
 }
 
+namespace {
+
+class ShardedReader final : public ArrayReader {
+ public:
+  ShardedReader(const InputSource& inputs, const std::vector<std::string>& paths, const ArrayLimits& limits)
+      : inputs_(inputs), paths_(paths), limits_(limits) {
+    for (const auto& p : paths) {
+      if (p == "-") throw UsageError("standard input cannot be one of several files");
+    }
+    info_.path = paths.front();
+    std::string names;
+    for (std::size_t i = 0; i < paths.size() && i < 3; ++i) names += (i ? ", " : "") + std::string("'") + printable(paths[i], 200) + "'";
+    info_.quoted = names + (paths.size() > 3 ? ", ... (" + std::to_string(paths.size()) + " files)" : "");
+    // The headers first: every shard's kind and shape, so that the whole's is
+    // known before a value is read (as one .npy's is).
+    bool all_npy = true;
+    std::uint64_t rows = 0, elements = 0;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      auto r = open_array(inputs, paths[i], limits);
+      const auto& a = r->info();
+      all_npy = all_npy && a.npy;
+      if (i == 0) {
+        info_.kind = a.kind;
+        info_.bytes = a.bytes;
+        dims_ = a.shape.size();
+        info_.columns = a.columns;
+      } else if (a.npy && first_npy_) {
+        if ((a.kind == ElementKind::Float) != (info_.kind == ElementKind::Float)) {
+          throw UsageError(a.quoted + " holds " + a.dtype() + ", and " + quoted_first() + " " + first_dtype_ + ": the shards differ in kind");
+        }
+        if (a.shape.size() != dims_ || (dims_ == 2 && a.columns != info_.columns)) {
+          throw UsageError(a.quoted + " has shape " + shape_text(a.shape) + ", and " + quoted_first() + " " + shape_text(first_shape_) +
+                           ": shards are blocks of rows of the same length");
+        }
+      }
+      if (i == 0) {
+        first_npy_ = a.npy;
+        first_dtype_ = a.dtype();
+        first_shape_ = a.shape;
+      }
+      if (a.npy) {
+        rows += a.shape.empty() ? 1 : a.shape[0];
+        std::uint64_t n = 1;
+        for (auto d : a.shape) n *= d;
+        elements += n;
+        if (elements > limits.max_elements) {
+          throw UsageError(info_.quoted + " hold more than " + std::to_string(limits.max_elements) + " values together");
+        }
+      }
+    }
+    info_.npy = all_npy;
+    if (all_npy) {
+      info_.shape = dims_ == 2 ? std::vector<std::uint64_t>{rows, info_.columns} : std::vector<std::uint64_t>{rows};
+    }
+  }
+
+  std::size_t read(std::span<double> values, std::span<std::uint64_t> rows) override {
+    for (;;) {
+      if (!current_) {
+        if (next_ == paths_.size()) {
+          if (!info_.npy) info_.shape = columns_seen_ > 1 ? std::vector<std::uint64_t>{offset_, columns_seen_} : std::vector<std::uint64_t>{offset_};
+          return 0;
+        }
+        ArrayLimits left = limits_;
+        left.max_elements = limits_.max_elements - consumed_;
+        current_ = open_array(inputs_, paths_[next_++], left);
+      }
+      const std::size_t n = current_->read(values, rows);
+      if (n > 0) {
+        for (std::size_t i = 0; i < n; ++i) rows[i] += offset_;
+        consumed_ += n;
+        if (!info_.npy && info_.columns == 0) info_.columns = current_->info().columns;
+        return n;
+      }
+      // This shard is whole: the next one's rows follow its own.
+      const auto& a = current_->info();
+      if (!info_.npy && current_->consumed() > 0) {
+        const std::uint64_t c = a.shape.size() == 2 ? a.shape[1] : 1;
+        if (columns_seen_ != 0 && c != columns_seen_) {
+          throw UsageError(a.quoted + " has " + std::to_string(c) + " numbers a line, and the shards before it " + std::to_string(columns_seen_) +
+                           ": shards are blocks of rows of the same length");
+        }
+        columns_seen_ = c;
+      }
+      offset_ += a.shape.empty() ? 1 : a.shape[0];
+      current_.reset();
+    }
+  }
+
+ private:
+  std::string quoted_first() const { return "'" + printable(paths_.front(), 200) + "'"; }
+  static std::string shape_text(const std::vector<std::uint64_t>& s) {
+    if (s.empty()) return "()";
+    std::string t = std::to_string(s[0]);
+    for (std::size_t i = 1; i < s.size(); ++i) t += " x " + std::to_string(s[i]);
+    return t;
+  }
+
+  const InputSource& inputs_;
+  std::vector<std::string> paths_;
+  ArrayLimits limits_;
+  std::unique_ptr<ArrayReader> current_;
+  std::size_t next_ = 0;
+  std::uint64_t offset_ = 0;        // rows of the shards read
+  std::uint64_t columns_seen_ = 0;  // text: numbers a line
+  std::size_t dims_ = 0;
+  bool first_npy_ = false;
+  std::string first_dtype_;
+  std::vector<std::uint64_t> first_shape_;
+};
+
+}  // namespace
+
+std::unique_ptr<ArrayReader> open_arrays(const InputSource& inputs, const std::vector<std::string>& paths, const ArrayLimits& limits) {
+  if (paths.empty()) throw UsageError("no file given");
+  if (paths.size() == 1) return open_array(inputs, paths.front(), limits);
+  return std::make_unique<ShardedReader>(inputs, paths, limits);
+}
+
 WholeArray read_whole_array(const InputSource& inputs, const std::string& path, std::uint64_t max_elements) {
   auto reader = open_array(inputs, path, {.max_elements = max_elements});
   WholeArray a;

@@ -75,6 +75,15 @@ class ArrayReader {
 
 std::unique_ptr<ArrayReader> open_array(const InputSource& inputs, const std::string& path, const ArrayLimits& limits = {});
 
+// Several files read as one array, in the order given (a sharded dataset's
+// shards): their values one after another, rows numbered on from the last
+// shard's (shard 2's row 0 is row M1 of the whole, M1 the rows of shard 1).
+// Each shard is opened as its turn comes; all hold the same kind of element
+// and, where 2-D, rows of the same length (UsageError naming the shard if
+// not). .npy shards: the whole shape is known at once (their headers are
+// read first). Together at most limits.max_elements. One path: open_array.
+std::unique_ptr<ArrayReader> open_arrays(const InputSource& inputs, const std::vector<std::string>& paths, const ArrayLimits& limits = {});
+
 // A whole array in memory, for the inputs that are not streamed (weights).
 struct WholeArray {
   ArrayInfo info;

@@ -1,5 +1,7 @@
 #include "cli/validate/files.hpp"
 
+#include <algorithm>
+
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -86,16 +88,25 @@ std::string index_text(double v) {
   return g(v);
 }
 
+// "'a.npy'", or "'a.npy', 'b.npy' (2 files)".
+std::string files_text(const std::vector<std::string>& files) {
+  std::string t;
+  for (std::size_t i = 0; i < files.size() && i < 3; ++i) t += (i ? ", '" : "'") + printable(files[i], 200) + "'";
+  if (files.size() > 3) t += ", ...";
+  if (files.size() > 1) t += " (" + std::to_string(files.size()) + " files)";
+  return t;
+}
+
 template <class T>
 Report check(const InputSource& inputs, const FileOptions& o, const Weights& w, Progress& progress) {
   Report report;
   report.kind = "file";
   report.alpha = o.alpha;
-  report.subject = "draws in '" + printable(o.draws, 200) + "' from the weights in " + w.quoted + " (" +
+  report.subject = "draws in " + files_text(o.draws) + " from the weights in " + w.quoted + " (" +
                    (w.vector ? std::to_string(w.cols) + " weights" : std::to_string(w.rows) + " x " + std::to_string(w.cols)) + ", " +
-                   (w.fp32 ? "fp32" : "fp64") + ")" + (o.uniforms.empty() ? "" : " with the uniforms in '" + printable(o.uniforms, 200) + "'");
+                   (w.fp32 ? "fp32" : "fp64") + ")" + (o.uniforms.empty() ? "" : " with the uniforms in " + files_text(o.uniforms));
 
-  auto draws = open_array(inputs, o.draws, {.max_elements = kMaxDraws});
+  auto draws = open_arrays(inputs, o.draws, {.max_elements = kMaxDraws});
   const auto& di = draws->info();
   if (di.kind == ElementKind::Float) {
     throw UsageError(di.quoted + " holds " + di.dtype() + "; draws are indices, an integer array (int32 or int64)");
@@ -109,8 +120,10 @@ Report check(const InputSource& inputs, const FileOptions& o, const Weights& w, 
   }
   std::unique_ptr<ArrayReader> uniforms;
   if (!o.uniforms.empty()) {
-    if (o.uniforms == o.draws) throw UsageError("--uniforms and --draws name the same file");
-    uniforms = open_array(inputs, o.uniforms, {.max_elements = kMaxDraws});
+    for (const auto& f : o.uniforms) {
+      if (std::find(o.draws.begin(), o.draws.end(), f) != o.draws.end()) throw UsageError("--uniforms and --draws name the same file");
+    }
+    uniforms = open_arrays(inputs, o.uniforms, {.max_elements = kMaxDraws});
     const auto& ui = uniforms->info();
     if (ui.npy && ui.kind != ElementKind::Float) throw UsageError(ui.quoted + " holds " + ui.dtype() + "; uniforms are float32 or float64");
     if (ui.npy && di.npy && ui.shape != di.shape) throw UsageError(ui.quoted + " and " + di.quoted + " differ in shape: one uniform a draw");
@@ -275,10 +288,10 @@ Report check(const InputSource& inputs, const FileOptions& o, const Weights& w, 
       // The second pass: every draw again, for the PITs (cli/validate/rows.hpp).
       std::string no_pit;
       if (row_checks->wants_pit_pass()) {
-        if (o.draws == "-") {
+        if (o.draws.front() == "-") {
           no_pit = "the draws came from standard input, and the PITs read them twice";
         } else {
-          auto again = open_array(inputs, o.draws, {.max_elements = kMaxDraws});
+          auto again = open_arrays(inputs, o.draws, {.max_elements = kMaxDraws});
           progress.start("draws, again for the PITs", e);
           std::uint64_t f = 0;
           while (const std::size_t n = again->read(v, rows)) {
@@ -325,8 +338,9 @@ Weights token_laws(const InputSource& inputs, const FileOptions& o) {
 
 Report check_files(const InputSource& inputs, const FileOptions& o, Progress& progress) {
   const std::string& in = o.logits.empty() ? o.weights : o.logits;
-  if (in == "-" && (o.draws == "-" || o.uniforms == "-")) throw UsageError("only one input can come from standard input");
-  if (o.draws == "-" && o.uniforms == "-") throw UsageError("only one input can come from standard input");
+  if (o.draws.empty()) throw UsageError("no file of draws given");
+  const auto stdin_uses = std::count(o.draws.begin(), o.draws.end(), "-") + std::count(o.uniforms.begin(), o.uniforms.end(), "-") + (in == "-" ? 1 : 0);
+  if (stdin_uses > 1) throw UsageError("only one input can come from standard input");
   if (!o.logits.empty()) {
     Report r = check<double>(inputs, o, token_laws(inputs, o), progress);
     r.notes.push_back("each row's law: the token law of its logits (docs/tokens.md), temperature " + g(o.sampling.temperature) + ", top-k " +

@@ -19,6 +19,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/input/sources.hpp"
 #include "cli/input/weights.hpp"
@@ -30,8 +31,11 @@ namespace warpsim::cli::validate {
 
 struct FileOptions {
   std::string weights;
-  std::string draws;
-  std::string uniforms;              // "" if none
+  // One file, or several read as one in the order given (a sharded dataset's
+  // shards, blocks of rows: cli/input/arrays.hpp, open_arrays): the report
+  // is the one of a file holding them all.
+  std::vector<std::string> draws;
+  std::vector<std::string> uniforms;  // empty if none; shards as the draws' may be
   std::optional<std::string> dtype;  // "f32" | "f64": the weights' precision where the file does not say (text, integers)
   double alpha = 1e-3;
   // The sampler adds each row's weights in index order (as the scalar

@@ -90,10 +90,10 @@ Report validate_draws(const DrawsArgs& a) {
     inputs.arrays["draws"] = view_of(a.draws, "draws");
     cli::validate::FileOptions o;
     o.weights = "weights";
-    o.draws = "draws";
+    o.draws = {"draws"};
     if (a.uniforms) {
       inputs.arrays["uniforms"] = view_of(*a.uniforms, "uniforms");
-      o.uniforms = "uniforms";
+      o.uniforms = {"uniforms"};
     }
     if (a.row_seeds) {
       inputs.arrays["row_seeds"] = view_of(*a.row_seeds, "row_seeds");

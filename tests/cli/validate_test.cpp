@@ -16,6 +16,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/app.hpp"
 #include "cli/errors.hpp"
 #include "cli/input/sources.hpp"
@@ -156,6 +158,47 @@ TEST(ValidateFiles, CorrectDrawsPassDrawByDraw) {
   EXPECT_NE(r.out.find("50000 draws equal the scalar definition"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"p_raw\""), std::string::npos);
   EXPECT_NE(r.out.find("\"p_adjusted\""), std::string::npos);
+}
+
+// The report on a file's draws split into shards (--draws A B C, blocks of
+// rows, .npy and text mixed) is the report on the one file but for the
+// subject, which names the shards; uniforms may be sharded apart from them.
+TEST(ValidateFiles, ShardsAreReadAsTheOneFileHoldingThemAll) {
+  const std::vector<float> w = {1, 0, 2.5f, 3, 1e-3f, 7};
+  const auto [d, u] = correct_draws(w, 9001, 5);
+  MemoryInputs in;
+  in.files["w.npy"] = npy(w, "<f4", "(6,)");
+  in.files["d.npy"] = npy(d, "<i8", "(9001,)");
+  in.files["u.npy"] = npy(u, "<f4", "(9001,)");
+  const std::vector<std::int64_t> d1(d.begin(), d.begin() + 4000), d3(d.begin() + 6000, d.end());
+  in.files["d1.npy"] = npy(d1, "<i8", "(4000,)");
+  std::string text;
+  for (int i = 4000; i < 6000; ++i) text += std::to_string(d[static_cast<std::size_t>(i)]) + "\n";
+  in.files["d2.txt"] = text;
+  in.files["d3.npy"] = npy(d3, "<i8", "(3001,)");
+  const std::vector<float> u1(u.begin(), u.begin() + 7000), u2(u.begin() + 7000, u.end());
+  in.files["u1.npy"] = npy(u1, "<f4", "(7000,)");
+  in.files["u2.npy"] = npy(u2, "<f4", "(2001,)");
+  auto without_subject = [](std::string json) {
+    auto j = nlohmann::json::parse(json);
+    j.erase("subject");
+    j.erase("seconds");
+    return j;
+  };
+  const auto one = validate(in, {"--weights", "w.npy", "--draws", "d.npy", "--uniforms", "u.npy", "--format", "json"});
+  const auto three = validate(in, {"--weights", "w.npy", "--draws", "d1.npy", "d2.txt", "d3.npy", "--uniforms", "u1.npy", "u2.npy", "--format", "json"});
+  ASSERT_EQ(one.rc, 0) << one.out << one.err;
+  ASSERT_EQ(three.rc, 0) << three.out << three.err;
+  EXPECT_EQ(without_subject(one.out), without_subject(three.out));
+  EXPECT_NE(three.out.find("'d1.npy', 'd2.txt', 'd3.npy' (3 files)"), std::string::npos) << three.out;
+  // A 2-D shard among 1-D ones, and standard input among several, refused.
+  in.files["m.npy"] = npy(std::vector<std::int64_t>{0, 2, 3, 5}, "<i8", "(2, 2)");
+  const auto bad = validate(in, {"--weights", "w.npy", "--draws", "d1.npy", "m.npy"});
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("shards are blocks of rows of the same length"), std::string::npos) << bad.err;
+  const auto piped = validate(in, {"--weights", "w.npy", "--draws", "d1.npy", "-"});
+  EXPECT_EQ(piped.rc, 2);
+  EXPECT_NE(piped.err.find("standard input cannot be one of several files"), std::string::npos) << piped.err;
 }
 
 TEST(ValidateFiles, AMatrixOfDifferentRowsOneDrawEach) {
