@@ -23,8 +23,16 @@ CLI::App* add_alias_command(CLI::App& app, AliasOptions& o) {
   a->footer("The table: row k keeps `keep` of its capacity U for item k and gives the rest to `alias`; U and every keep are "
             "whole numbers of the unit 2^e (docs/alias.md), so the table is exact and the same for any schedule. Limits: at "
             "most 2^27 weights (walker: 8192, it is O(N^2)).");
-  a->add_option("action", o.action, "build")->required()->check(CLI::IsMember({"build"}));
-  a->add_option("--weights", o.weights, "the weights: one distribution (.npy or text, one a line; - for stdin)")->required();
+  a->add_option("action", o.action, "build, or sharded: the weights split over mpirun's ranks, a table a shard, the whole's law checked")
+      ->required()
+      ->check(CLI::IsMember({"build", "sharded"}));
+  a->add_option("--weights", o.weights, "the weights: one distribution (.npy or text, one a line; - for stdin; sharded: each rank reads its slice)");
+  a->add_option("--generate", o.generate, "sharded: instead of --weights, N weights made from --seed, each rank its slice (no process holds them all)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+  a->add_option("--draws", o.draws, "sharded: draws of the whole (an exact multinomial split over the shards), their law checked in parts")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 50));
+  a->add_option("--seed", o.seed, "sharded: the seed of the generated weights and of the draws")->capture_default_str();
+  a->add_option("--alpha", o.alpha, "sharded: the false-positive rate of the law check")->check(CLI::Range(1e-12, 0.5))->capture_default_str();
   a->add_option("--dtype", o.dtype, "the weights' precision where the file does not say it (text): f32 or f64 (default)")
       ->check(CLI::IsMember({"f32", "f64"}));
   a->add_option("--method", o.method, "walker | vose | sweep | psa | psa+")
@@ -236,6 +244,9 @@ void write_text(const AliasOptions& o, const Input& in, const Built& b, std::ost
 }  // namespace
 
 int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& inputs) {
+  if (o.action == "sharded") return run_alias_sharded(o, out, inputs);
+  if (o.weights.empty()) throw UsageError("alias build needs --weights");
+  if (o.generate || o.draws) throw UsageError("--generate and --draws go with alias sharded");
   check_options(o);
   const Input in = read_input(o, inputs);
   const Built b = build(o, in);

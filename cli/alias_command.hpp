@@ -2,6 +2,7 @@
 // the constructions of oracle/alias/ (docs/alias.md), with its exact check.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -15,7 +16,7 @@ class App;
 namespace warpsim::cli {
 
 struct AliasOptions {
-  std::string action;             // build
+  std::string action;             // build | sharded
   std::string weights;
   std::optional<std::string> dtype;
   std::string method = "sweep";   // walker | vose | sweep | psa | psa+
@@ -27,6 +28,11 @@ struct AliasOptions {
   std::string split = "pary";         // --counters: binary | pary
   std::string pack = "chunked";       // --counters: global | shared | chunked
   std::string format = "text";
+  // sharded (cli/alias_sharded.cpp): the weights over mpirun's ranks
+  std::optional<std::uint64_t> generate;  // N weights made from --seed instead of --weights
+  std::optional<std::uint64_t> draws;     // draws of the whole, the law checked
+  std::uint64_t seed = 1;
+  double alpha = 1e-3;
 };
 
 // Walker's construction is O(N^2): it takes at most this many items, which
@@ -40,5 +46,9 @@ CLI::App* add_alias_command(CLI::App& app, AliasOptions& o);
 
 // 0; throws UsageError for bad input or options.
 int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& inputs);
+
+// `warpsim alias sharded` (under mpirun: one shard a rank; docs/distributed.md):
+// 0 consistent, 1 not; a rank's bad input ends the job (exit 2).
+int run_alias_sharded(const AliasOptions& o, std::ostream& out, const InputSource& inputs);
 
 }  // namespace warpsim::cli

@@ -62,6 +62,35 @@ if [[ $rc != 0 && $rc != 124 ]]; then echo "ok: a rank killed mid-run: mpirun ex
 rc=$?
 if [[ $rc == 2 ]] && grep -q "shares the draws of a built-in sampler of indices" "$tmp/way.err"; then echo "ok: --mutants under -np 2 refused"; else fail "--mutants under -np 2: exit $rc"; cat "$tmp/way.err"; fi
 
+# A sharded alias table (dist/alias.hpp): weights generated on each rank, a
+# table a shard; for every R the same unit and total (the one table's), the
+# whole's law consistent, the shards' masses adding up to the total.
+for r in 1 2 3 4; do
+  "${mpi[@]}" -np "$r" "$warpsim" alias sharded --generate 20000 --draws 200000 --seed 4 --format json > "$tmp/a$r.json" 2> "$tmp/a$r.err"
+  rc=$?
+  if [[ $rc == 0 ]] && python3 - "$tmp/a$r.json" "$r" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = int(sys.argv[2])
+assert j["shards"] == r and len(j["ranks"]) == r, "shards"
+assert j["items"] == 20000 and sum(x["items"] for x in j["ranks"]) == 20000, "items"
+assert sum(x["mass"] for x in j["ranks"]) == j["total_units"], "masses"
+assert sum(x["draws"] for x in j["ranks"]) == 200000, "draws"
+assert j["law"]["verdict"] == "consistent", "law"
+PY
+  then echo "ok: alias sharded over $r shards: consistent"; else fail "alias sharded -np $r: exit $rc"; cat "$tmp/a$r.err"; fi
+done
+if python3 -c "
+import json, sys
+s = {(json.load(open(f))['unit_exponent'], json.load(open(f))['total_units']) for f in sys.argv[1:]}
+sys.exit(0 if len(s) == 1 else 1)" "$tmp"/a[1234].json; then echo "ok: the same unit and total for 1-4 shards"; else fail "the unit or total differs with the shards"; fi
+
+# A bad weight on one shard: exit 2, its rank and its index in the whole named.
+printf '1\n2\n3\n4\n5\n6\n7\nnan\n9\n' > "$tmp/w.txt"
+timeout 60 "${mpi[@]}" -np 3 "$warpsim" alias sharded --weights "$tmp/w.txt" --draws 1000 > /dev/null 2> "$tmp/nan.err"
+rc=$?
+if [[ $rc == 2 ]] && grep -q "rank 2 of 3: weight 7 is not a number" "$tmp/nan.err"; then echo "ok: a NaN weight on shard 2 ends the job with exit 2, naming it"; else fail "a NaN on shard 2: exit $rc"; cat "$tmp/nan.err"; fi
+
 # The cap: 10^12 draws a process.
 "$warpsim" validate --builtin sum-tree --draws-per-law 1500000000000 > /dev/null 2> "$tmp/cap.err"
 rc=$?

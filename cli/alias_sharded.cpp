@@ -1,0 +1,142 @@
+// `warpsim alias sharded`: an alias table over weights no process holds
+// whole (dist/alias.hpp): each of mpirun's ranks reads its slice of --weights
+// (or makes its slice of --generate N from --seed), builds its shard's table
+// at the whole's unit, makes its share of --draws, and the whole's law is
+// checked in parts. One process without mpirun: one shard.
+#include <chrono>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/alias_command.hpp"
+#include "cli/errors.hpp"
+#include "cli/input/arrays.hpp"
+#include "dist/alias.hpp"
+#include "rng/philox_uniform.hpp"
+
+namespace warpsim::cli {
+
+namespace {
+
+// Item i of --generate N: a weight spread over three decades, every 13th 0.
+double generated_weight(std::uint64_t seed, std::uint64_t i) {
+  if (i % 13 == 5) return 0;
+  return 1.0 / (1.0 + 1000.0 * rng::uniform<double>(seed, i, 0xfffffffeu));
+}
+
+// This rank's slice [first, first + count) of the weights in `path`, read in
+// a stream (the rest passed over, not held).
+std::vector<double> read_slice(const InputSource& inputs, const std::string& path, const dist::Communicator& comm, std::uint64_t& total) {
+  auto a = open_array(inputs, path);
+  if (!a->info().npy) {  // text: the length first
+    std::vector<double> v(1 << 16);
+    std::vector<std::uint64_t> rows(v.size());
+    total = 0;
+    while (const std::size_t n = a->read(v, rows)) total += n;
+    a = open_array(inputs, path);
+  } else {
+    const auto& shape = a->info().shape;
+    if (shape.size() != 1) throw UsageError(a->info().quoted + ": sharded weights are one distribution, a 1-D array");
+    total = shape[0];
+  }
+  const dist::Share s = dist::share_of(total, 1, comm.rank(), comm.size());
+  std::vector<double> mine;
+  mine.reserve(s.count);
+  std::vector<double> v(1 << 16);
+  std::vector<std::uint64_t> rows(v.size());
+  std::uint64_t at = 0;
+  while (const std::size_t n = a->read(v, rows)) {
+    for (std::size_t i = 0; i < n; ++i, ++at)
+      if (at >= s.first && at < s.first + s.count) mine.push_back(v[i]);
+  }
+  return mine;
+}
+
+int sharded(const AliasOptions& o, std::ostream& out, const InputSource& inputs, const dist::Communicator& comm) {
+  if (o.weights.empty() == !o.generate) throw UsageError("alias sharded takes --weights FILE or --generate N");
+  if (o.method != "sweep" || o.splits || o.group || o.lanes || o.counters || o.device || o.dtype) {
+    throw UsageError("alias sharded builds each shard by PSA on the host: --method, --splits, --group, --lanes, --counters, --device and --dtype do not apply");
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  std::uint64_t total = 0;
+  std::vector<double> w;
+  if (o.generate) {
+    total = *o.generate;
+    const dist::Share s = dist::share_of(total, 1, comm.rank(), comm.size());
+    if (s.count > (std::uint64_t{1} << 32)) throw UsageError("--generate: a shard holds at most 2^32 items; use more ranks");
+    w.resize(s.count);
+    for (std::uint64_t i = 0; i < s.count; ++i) w[i] = generated_weight(o.seed, s.first + i);
+  } else {
+    w = read_slice(inputs, o.weights, comm, total);
+  }
+  const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  dist::ShardedAlias t;
+  try {
+    t = dist::build_sharded_alias<double>(comm, w);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  const std::uint64_t n = o.draws.value_or(0);
+  std::uint64_t mine = 0;
+  const auto t1 = std::chrono::steady_clock::now();
+  const auto counts = n ? dist::sample_counts(comm, t, n, o.seed, &mine) : std::vector<std::uint64_t>{};
+  const double sample_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  dist::PartsVerdict v;
+  if (n) v = dist::law_in_parts(comm, t, counts, o.alpha);
+  // Per rank: items, mass, build and sampling seconds, draws.
+  std::ostringstream line;
+  line.precision(6);
+  line << w.size() << " " << t.masses[static_cast<std::size_t>(comm.rank())] << " " << read_seconds << " " << t.build_seconds << " " << sample_seconds << " " << mine;
+  const auto lines = comm.gather(line.str());
+  const double wall = comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  const int code = !n || v.consistent ? kExitOk : kExitFailureFound;
+  if (comm.rank() != 0) return code;
+  if (o.format == "json") {
+    nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
+    for (std::size_t r = 0; r < lines.size(); ++r) {
+      std::istringstream in(lines[r]);
+      std::uint64_t items = 0, mass = 0, draws = 0;
+      double rs = 0, bs = 0, ss = 0;
+      in >> items >> mass >> rs >> bs >> ss >> draws;
+      ranks.push_back({{"rank", r}, {"items", items}, {"mass", mass}, {"read_seconds", rs}, {"build_seconds", bs}, {"sample_seconds", ss}, {"draws", draws}});
+    }
+    nlohmann::ordered_json j = {{"warpsim_alias_sharded", 1}, {"items", t.items}, {"shards", comm.size()}, {"unit_exponent", t.exponent},
+                                {"total_units", t.total}, {"draws", n}, {"seconds", wall}, {"ranks", ranks}};
+    if (n) {
+      j["law"] = {{"cells", v.cells}, {"pearson", v.pearson}, {"pearson_p", v.pearson_p}, {"g", v.g}, {"g_p", v.g_p},
+                  {"binomial_rejected", v.binomial_rejected}, {"zero_weight_draws", v.zero_weight_draws}, {"alpha", o.alpha},
+                  {"verdict", v.consistent ? "consistent" : "inconsistent"}};
+    }
+    out << j.dump(2) << "\n";
+    return code;
+  }
+  out << "sharded alias table: " << t.items << " items over " << comm.size() << (comm.size() == 1 ? " shard" : " shards") << " (" << comm.describe()
+      << "), unit 2^" << t.exponent << ", U = " << t.total << "\n";
+  for (std::size_t r = 0; r < lines.size(); ++r) {
+    std::istringstream in(lines[r]);
+    std::uint64_t items = 0, mass = 0, draws = 0;
+    double rs = 0, bs = 0, ss = 0;
+    in >> items >> mass >> rs >> bs >> ss >> draws;
+    out << "  shard " << r << ": " << items << " items, mass " << mass << ", read " << rs << " s, built " << bs << " s" << (n ? ", " + std::to_string(draws) + " draws in " : "")
+        << (n ? std::to_string(ss) + " s" : "") << "\n";
+  }
+  if (n) out << "law of the whole (in parts, alpha " << o.alpha << "): " << v.text() << "\n";
+  out << "seconds: " << wall << "\n";
+  return code;
+}
+
+}  // namespace
+
+int run_alias_sharded(const AliasOptions& o, std::ostream& out, const InputSource& inputs) {
+  const dist::Communicator& comm = dist::Communicator::world();
+  if (!comm.distributed()) return sharded(o, out, inputs, comm);
+  try {
+    return sharded(o, out, inputs, comm);
+  } catch (const UsageError& e) {
+    comm.abort(kExitUsage, e.what());
+  } catch (const std::exception& e) {
+    comm.abort(kExitInternal, std::string("internal error: ") + printable(e.what(), 400) + " (please report it)");
+  }
+}
+
+}  // namespace warpsim::cli
