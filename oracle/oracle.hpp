@@ -25,7 +25,8 @@
 //                          split_warp.hpp, split_pary.hpp (Alg. 3.1, the p-ary split),
 //                          pack_warp.hpp, pack_chunked.hpp (Alg. 3.2), psa_plus_warp.hpp,
 //                          psa_warp.hpp (PSA end to end, its phase map), sample_warp.hpp,
-//                          sectioned_warp.hpp
+//                          sectioned_warp.hpp; sharded.hpp (one table's law over weights
+//                          split into shards, a table a shard: dist/alias.hpp's steps)
 //   token/token_law.hpp    an LLM server's token law defined exactly: logits, temperature,
 //                          top-k, top-p, min-p (Hugging Face's order, ties stated), the
 //                          sum tree's draw by a request's seed and offset (issue 52)
@@ -52,6 +53,7 @@
 #include "oracle/alias/sample_warp.hpp"
 #include "oracle/alias/sectioned.hpp"
 #include "oracle/alias/sectioned_warp.hpp"
+#include "oracle/alias/sharded.hpp"
 #include "oracle/alias/split_pary.hpp"
 #include "oracle/alias/split_warp.hpp"
 #include "oracle/alias/sweep.hpp"
