@@ -6,14 +6,16 @@
 # CPU ranks, oversubscribed (CI has 2 cores), small sizes.
 set -uo pipefail
 warpsim=$1
-suppressions=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# Open MPI's own allocations that live until exit, under LeakSanitizer
-# (tests/mpi/lsan.supp says which and why).
-export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$suppressions"
-mpi=(mpirun --allow-run-as-root --oversubscribe -x LSAN_OPTIONS -x ASAN_OPTIONS -x UBSAN_OPTIONS -x WARPSIM_FAULT)
-export WARPSIM_FAULT= ASAN_OPTIONS=${ASAN_OPTIONS-} UBSAN_OPTIONS=${UBSAN_OPTIONS-}
+# Under AddressSanitizer, the ranks run without LeakSanitizer: Open MPI
+# keeps allocations until exit in components it dlcloses at MPI_Finalize,
+# whose frames LeakSanitizer can then neither name nor suppress. The same
+# code's leaks are checked on one process (the first run of each check, and
+# every other test).
+rank_asan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+mpi=(mpirun --allow-run-as-root --oversubscribe -x ASAN_OPTIONS="$rank_asan" -x UBSAN_OPTIONS -x WARPSIM_FAULT)
+export WARPSIM_FAULT= UBSAN_OPTIONS=${UBSAN_OPTIONS-}
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
