@@ -7,8 +7,9 @@
 #   ranks    validate --builtin alias-psa and sum-tree on the GPU, one process
 #            without mpirun and 1, 2, 4 ranks sharing the GPU: the reports
 #            compared but for their time fields, and the seconds each took
-#   sharded  alias sharded: 2^26 generated items, 2 x 10^9 draws, 1-16 CPU
-#            ranks (the host build of each shard), build and sampling seconds
+#   sharded  alias sharded: ITEMS generated items (default 2^24), DRAWS draws
+#            (default 2^28), over RANKS CPU ranks (default "1 4 16": the host
+#            build of each shard), generation, build and sampling seconds
 # summary.txt and one archive of the logs under $OUT.
 set -uo pipefail
 final=${OUT:-/tmp/out}
@@ -59,8 +60,8 @@ PY
 fi
 
 if has sharded; then
-  for r in 1 2 4 8 16; do
-    timed "sharded.np$r" "${mpi[@]}" -np "$r" "$w" alias sharded --generate 67108864 --draws 2000000000 --seed 1 --format json
+  for r in ${RANKS:-1 4 16}; do
+    timed "sharded.np$r" "${mpi[@]}" -np "$r" "$w" alias sharded --generate "${ITEMS:-16777216}" --draws "${DRAWS:-268435456}" --seed 1 --format json
     python3 -c "
 import json, sys
 j = json.load(open(sys.argv[1]))
