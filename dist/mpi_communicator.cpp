@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
+#include <string>
 
 #include "dist/communicator_impl.hpp"
 #include "dist/mpi.hpp"
@@ -67,7 +68,10 @@ struct Mpi final : Communicator::Impl {
     return out;
   }
   [[noreturn]] void abort(int exit_code, const std::string& message) const override {
-    std::cerr << "warpsim: rank " << r << " of " << n << ": " << message << "\n";
+    // One write, so that the line is whole however mpirun interleaves the
+    // ranks' standard errors.
+    const std::string line = "warpsim: rank " + std::to_string(r) + " of " + std::to_string(n) + ": " + message + "\n";
+    std::cerr.write(line.data(), static_cast<std::streamsize>(line.size()));
     std::cerr.flush();
     MPI_Abort(comm, exit_code);
     std::_Exit(exit_code);  // (MPI_Abort does not return)
