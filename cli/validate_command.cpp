@@ -15,6 +15,7 @@
 #include "stats/continuous_law.hpp"
 #include "properties/value_samplers.hpp"
 #include "cli/validate/plugin.hpp"
+#include "cli/validate/relay.hpp"
 #include "cli/validate/render.hpp"
 #include "cli/validate/sandbox.hpp"
 #include "cli/validate/samplers.hpp"
@@ -39,7 +40,7 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
       "  --mutants [--only NAME]                the seeded-bug catalogue's mutation score\n"
       "Exit codes: 0 consistent; 1 inconsistent (a check failed, a draw out of range or of weight 0, a mutant survived); "
       "2 bad input or usage (malformed files, a broken plugin, its errors and crashes).\n"
-      "Under mpirun (-np R), a built-in sampler of indices shares its law's draws over the R processes; the report, printed by rank 0, "
+      "Under mpirun (-np R), a sampler of indices (a built-in or a plugin's) shares its law's draws over the R processes; the report, printed by rank 0, "
       "is the same for any R but for its time (docs/distributed.md).\n"
       "Limits: weights hold at most 2^27 values; a file of draws at most 2^40 (streamed, constant memory); "
       "--target-tv asks for at most 10^12 draws. Docs: docs/validate.md.");
@@ -197,9 +198,9 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
   const bool sampling_given = o.temperature || o.top_k || o.top_p || o.min_p || o.logit_type;
   if (sampling_given && o.logits.empty()) throw UsageError("--temperature, --top-k, --top-p, --min-p and --logit-type describe the law of --logits: they go with it");
   if (!o.logits.empty() && !file_way) throw UsageError("--logits gives the law of a file of draws: it goes with --draws");
-  if (comm.distributed() && !(builtin_way && !is_value_algorithm(o.builtin))) {
+  if (comm.distributed() && (o.list || !((builtin_way && !is_value_algorithm(o.builtin)) || plugin_way))) {
     throw UsageError("under mpirun with " + std::to_string(comm.size()) +
-                     " processes, validate shares the draws of a built-in sampler of indices (--builtin); run this way in on one process");
+                     " processes, validate shares the draws of a sampler of indices (--builtin or --plugin); run this way in on one process");
   }
   if (o.draws_count && *o.draws_count > kMaxDrawsPerLaw * static_cast<std::uint64_t>(comm.size())) {
     throw UsageError("--draws-per-law " + std::to_string(*o.draws_count) + ": at most 10^12 a process" +
@@ -287,6 +288,10 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
                                           {o.row_draws != 0, "--row-draws"}, {o.tests.has_value(), "--tests", "no inputs are generated"},
                                           {o.max_rows.has_value(), "--max-rows"}, {o.max_cols.has_value(), "--max-k"}, {o.dtype.has_value(), "--dtype"},
                                           {o.counterexample.has_value(), "--counterexample", "nothing is shrunk: the law's parameters are given"}});
+        if (comm.distributed()) {
+          throw UsageError("under mpirun with " + std::to_string(comm.size()) + " processes, validate shares the draws of a sampler of indices; '" +
+                           raw.name + "' draws values: run it on one process");
+        }
         PluginValuesOptions po{o.law, o.draws_count.value_or(1000000), o.seed.value_or(1), o.alpha, o.clamp};
         report = check_plugin_values(*plugin, raw, po, progress);
       } else if (o.clamp.low || o.clamp.high) {
@@ -303,18 +308,27 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
         s.kind = "plugin";
         s.subject = "plugin '" + o.plugin + "', sampler '" + raw.name + "' (" + plugin->describe(raw) + ")";
         s.take_error = [plugin] { return plugin->take_error(); };
-        s.law32 = [plugin, &raw](const std::vector<float>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
-          return plugin->draw_law<float>(raw, w, n, seed, c, p);
+        // The law's draws: this process's share of them (all of them alone).
+        auto share = [plugin, &raw](const dist::Communicator& c, std::size_t k, std::uint64_t n, bool row_draws) {
+          const auto sh = dist::share_of(n, plugin->law_grain(raw, k, row_draws), c.rank(), c.size());
+          return Plugin::DrawRange{sh.first, sh.count};
         };
-        s.law64 = [plugin, &raw](const std::vector<double>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
-          return plugin->draw_law<double>(raw, w, n, seed, c, p);
+        s.law32 = [plugin, &raw, share](const dist::Communicator& c, const std::vector<float>& w, std::uint64_t n, std::uint64_t seed, LawCounter& ctr,
+                                        const std::function<void(std::uint64_t)>& p) {
+          return plugin->draw_law<float>(raw, w, n, seed, ctr, p, share(c, w.size(), n, false));
+        };
+        s.law64 = [plugin, &raw, share](const dist::Communicator& c, const std::vector<double>& w, std::uint64_t n, std::uint64_t seed, LawCounter& ctr,
+                                        const std::function<void(std::uint64_t)>& p) {
+          return plugin->draw_law<double>(raw, w, n, seed, ctr, p, share(c, w.size(), n, false));
         };
         if (const auto* v3 = plugin->v3_of(raw); v3 && v3->draw_row_draws) {
-          s.row_law32 = [plugin, &raw](const std::vector<float>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
-            return plugin->draw_row_law<float>(raw, w, n, seed, c, p);
+          s.row_law32 = [plugin, &raw, share](const dist::Communicator& c, const std::vector<float>& w, std::uint64_t n, std::uint64_t seed, LawCounter& ctr,
+                                              const std::function<void(std::uint64_t)>& p) {
+            return plugin->draw_row_law<float>(raw, w, n, seed, ctr, p, share(c, w.size(), n, true));
           };
-          s.row_law64 = [plugin, &raw](const std::vector<double>& w, std::uint64_t n, std::uint64_t seed, LawCounter& c, const std::function<void(std::uint64_t)>& p) {
-            return plugin->draw_row_law<double>(raw, w, n, seed, c, p);
+          s.row_law64 = [plugin, &raw, share](const dist::Communicator& c, const std::vector<double>& w, std::uint64_t n, std::uint64_t seed, LawCounter& ctr,
+                                              const std::function<void(std::uint64_t)>& p) {
+            return plugin->draw_row_law<double>(raw, w, n, seed, ctr, p, share(c, w.size(), n, true));
           };
         }
         so.replay_prefix = "warpsim validate --plugin " + quote(o.plugin) + " --sampler " + raw.name;
@@ -383,15 +397,29 @@ int run_validate(const ValidateOptions& o, std::ostream& out, const InputSource&
       comm.abort(kExitInternal, std::string("internal error: ") + printable(e.what(), 400) + " (please report it)");
     }
   }
-  if (dist::launched_by_mpirun()) {
-    throw UsageError("--plugin under mpirun: a plugin's draws are not shared over processes yet; run it without mpirun (docs/distributed.md)");
-  }
   // A plugin's code runs in a worker process it cannot outlive or end the
   // verdict from (cli/validate/sandbox.hpp).
-  const auto r = run_in_worker([&](std::ostream& w) { return validate_here(o, w, inputs, progress_out, dist::Communicator::world()); },
-                               "plugin '" + printable(o.plugin, 200) + "'", o.time_limit.value_or(kDefaultTimeLimit));
-  out << r.output;
-  return r.exit_code;
+  const std::string who = "plugin '" + printable(o.plugin, 200) + "'";
+  const double limit = o.time_limit.value_or(kDefaultTimeLimit);
+  if (!dist::launched_by_mpirun()) {
+    const auto r = run_in_worker([&](std::ostream& w) { return validate_here(o, w, inputs, progress_out, dist::Communicator::self()); }, who, limit);
+    out << r.output;
+    return r.exit_code;
+  }
+  // Under mpirun the worker, forked before MPI starts, reaches the other
+  // ranks through its parent (cli/validate/relay.hpp); whatever ends one
+  // rank's worker without a report ends the job, naming the rank.
+  std::optional<dist::Communicator> worker_comm;
+  const Channel channel = relay_channel(worker_comm);
+  try {
+    const auto r = run_in_worker([&](std::ostream& w) { return validate_here(o, w, inputs, progress_out, *worker_comm); }, who, limit, &channel);
+    out << r.output;
+    return r.exit_code;
+  } catch (const UsageError& e) {
+    dist::Communicator::world().abort(kExitUsage, e.what());
+  } catch (const std::exception& e) {
+    dist::Communicator::world().abort(kExitInternal, std::string("internal error: ") + printable(e.what(), 400) + " (please report it)");
+  }
 }
 
 }  // namespace warpsim::cli

@@ -18,6 +18,13 @@ namespace warpsim::cli::validate {
 
 namespace {
 
+// The draws of one row (draw_row_draws) a call: samplers.cpp's
+// law_through_row_draws makes the same.
+constexpr std::uint64_t kRowLawChunk = std::uint64_t{1} << 22;
+
+// Rows of k weights in one draw_rows call of the law: up to 2^26 weights.
+std::uint64_t rows_chunk(std::size_t k) { return std::max<std::uint64_t>(1, (std::uint64_t{1} << 26) / static_cast<std::uint64_t>(k)); }
+
 // ---- a crash inside a plugin call: the message names the call, exit 2 ----
 
 char g_crash_message[2048];
@@ -416,9 +423,14 @@ properties::Sampler Plugin::as_sampler(const warpsim_sampler& s) {
   return out;
 }
 
+std::uint64_t Plugin::law_grain(const warpsim_sampler& s, std::size_t k, bool row_draws) const {
+  if (row_draws) return kRowLawChunk;
+  return s.draw_many ? std::uint64_t{1} << 12 : rows_chunk(k);
+}
+
 template <class T>
 std::string Plugin::draw_law(const warpsim_sampler& s, const std::vector<T>& weights, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
-                             const std::function<void(std::uint64_t)>& progress) {
+                             const std::function<void(std::uint64_t)>& progress, std::optional<DrawRange> share) {
   const std::int64_t k = static_cast<std::int64_t>(weights.size());
   const std::string call = "plugin '" + printable(path_, 200) + "', sampler '" + s.name + "'";
   const bool device = s.memory == WARPSIM_DEVICE_MEMORY;
@@ -426,11 +438,12 @@ std::string Plugin::draw_law(const warpsim_sampler& s, const std::vector<T>& wei
     if (const auto why = device::unavailable(); !why.empty()) fail(s, "draw_many", "it takes device memory, and " + why);
   }
   // Chunks: draw_many takes up to 2^24 draws a call; draw_rows up to 2^26 weights.
-  const std::uint64_t chunk = s.draw_many ? std::uint64_t{1} << 24 : std::max<std::uint64_t>(1, (std::uint64_t{1} << 26) / static_cast<std::uint64_t>(k));
+  const std::uint64_t chunk = s.draw_many ? std::uint64_t{1} << 24 : rows_chunk(weights.size());
+  const DrawRange mine = share.value_or(DrawRange{0, n});
   std::vector<T> rows;  // copies of the row, for draw_rows
   if (!s.draw_many) {
-    rows.reserve(static_cast<std::size_t>(std::min(chunk, n) * static_cast<std::uint64_t>(k)));
-    for (std::uint64_t r = 0; r < std::min(chunk, n); ++r) rows.insert(rows.end(), weights.begin(), weights.end());
+    rows.reserve(static_cast<std::size_t>(std::min(chunk, mine.count) * static_cast<std::uint64_t>(k)));
+    for (std::uint64_t r = 0; r < std::min(chunk, mine.count); ++r) rows.insert(rows.end(), weights.begin(), weights.end());
   }
   const auto& host = s.draw_many ? weights : rows;
   std::unique_ptr<device::Buffer> d_weights;
@@ -440,7 +453,7 @@ std::string Plugin::draw_law(const warpsim_sampler& s, const std::vector<T>& wei
   }
   const void* w = device ? d_weights->get() : static_cast<const void*>(host.data());
   const char* entry = s.draw_many ? "draw_many" : "draw_rows";
-  return count_law<T>(s, entry, weights, n, chunk, counter, progress, [&](std::uint64_t first, std::uint64_t m, std::int32_t* out) {
+  return count_law<T>(s, entry, weights, mine, chunk, counter, progress, [&](std::uint64_t first, std::uint64_t m, std::int32_t* out) {
     if (s.draw_many) return s.draw_many(s.context, w, dtype_of<T>(), k, static_cast<std::int64_t>(m), seed, first, out);
     // Row r of this chunk is draw first + r: the seed's stream continues
     // across chunks by a new seed per chunk (a replayable sampler keys row
@@ -519,7 +532,7 @@ std::vector<double> Plugin::draw_values(const warpsim_sampler& s, const std::vec
 
 template <class T>
 std::string Plugin::draw_row_law(const warpsim_sampler& s, const std::vector<T>& weights, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
-                                 const std::function<void(std::uint64_t)>& progress) {
+                                 const std::function<void(std::uint64_t)>& progress, std::optional<DrawRange> share) {
   const auto& entry = *v3_of(s);
   const std::int64_t k = static_cast<std::int64_t>(weights.size());
   const std::string call = "plugin '" + printable(path_, 200) + "', sampler '" + s.name + "'";
@@ -531,21 +544,22 @@ std::string Plugin::draw_row_law(const warpsim_sampler& s, const std::vector<T>&
   // draw_row_draws: one row, 2^22 draws a call, chunk c from seed + c at
   // offset 0. Counted as draw_law counts (a histogram on the GPU for device
   // samplers), so that 10^10 draws never leave the device.
-  constexpr std::uint64_t chunk = std::uint64_t{1} << 22;
+  constexpr std::uint64_t chunk = kRowLawChunk;
   std::unique_ptr<device::Buffer> d_weights;
   if (device) {
     d_weights = std::make_unique<device::Buffer>(weights.size() * sizeof(T), call + ": the weights");
     d_weights->upload(weights.data(), d_weights->bytes());
   }
   const void* w = device ? d_weights->get() : static_cast<const void*>(weights.data());
-  return count_law<T>(s, "draw_row_draws", weights, n, chunk, counter, progress, [&](std::uint64_t first, std::uint64_t m, std::int32_t* out) {
+  return count_law<T>(s, "draw_row_draws", weights, share.value_or(DrawRange{0, n}), chunk, counter, progress,
+                      [&](std::uint64_t first, std::uint64_t m, std::int32_t* out) {
     const std::uint64_t row_seed = seed + first / chunk, offset = 0;
     return entry.draw_row_draws(s.context, w, dtype_of<T>(), 1, k, static_cast<std::int64_t>(m), &row_seed, &offset, out);
   });
 }
 
 template <class T>
-std::string Plugin::count_law(const warpsim_sampler& s, const char* entry, const std::vector<T>& weights, std::uint64_t n, std::uint64_t chunk,
+std::string Plugin::count_law(const warpsim_sampler& s, const char* entry, const std::vector<T>& weights, DrawRange share, std::uint64_t chunk,
                               LawCounter& counter, const std::function<void(std::uint64_t)>& progress,
                               const std::function<int(std::uint64_t first, std::uint64_t m, std::int32_t* out)>& draw) {
   const std::int64_t k = static_cast<std::int64_t>(weights.size());
@@ -555,15 +569,17 @@ std::string Plugin::count_law(const warpsim_sampler& s, const char* entry, const
   if (device) {  // the histogram looks weights up in one row
     d_row = std::make_unique<device::Buffer>(weights.size() * sizeof(T), "the weights");
     d_row->upload(weights.data(), d_row->bytes());
-    d_idx = std::make_unique<device::Buffer>(std::min(chunk, n) * sizeof(std::int32_t), call + ": the indices");
+    d_idx = std::make_unique<device::Buffer>(std::max<std::uint64_t>(1, std::min(chunk, share.count)) * sizeof(std::int32_t), call + ": the indices");
     d_counts = std::make_unique<device::Buffer>(static_cast<std::size_t>(k) * sizeof(std::uint64_t), "the histogram");
     d_counts->zero();
   }
-  std::vector<std::int32_t> idx(static_cast<std::size_t>(std::min(chunk, n)));
+  std::vector<std::int32_t> idx(static_cast<std::size_t>(std::min(chunk, share.count)));
   std::string failure;
   std::uint64_t bad_range = 0, bad_zero = 0;
-  for (std::uint64_t first = 0; first < n; first += chunk) {
-    const std::uint64_t m = std::min(chunk, n - first);
+  const std::uint64_t end = share.first + share.count;
+  counter.start_at(share.first);
+  for (std::uint64_t first = share.first; first < end; first += chunk) {
+    const std::uint64_t m = std::min(chunk, end - first);
     auto* out = device ? static_cast<std::int32_t*>(d_idx->get()) : idx.data();
     int rc = 0;
     {
@@ -606,7 +622,7 @@ std::string Plugin::count_law(const warpsim_sampler& s, const char* entry, const
         counter.add(static_cast<std::uint64_t>(v));
       }
     }
-    progress(first + m);
+    progress(first + m - share.first);
   }
   if (device) {
     std::vector<std::uint64_t> counts(static_cast<std::size_t>(k));
@@ -618,12 +634,12 @@ std::string Plugin::count_law(const warpsim_sampler& s, const char* entry, const
 }
 
 template std::string Plugin::draw_law<float>(const warpsim_sampler&, const std::vector<float>&, std::uint64_t, std::uint64_t, LawCounter&,
-                                             const std::function<void(std::uint64_t)>&);
+                                             const std::function<void(std::uint64_t)>&, std::optional<DrawRange>);
 template std::string Plugin::draw_law<double>(const warpsim_sampler&, const std::vector<double>&, std::uint64_t, std::uint64_t, LawCounter&,
-                                              const std::function<void(std::uint64_t)>&);
+                                              const std::function<void(std::uint64_t)>&, std::optional<DrawRange>);
 template std::string Plugin::draw_row_law<float>(const warpsim_sampler&, const std::vector<float>&, std::uint64_t, std::uint64_t, LawCounter&,
-                                                 const std::function<void(std::uint64_t)>&);
+                                                 const std::function<void(std::uint64_t)>&, std::optional<DrawRange>);
 template std::string Plugin::draw_row_law<double>(const warpsim_sampler&, const std::vector<double>&, std::uint64_t, std::uint64_t, LawCounter&,
-                                                  const std::function<void(std::uint64_t)>&);
+                                                  const std::function<void(std::uint64_t)>&, std::optional<DrawRange>);
 
 }  // namespace warpsim::cli::validate

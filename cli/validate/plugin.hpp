@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -44,19 +45,31 @@ class Plugin {
   properties::Sampler as_sampler(const warpsim_sampler& s);
   std::string take_error();
 
+  // Where processes share a law's n draws (dist::share_of), this one's:
+  // draws first .. first + count - 1 (global indices: a draw is the same
+  // whichever process makes it). law_grain says in what whole numbers of
+  // draws they may be handed out: a chunk with a seed of its own for
+  // draw_rows and draw_row_draws, 4,096 for draw_many (keyed by index).
+  struct DrawRange {
+    std::uint64_t first = 0;
+    std::uint64_t count = 0;
+  };
+  std::uint64_t law_grain(const warpsim_sampler& s, std::size_t k, bool row_draws) const;
+
   // n draws from one distribution into `counter` (host memory: counted on
   // the host; device memory: a histogram on the GPU), in chunks, calling
   // progress(done). Returns the first draw outside [0, k) or of weight 0 as
   // a failure text ("" if none). Throws UsageError on the plugin's errors.
+  // `share`: this process's draws (none: all n).
   template <class T>
   std::string draw_law(const warpsim_sampler& s, const std::vector<T>& weights, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
-                       const std::function<void(std::uint64_t)>& progress);
+                       const std::function<void(std::uint64_t)>& progress, std::optional<DrawRange> share = std::nullopt);
   // The same through draw_row_draws (version 3): n draws of one row, S =
   // 2^22 a call, the call c from seed + c -- the draws of samplers.cpp's
   // law_through_row_draws, counted as draw_law counts.
   template <class T>
   std::string draw_row_law(const warpsim_sampler& s, const std::vector<T>& weights, std::uint64_t n, std::uint64_t seed, LawCounter& counter,
-                           const std::function<void(std::uint64_t)>& progress);
+                           const std::function<void(std::uint64_t)>& progress, std::optional<DrawRange> share = std::nullopt);
 
   // n values of the sampler's continuous law (version 3's draw_values) with
   // these parameters, values first .. first + n - 1 of the seed's stream,
@@ -79,7 +92,7 @@ class Plugin {
   // out (device memory for device samplers) and returns the entry's code;
   // they are checked in range and of positive weight, and counted.
   template <class T>
-  std::string count_law(const warpsim_sampler& s, const char* entry, const std::vector<T>& weights, std::uint64_t n, std::uint64_t chunk,
+  std::string count_law(const warpsim_sampler& s, const char* entry, const std::vector<T>& weights, DrawRange share, std::uint64_t chunk,
                         LawCounter& counter, const std::function<void(std::uint64_t)>& progress,
                         const std::function<int(std::uint64_t first, std::uint64_t m, std::int32_t* out)>& draw);
   template <class T>

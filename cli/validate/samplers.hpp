@@ -55,12 +55,14 @@ struct SamplerOptions {
   const dist::Communicator* comm = nullptr;
 };
 
-// Draws n times from one distribution into a counter; returns the first
-// failing draw's description ("" if none). The plugin path counts on the GPU
-// for device samplers; the default draws through the Sampler.
-using LawDraw32 = std::function<std::string(const std::vector<float>&, std::uint64_t n, std::uint64_t seed, LawCounter&,
+// Draws this process's share of n draws from one distribution into a
+// counter (dist::share_of over the Communicator's ranks, each draw keyed by
+// its global index); returns the first failing draw's description ("" if
+// none). The plugin path counts on the GPU for device samplers; the default
+// draws through the Sampler.
+using LawDraw32 = std::function<std::string(const dist::Communicator&, const std::vector<float>&, std::uint64_t n, std::uint64_t seed, LawCounter&,
                                             const std::function<void(std::uint64_t)>&)>;
-using LawDraw64 = std::function<std::string(const std::vector<double>&, std::uint64_t n, std::uint64_t seed, LawCounter&,
+using LawDraw64 = std::function<std::string(const dist::Communicator&, const std::vector<double>&, std::uint64_t n, std::uint64_t seed, LawCounter&,
                                             const std::function<void(std::uint64_t)>&)>;
 
 struct SamplerUnderTest {

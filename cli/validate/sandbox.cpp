@@ -56,7 +56,7 @@ void note_call(const std::string& what) {
   g_note[n] = '\0';
 }
 
-SandboxOutcome run_in_worker(const std::function<int(std::ostream&)>& work, const std::string& who, double seconds) {
+SandboxOutcome run_in_worker(const std::function<int(std::ostream&)>& work, const std::string& who, double seconds, const Channel* channel) {
   void* shared = ::mmap(nullptr, kNoteBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (shared == MAP_FAILED) throw std::runtime_error("validate: cannot map the worker's note");
   auto* note = static_cast<char*>(shared);
@@ -66,20 +66,37 @@ SandboxOutcome run_in_worker(const std::function<int(std::ostream&)>& work, cons
     ::munmap(shared, kNoteBytes);
     throw std::runtime_error("validate: cannot make the worker's pipe");
   }
+  // The channel's pipes: requests (worker to parent) and answers.
+  int req[2] = {-1, -1}, ans[2] = {-1, -1};
+  if (channel && (::pipe(req) != 0 || ::pipe(ans) != 0)) {
+    for (const int fd : {req[0], req[1]}) {
+      if (fd >= 0) ::close(fd);
+    }
+    ::close(fds[0]), ::close(fds[1]), ::munmap(shared, kNoteBytes);
+    throw std::runtime_error("validate: cannot make the worker's request pipes");
+  }
+  auto close_channel = [&](bool worker_side) {
+    if (!channel) return;
+    ::close(worker_side ? req[0] : req[1]);
+    ::close(worker_side ? ans[1] : ans[0]);
+  };
   std::cout.flush();
   std::cerr.flush();
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]), ::close(fds[1]), ::munmap(shared, kNoteBytes);
+    if (channel) ::close(req[0]), ::close(req[1]), ::close(ans[0]), ::close(ans[1]);
     throw std::runtime_error("validate: cannot start the worker");
   }
   if (pid == 0) {
     // The worker: everything the plugin touches happens here; it ends with
     // _exit, never returning into its parent's stack.
     ::close(fds[0]);
+    close_channel(true);
     g_note = note;
     std::ostringstream out;
     try {
+      if (channel) channel->worker_end(req[1], ans[0]);
       const int code = work(out);
       note_call("");
       send(fds[1], 'R', code, out.str());
@@ -93,6 +110,7 @@ SandboxOutcome run_in_worker(const std::function<int(std::ostream&)>& work, cons
     ::_exit(0);
   }
   ::close(fds[1]);
+  close_channel(false);
   std::string bytes;
   bool timed_out = false;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -103,16 +121,23 @@ SandboxOutcome run_in_worker(const std::function<int(std::ostream&)>& work, cons
       timed_out = true;
       break;
     }
-    pollfd p{fds[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+    pollfd p[2] = {{fds[0], POLLIN, 0}, {channel ? req[0] : -1, POLLIN, 0}};
+    const int ready = ::poll(p, channel ? 2 : 1, static_cast<int>(std::min<long long>(left, 1000)));
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0) continue;
+    if (channel && (p[1].revents & POLLIN)) {
+      // A request; its answer may wait for other processes.
+      if (channel->serve(req[0], ans[1])) continue;
+      break;
+    }
+    if (!(p[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
     const ssize_t n = ::read(fds[0], buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;  // EOF: the worker is done (or gone)
     bytes.append(buf, static_cast<std::size_t>(n));
   }
   ::close(fds[0]);
+  if (channel) ::close(req[0]), ::close(ans[1]);
   if (timed_out) ::kill(pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# `mpirun -np R warpsim validate --builtin NAME`: the report is the same for
-# R = 1 .. 4 as on one process without mpirun, but for its time fields
-# (seconds, processes); a rank that fails ends the job with exit 2 and a
-# message naming it; a rank that dies makes mpirun exit non-zero within 60 s.
-# CPU ranks, oversubscribed (CI has 2 cores), small sizes.
+# `mpirun -np R warpsim validate --builtin NAME` (and --plugin LIB): the
+# report is the same for R = 1 .. 4 as on one process without mpirun, but for
+# its time fields (seconds, processes); a rank that fails ends the job with
+# exit 2 and a message naming it; a rank that dies makes mpirun exit
+# non-zero within 60 s. CPU ranks, oversubscribed (CI has 2 cores), small
+# sizes. Arguments: warpsim, a plugin with a right draw_many sampler
+# ('vose'), a plugin whose draw_rows crashes, tests/plugins/hostile_plugin.cpp.
 set -uo pipefail
 warpsim=$1
+alias_plugin=$2
+crashing_plugin=$3
+hostile_plugin=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Under AddressSanitizer, the ranks run without LeakSanitizer: Open MPI
@@ -36,7 +41,9 @@ PY
 # of their own), each split over every R.
 check() {
   local name=$1 draws=$2; shift 2
-  local args=(validate --builtin "$name" --on oracle --draws-per-law "$draws" --tests 2 --max-rows 8 --max-k 20 --format json --counterexample none)
+  local way=(--builtin "$name" --on oracle)
+  [[ $name == plugin ]] && way=(--plugin "$alias_plugin" --sampler vose)
+  local args=(validate "${way[@]}" --draws-per-law "$draws" --tests 2 --max-rows 8 --max-k 20 --format json --counterexample none)
   "$warpsim" "${args[@]}" > "$tmp/one.json" || { fail "$name: one process exited $?"; return; }
   for r in "$@"; do
     "${mpi[@]}" -np "$r" "$warpsim" "${args[@]}" > "$tmp/r$r.json" 2> "$tmp/r$r.err" || { fail "$name -np $r exited $?"; cat "$tmp/r$r.err"; continue; }
@@ -46,6 +53,23 @@ check() {
 }
 check alias-psa 30000 1 2 3 4
 check baseline-linear 140000 3
+# A plugin: its worker, forked before MPI starts, shares the draws through
+# its parent (cli/validate/relay.hpp).
+check plugin 30000 1 3
+
+# A plugin that crashes (on rank 0, in the properties): exit 2, naming the
+# rank and the call.
+timeout 60 "${mpi[@]}" -np 2 "$warpsim" validate --plugin "$crashing_plugin" --tests 5 --draws-per-law 1000 --counterexample none > /dev/null 2> "$tmp/crash.err"
+rc=$?
+if [[ $rc == 2 ]] && grep -q "rank 0 of 2: plugin .* ended the worker .*draw_rows" "$tmp/crash.err"; then echo "ok: a plugin crashing on rank 0 ends the job with exit 2, naming the rank"; else fail "crashing plugin: exit $rc"; cat "$tmp/crash.err"; fi
+
+# A plugin that sleeps in every call, on every rank (rank 0 in the
+# properties, the others in their share of the law): the worker's time
+# limit ends the job, exit 2, within 60 s.
+start=$SECONDS
+timeout 60 "${mpi[@]}" -np 2 "$warpsim" validate --plugin "$hostile_plugin" --sampler sleep --time-limit 3 --tests 5 --draws-per-law 1000 --counterexample none > /dev/null 2> "$tmp/sleeps.err"
+rc=$?
+if [[ $rc == 2 ]] && grep -q "rank [01] of 2: plugin .* did not finish within 3 s" "$tmp/sleeps.err"; then echo "ok: a plugin that sleeps ends the job with exit 2 after $((SECONDS - start)) s"; else fail "sleeping plugin: exit $rc"; cat "$tmp/sleeps.err"; fi
 
 # A rank refusing its share (bad input on one shard): exit 2, the rank named.
 WARPSIM_FAULT=1:usage timeout 60 "${mpi[@]}" -np 3 "$warpsim" validate --builtin alias-psa --on oracle --draws-per-law 30000 --tests 2 > /dev/null 2> "$tmp/usage.err"
@@ -62,7 +86,7 @@ if [[ $rc != 0 && $rc != 124 ]]; then echo "ok: a rank killed mid-run: mpirun ex
 # Ways in that do not share their work refuse several processes, exit 2.
 "${mpi[@]}" -np 2 "$warpsim" validate --mutants > /dev/null 2> "$tmp/way.err"
 rc=$?
-if [[ $rc == 2 ]] && grep -q "shares the draws of a built-in sampler of indices" "$tmp/way.err"; then echo "ok: --mutants under -np 2 refused"; else fail "--mutants under -np 2: exit $rc"; cat "$tmp/way.err"; fi
+if [[ $rc == 2 ]] && grep -q "shares the draws of a sampler of indices" "$tmp/way.err"; then echo "ok: --mutants under -np 2 refused"; else fail "--mutants under -np 2: exit $rc"; cat "$tmp/way.err"; fi
 
 # A sharded alias table (dist/alias.hpp): weights generated on each rank, a
 # table a shard; for every R the same unit and total (the one table's), the
