@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/validate/fd_io.hpp"
 #include "dist/communicator_impl.hpp"
 
 namespace warpsim::cli::validate {
@@ -25,30 +26,6 @@ constexpr char kMax = 'M';        // double -> double
 constexpr char kBroadcast = 'B';  // int32 -> int32
 constexpr char kGather = 'G';     // text -> uint64 n, n x text
 constexpr char kAbort = 'A';      // int32 code, text -> (the job ends)
-
-bool write_all(int fd, const void* data, std::size_t n) {
-  const char* p = static_cast<const char*>(data);
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= static_cast<std::size_t>(w);
-  }
-  return true;
-}
-
-bool read_all(int fd, void* data, std::size_t n) {
-  char* p = static_cast<char*>(data);
-  while (n > 0) {
-    const ssize_t r = ::read(fd, p, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    p += r;
-    n -= static_cast<std::size_t>(r);
-  }
-  return true;
-}
 
 template <class T>
 bool put(int fd, const T& v) {

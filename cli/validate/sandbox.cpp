@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "cli/errors.hpp"
+#include "cli/validate/fd_io.hpp"
 
 namespace warpsim::cli::validate {
 
@@ -21,18 +22,6 @@ namespace {
 
 constexpr std::size_t kNoteBytes = 1024;
 char* g_note = nullptr;  // shared with the parent; set in the worker only
-
-bool write_all(int fd, const void* data, std::size_t n) {
-  const char* p = static_cast<const char*>(data);
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= static_cast<std::size_t>(w);
-  }
-  return true;
-}
 
 // The frame the worker sends: a kind ('R' report, 'U' usage error, 'I'
 // internal error), its exit code, and the text's length and bytes.
