@@ -69,6 +69,17 @@ bool launched_by_mpirun() {
   return false;
 }
 
+int local_rank() {
+  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
+    const char* x = std::getenv(v);
+    if (!x || !*x) continue;
+    char* end = nullptr;
+    const long r = std::strtol(x, &end, 10);
+    if (*end == '\0' && r >= 0 && r < (1L << 20)) return static_cast<int>(r);
+  }
+  return -1;
+}
+
 Share share_of(std::uint64_t n, std::uint64_t chunk, int rank, int ranks) {
   if (chunk == 0 || ranks <= 0 || rank < 0 || rank >= ranks) return {};
   const std::uint64_t chunks = n / chunk + (n % chunk != 0 ? 1 : 0);

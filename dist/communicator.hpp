@@ -69,6 +69,13 @@ class Communicator {
 bool built_with_mpi();
 bool launched_by_mpirun();
 
+// This process's rank among those its launcher started on the same host
+// (Open MPI's OMPI_COMM_WORLD_LOCAL_RANK, Hydra's MPI_LOCALRANKID, Slurm's
+// SLURM_LOCALID), read from the environment, so that a process forked before
+// MPI starts knows it too; -1 where the launcher says nothing. One GPU a
+// rank: rank r of a host takes that host's GPU r mod (its GPUs).
+int local_rank();
+
 // Rank `rank`'s share of n items handed out in whole chunks of `chunk` (the
 // last chunk may be shorter): contiguous, rank 0 first, shares differing by
 // at most one chunk. Item i is made by the same rank for a given R, and its
