@@ -234,6 +234,20 @@ std::size_t AliasTableBuilder<T>::scratch_bytes(std::size_t n, const AliasBuildC
 
 template <class T>
 AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, AliasRow* rows, const AliasBuildConfig& config, cudaStream_t stream) {
+  return build_impl(weights, n, rows, config, stream, nullptr);
+}
+
+template <class T>
+AliasTableInfo AliasTableBuilder<T>::build_at(const T* weights, std::size_t n, AliasRow* rows, int exponent, const AliasBuildConfig& config,
+                                              cudaStream_t stream) {
+  if (config.graph) throw std::invalid_argument("build_at: a part's build is not captured as a graph (AliasBuildConfig::graph)");
+  return build_impl(weights, n, rows, config, stream, &exponent);
+}
+
+// `exponent`: the unit given (build_at), else found from the weights.
+template <class T>
+AliasTableInfo AliasTableBuilder<T>::build_impl(const T* weights, std::size_t n, AliasRow* rows, const AliasBuildConfig& config, cudaStream_t stream,
+                                                const int* exponent) {
   if (n == 0) throw std::invalid_argument("no weights");
   if (n > kAliasMaxItems) throw std::invalid_argument("more than 2^32 - 1 weights: alias indices are 32-bit");
   constexpr int kThreads = 256;
@@ -287,8 +301,40 @@ AliasTableInfo AliasTableBuilder<T>::build(const T* weights, std::size_t n, Alia
   // first a programmatic dependent launch of the one before
   // (gpu/detail/dependent_launch.cuh) unless the config says not.
   const bool dependent = config.dependent_launch;
+  if (exponent) {
+    // A part at the whole's unit: its units and mass first, read back, so
+    // that a part of mass 0 (or bad weights) stops before the lists.
+    detail::launch(init_scale_at, 1, 1, 0, stream, false, scale, n, *exponent);
+    detail::launch(check_and_max<T, kThreads>, grid, kThreads, 0, stream, dependent, weights, n, scale);
+    detail::launch(total_units<T, kThreads>, grid, kThreads, 0, stream, dependent, weights, n, scale);
+    Scale host{};
+    WARPSIM_CUDA(cudaMemcpyAsync(&host, scale, sizeof host, cudaMemcpyDeviceToHost, stream));
+    WARPSIM_CUDA(cudaStreamSynchronize(stream));
+    if (host.first_bad < n) {
+      T x{};
+      WARPSIM_CUDA(cudaMemcpy(&x, weights + host.first_bad, sizeof x, cudaMemcpyDeviceToHost));
+      throw std::invalid_argument(bad_weight_message(static_cast<std::size_t>(host.first_bad), x));
+    }
+    // The whole's unit is at least 2^(ilogb(its largest) - 60) and keeps its
+    // total below 2^62; a finer one could wrap a unit or the sum (the
+    // doubles' sum `approx`, within 2^-18 of the weights', says so).
+    using B = typename Bits<T>::type;
+    const auto bits = static_cast<B>(host.max_bits);
+    T largest;
+    std::memcpy(&largest, &bits, sizeof largest);
+    if ((largest > 0 && *exponent < std::ilogb(static_cast<double>(largest)) - 60) || std::ldexp(host.approx, 64 - *exponent) >= 0x1.01p62 ||
+        host.total >= (std::uint64_t{1} << kUnitBits)) {
+      throw std::invalid_argument("build_at: unit 2^" + std::to_string(*exponent) + " is finer than these weights allow (their units would reach 2^62)");
+    }
+    if (host.total == 0) {
+      AliasTableInfo info;
+      info.n = n;
+      info.exponent = *exponent;
+      return info;
+    }
+  }
   auto enqueue = [&](cudaStream_t on) {
-    enqueue_units<T, kThreads>(weights, n, scale, grid, on, dependent);
+    if (!exponent) enqueue_units<T, kThreads>(weights, n, scale, grid, on, dependent);
 
     auto* splits = reinterpret_cast<SplitAt*>(base + at.splits);
     const int threads = config.threads_per_block;
@@ -455,7 +501,73 @@ void alias_sample_counts(const AliasRow* rows, const AliasTableInfo& table, std:
   WARPSIM_CUDA(cudaGetLastError());
 }
 
+void alias_sample_shard(const AliasRow* rows, const AliasTableInfo& table, std::uint64_t seed, std::uint32_t shard, std::uint64_t first,
+                        std::uint64_t count, std::uint32_t* out, cudaStream_t stream) {
+  if (count == 0) return;
+  auto a = sample_args(rows, table, seed, first, count);
+  a.word = 1 + shard;
+  sample_kernel<<<grid_for(count, 256), 256, 0, stream>>>(a, out);
+  WARPSIM_CUDA(cudaGetLastError());
+}
+
+void alias_sample_shard_bins(const AliasRow* rows, const AliasTableInfo& table, std::uint64_t seed, std::uint32_t shard, std::uint64_t first,
+                             std::uint64_t count, int bin_shift, unsigned long long* bins, cudaStream_t stream) {
+  if (count == 0) return;
+  auto a = sample_args(rows, table, seed, first, count);
+  a.word = 1 + shard;
+  sample_bins_kernel<<<grid_for(count, 256), 256, 0, stream>>>(a, bin_shift, bins);
+  WARPSIM_CUDA(cudaGetLastError());
+}
+
+template <class T>
+AliasPartCheck alias_part_check(const T* weights, std::size_t n, cudaStream_t stream) {
+  if (n == 0) return {0, 0};
+  constexpr int kThreads = 256;
+  DeviceScratch<unsigned char> buffer;
+  auto* scale = reinterpret_cast<Scale*>(buffer.ensure(sizeof(Scale)));
+  detail::launch(init_scale, 1, 1, 0, stream, false, scale, n);
+  detail::launch(check_and_max<T, kThreads>, grid_for(n, kThreads), kThreads, 0, stream, false, weights, n, scale);
+  Scale host{};
+  WARPSIM_CUDA(cudaMemcpyAsync(&host, scale, sizeof host, cudaMemcpyDeviceToHost, stream));
+  WARPSIM_CUDA(cudaStreamSynchronize(stream));
+  using B = typename Bits<T>::type;
+  const auto bits = static_cast<B>(host.max_bits);
+  T largest;
+  std::memcpy(&largest, &bits, sizeof largest);
+  return {host.first_bad, static_cast<double>(largest)};
+}
+
+template <class T>
+AliasSum128 alias_unit_sum(const T* weights, std::size_t n, int exponent, cudaStream_t stream) {
+  if (n == 0) return 0;
+  constexpr int kThreads = 256;
+  DeviceScratch<unsigned long long> buffer;
+  unsigned long long* halves = buffer.ensure(2);
+  WARPSIM_CUDA(cudaMemsetAsync(halves, 0, 2 * sizeof(unsigned long long), stream));
+  unit_sum_kernel<T, kThreads><<<grid_for(n, kThreads), kThreads, 0, stream>>>(weights, n, exponent, halves);
+  WARPSIM_CUDA(cudaGetLastError());
+  unsigned long long host[2];
+  WARPSIM_CUDA(cudaMemcpyAsync(host, halves, sizeof host, cudaMemcpyDeviceToHost, stream));
+  WARPSIM_CUDA(cudaStreamSynchronize(stream));
+  return static_cast<AliasSum128>(host[0]) + (static_cast<AliasSum128>(host[1]) << 32);
+}
+
+template <class T>
+void alias_unit_bins(const T* weights, std::size_t n, int exponent, int bin_shift, unsigned long long* bins, cudaStream_t stream) {
+  if (bin_shift < 5 || bin_shift > 40) throw std::invalid_argument("alias_unit_bins: bins of 2^5 to 2^40 items");
+  if (n == 0) return;
+  unit_bins_kernel<T><<<grid_for(n, 256), 256, 0, stream>>>(weights, n, exponent, bin_shift, bins);
+  WARPSIM_CUDA(cudaGetLastError());
+  WARPSIM_CUDA(cudaStreamSynchronize(stream));
+}
+
 template class AliasTableBuilder<float>;
 template class AliasTableBuilder<double>;
+template AliasPartCheck alias_part_check<float>(const float*, std::size_t, cudaStream_t);
+template AliasPartCheck alias_part_check<double>(const double*, std::size_t, cudaStream_t);
+template AliasSum128 alias_unit_sum<float>(const float*, std::size_t, int, cudaStream_t);
+template AliasSum128 alias_unit_sum<double>(const double*, std::size_t, int, cudaStream_t);
+template void alias_unit_bins<float>(const float*, std::size_t, int, int, unsigned long long*, cudaStream_t);
+template void alias_unit_bins<double>(const double*, std::size_t, int, int, unsigned long long*, cudaStream_t);
 
 }  // namespace warpsim::gpu

@@ -89,6 +89,28 @@ struct AliasBuildConfig {
   bool dependent_launch = true;
 };
 
+// The parts of a weight vector too large for one device (dist/, oracle/
+// alias/sharded.hpp's steps 1 and 2), each on its device:
+//   alias_part_check: the weights checked (the first bad one's index, n if
+//     none) and their largest (0 for none);
+//   alias_unit_sum: the exact sum of floor(w_i / 2^exponent), 128 bits
+//     (exponent >= ilogb(largest) - 63: each term below 2^64);
+//   alias_unit_bins: bins[i >> bin_shift] += floor(w_i / 2^exponent), the
+//     part's mass in bins of 2^bin_shift consecutive items.
+// Synchronous (each returns what it found). weights: device memory.
+__extension__ typedef unsigned __int128 AliasSum128;
+
+struct AliasPartCheck {
+  std::uint64_t first_bad = 0;
+  double largest = 0;
+};
+template <class T>
+AliasPartCheck alias_part_check(const T* weights, std::size_t n, cudaStream_t stream = nullptr);
+template <class T>
+AliasSum128 alias_unit_sum(const T* weights, std::size_t n, int exponent, cudaStream_t stream = nullptr);
+template <class T>
+void alias_unit_bins(const T* weights, std::size_t n, int exponent, int bin_shift, unsigned long long* bins, cudaStream_t stream = nullptr);
+
 // The largest N: indices are 32-bit.
 inline constexpr std::size_t kAliasMaxItems = (std::size_t{1} << 32) - 1;
 
@@ -117,10 +139,21 @@ class AliasTableBuilder {
   // Throws as build does.
   AliasTableInfo find_units(const T* weights, std::size_t n, cudaStream_t stream = nullptr);
 
+  // A table over one part of a larger weight vector (dist/'s sharded
+  // tables, oracle/alias/sharded.hpp): the units u_i = floor(w_i / 2^exponent)
+  // at the whole's unit, not this part's own, so that every u_i is the one
+  // table's; info.capacity is the part's mass U_s, and a part of mass 0
+  // (every u_i 0) writes no rows. weights: device memory. Throws as build
+  // does, but for weights all 0; std::invalid_argument where the units'
+  // total reaches 2^62 (an exponent finer than the whole's).
+  AliasTableInfo build_at(const T* weights, std::size_t n, AliasRow* rows, int exponent, const AliasBuildConfig& config = {},
+                          cudaStream_t stream = nullptr);
+
   // Device bytes a build of n items needs besides the weights and the rows.
   static std::size_t scratch_bytes(std::size_t n, const AliasBuildConfig& config = {});
 
  private:
+  AliasTableInfo build_impl(const T* weights, std::size_t n, AliasRow* rows, const AliasBuildConfig& config, cudaStream_t stream, const int* exponent);
   struct Scratch;
   Scratch* scratch_;
 };
@@ -135,6 +168,15 @@ void alias_sample(const AliasRow* rows, const AliasTableInfo& table, std::uint64
 // The same draws, counted: counts[item] += 1 for each (n counters).
 void alias_sample_counts(const AliasRow* rows, const AliasTableInfo& table, std::uint64_t seed, std::uint64_t first, std::uint64_t count,
                          unsigned long long* counts, cudaStream_t stream = nullptr);
+
+// A sharded table's draws (oracle/alias/sharded.hpp, shard_draw): draw j
+// of shard s takes the Philox bits of (seed, j, 1 + s); draws first ..
+// first + count - 1 of shard `shard`'s table written to out, or counted in
+// bins of 2^bin_shift consecutive items (bins[item >> bin_shift] += 1).
+void alias_sample_shard(const AliasRow* rows, const AliasTableInfo& table, std::uint64_t seed, std::uint32_t shard, std::uint64_t first,
+                        std::uint64_t count, std::uint32_t* out, cudaStream_t stream = nullptr);
+void alias_sample_shard_bins(const AliasRow* rows, const AliasTableInfo& table, std::uint64_t seed, std::uint32_t shard, std::uint64_t first,
+                             std::uint64_t count, int bin_shift, unsigned long long* bins, cudaStream_t stream = nullptr);
 
 // Sectioned sampling (seed 001, Sec. 3.4.4): a batch of draws first ..
 // first + count - 1, divided among the 2^D sections of at most

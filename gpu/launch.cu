@@ -132,5 +132,6 @@ template class DeviceScratch<float>;
 template class DeviceScratch<double>;
 template class DeviceScratch<int>;
 template class DeviceScratch<unsigned char>;
+template class DeviceScratch<unsigned long long>;
 
 }  // namespace warpsim::gpu

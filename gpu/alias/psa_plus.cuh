@@ -193,10 +193,11 @@ struct SampleArgs {
   const AliasRow* rows;
   std::uint64_t n;
   std::uint64_t seed, first, count;
+  std::uint32_t word = 0;  // the Philox block's third word: 0, or 1 + s for shard s of a sharded table
 };
 
 __device__ __forceinline__ std::uint32_t draw(const SampleArgs& a, std::uint64_t d) {
-  const rng::Bits128 bits = rng::philox_bits128(a.seed, d, 0);
+  const rng::Bits128 bits = rng::philox_bits128(a.seed, d, a.word);
   const std::uint64_t k = __umul64hi(bits.hi, a.n);  // floor(hi N / 2^64)
   const uint4 row = __ldg(reinterpret_cast<const uint4*>(a.rows + k));
   const std::uint64_t t = row.x | (static_cast<std::uint64_t>(row.y) << 32);
@@ -214,6 +215,13 @@ __global__ void sample_counts_kernel(SampleArgs a, unsigned long long* __restric
   for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < a.count;
        i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
     atomicAdd(counts + draw(a, a.first + i), 1ull);
+  }
+}
+
+__global__ void sample_bins_kernel(SampleArgs a, int bin_shift, unsigned long long* __restrict__ bins) {
+  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < a.count;
+       i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
+    atomicAdd(bins + (draw(a, a.first + i) >> bin_shift), 1ull);
   }
 }
 

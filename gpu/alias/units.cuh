@@ -43,7 +43,8 @@ struct Scale {
   unsigned long long max_bits;   // the largest good weight's bits
   unsigned long long fine_lo, fine_hi;  // S' = fine_lo + fine_hi 2^32
   unsigned long long total;      // U
-  int fine, shift, exponent, pad;
+  int fine, shift, exponent;
+  int fixed;                     // the unit given (AliasTableBuilder::build_at): fine = exponent, shift 0, set by init_scale_at
   u128 recip;                    // floor(2^126 / U)
   unsigned long long heavy_above;  // floor(U / N): an item is heavy (N u > U) iff u > it
   unsigned long long counts[2];  // |l|, |h|
@@ -164,6 +165,17 @@ __global__ void init_scale(Scale* s, std::size_t n) {
   s->first_bad = n;
 }
 
+// The scale of a part of a larger table: its unit given, not found.
+__global__ void init_scale_at(Scale* s, std::size_t n, int exponent) {
+  detail::join_dependent_chain();
+  *s = Scale{};
+  s->first_bad = n;
+  s->fine = exponent;
+  s->shift = 0;
+  s->exponent = exponent;
+  s->fixed = 1;
+}
+
 __global__ void find_recip(Scale* s, std::size_t n) {
   detail::join_dependent_chain();
   s->recip = reciprocal(s->total);
@@ -231,9 +243,10 @@ __global__ void fine_sum(const T* __restrict__ w, std::size_t n, Scale* out) {
 template <class T, int kThreads>
 __global__ void total_units(const T* __restrict__ w, std::size_t n, Scale* out) {
   detail::join_dependent_chain();
-  const int fine = out->fine, width = fine_width(out), shift = unit_shift(width);
-  const int known = !out->candidates_ok ? -1 : shift == out->candidate_shift[0] ? 0 : shift == out->candidate_shift[1] ? 1 : -1;
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
+  const bool fixed = out->fixed != 0;
+  const int fine = out->fine, width = fine_width(out), shift = fixed ? out->shift : unit_shift(width);
+  const int known = fixed || !out->candidates_ok ? -1 : shift == out->candidate_shift[0] ? 0 : shift == out->candidate_shift[1] ? 1 : -1;
+  if (blockIdx.x == 0 && threadIdx.x == 0 && !fixed) {
     out->shift = shift;
     out->exponent = fine + width - (kUnitBits - 1);
     if (known >= 0) out->total = out->candidate[known];
@@ -245,6 +258,51 @@ __global__ void total_units(const T* __restrict__ w, std::size_t n, Scale* out) 
   for_each_weight<kThreads>(w, n, [&](T x, std::size_t) { sum += units_of(x, fine + shift); });
   const unsigned long long block = Reduce(tmp).Sum(sum);
   if (threadIdx.x == 0) atomicAdd(&out->total, block);
+}
+
+// The parts of a larger table (gpu/alias_table.hpp, alias_unit_sum and
+// alias_unit_bins): floor(w_i / 2^e) summed exactly in 32-bit halves, or
+// into the bins of 2^bin_shift consecutive items.
+template <class T>
+__device__ __forceinline__ std::uint64_t units_at(T x, int exponent, const detail::FloatScale& scale) {
+  if constexpr (sizeof(T) == 4) return units_of_float(x, scale);
+  else return units_of(x, exponent);
+}
+
+template <class T, int kThreads>
+__global__ void unit_sum_kernel(const T* __restrict__ w, std::size_t n, int exponent, unsigned long long* halves) {
+  using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
+  __shared__ typename Reduce::TempStorage tmp;
+  const detail::FloatScale scale = detail::float_scale(exponent);
+  unsigned long long lo = 0, hi = 0;  // each < n 2^32 <= 2^64
+  for_each_weight<kThreads>(w, n, [&](T x, std::size_t) {
+    const std::uint64_t a = units_at(x, exponent, scale);
+    lo += a & 0xffffffffu;
+    hi += a >> 32;
+  });
+  const unsigned long long block_lo = Reduce(tmp).Sum(lo);
+  __syncthreads();
+  const unsigned long long block_hi = Reduce(tmp).Sum(hi);
+  if (threadIdx.x == 0) {
+    atomicAdd(&halves[0], block_lo);
+    atomicAdd(&halves[1], block_hi);
+  }
+}
+
+// A warp takes 32 consecutive items at a time (one bin: bins hold at least
+// 32, aligned), sums their units by shuffles and adds them with one atomic.
+template <class T>
+__global__ void unit_bins_kernel(const T* __restrict__ w, std::size_t n, int exponent, int bin_shift, unsigned long long* bins) {
+  const detail::FloatScale scale = detail::float_scale(exponent);
+  const unsigned lane = threadIdx.x & 31;
+  const std::size_t warp = (blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x) >> 5;
+  const std::size_t warps = (static_cast<std::size_t>(gridDim.x) * blockDim.x) >> 5;
+  for (std::size_t base = warp * 32; base < n; base += warps * 32) {
+    const std::size_t i = base + lane;
+    unsigned long long u = i < n ? units_at(w[i], exponent, scale) : 0;
+    for (int o = 16; o > 0; o >>= 1) u += __shfl_down_sync(0xffffffffu, u, o);
+    if (lane == 0 && u != 0) atomicAdd(&bins[base >> bin_shift], u);
+  }
 }
 
 }  // namespace
