@@ -10,6 +10,7 @@
 #include "cli/input/real_range.hpp"
 #include "cli/input/logits.hpp"
 #include "cli/show_command.hpp"
+#include "cli/validate/device.hpp"
 #include "cli/validate/files.hpp"
 #include "cli/validate/values.hpp"
 #include "stats/continuous_law.hpp"
@@ -206,6 +207,9 @@ int validate_here(const ValidateOptions& o, std::ostream& out, const InputSource
     throw UsageError("--draws-per-law " + std::to_string(*o.draws_count) + ": at most 10^12 a process" +
                      (comm.distributed() ? " (" + std::to_string(comm.size()) + " processes)" : "; mpirun -np R shares a built-in's draws over R processes"));
   }
+  // Under mpirun a rank that may use CUDA (a built-in not held to the
+  // oracle, a plugin) takes its host's GPU local rank mod GPUs first.
+  if (dist::launched_by_mpirun() && (plugin_way || (builtin_way && o.on != "oracle"))) validate::device::use_local_rank_device(dist::local_rank());
   Progress progress(comm.rank() == 0 ? progress_out : nullptr);
   const auto t0 = std::chrono::steady_clock::now();
 

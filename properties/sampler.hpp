@@ -86,6 +86,26 @@ using ManyDraw = std::function<std::vector<std::uint32_t>(std::span<const T> wei
 template <class T>
 using RowDraws = std::function<std::vector<int>(const Matrix<T>&, std::uint64_t seed, int draws)>;
 
+// Entries that run on a CUDA device may also leave their draws there, for a
+// caller that counts them where they are (validate's law at 10^11 draws and
+// more, which copying indices back to the host would take hours to count):
+// the same draws as the entries above, written to `out`, a device array of
+// int32 indices (each below 2^31), the work ordered on the current device's
+// default stream (the caller synchronises).
+//   DeviceMatrixDraw: one draw a row of `rows` x `cols` weights already on
+//     the device (as f32/f64 draw them).
+//   DeviceRowDraws: S draws a row of `rows` x `cols` weights on the device,
+//     row after row (as rows32/rows64 make them).
+//   DeviceManyDraw: draws first .. first + count - 1 of one distribution's
+//     table (as many32/many64 make them; the weights on the host).
+template <class T>
+using DeviceMatrixDraw = std::function<void(const T* weights, int rows, int cols, std::uint64_t seed, std::int32_t* out)>;
+template <class T>
+using DeviceRowDraws = std::function<void(const T* weights, int rows, int cols, std::uint64_t seed, int draws, std::int32_t* out)>;
+template <class T>
+using DeviceManyDraw =
+    std::function<void(std::span<const T> weights, std::uint64_t seed, std::uint64_t first, std::uint64_t count, std::int32_t* out)>;
+
 // A sampler's draw as a function of its uniform, where it is one: u = x 2^-bits
 // on a grid of 2^bits points, x in [0, 2^bits). Each weight's x form one
 // interval (the draw is monotone in some order of the weights), which
@@ -130,6 +150,13 @@ struct Sampler {
   // (warpsim's samplers); a plugin's rows each follow their own seed and
   // offset, and the first_draw property does not apply to them.
   bool row_draws_begin_with_the_one_draw = true;
+  // Draws left on the device (GPU entries; empty elsewhere).
+  DeviceMatrixDraw<float> device32 = {};
+  DeviceMatrixDraw<double> device64 = {};
+  DeviceRowDraws<float> device_rows32 = {};
+  DeviceRowDraws<double> device_rows64 = {};
+  DeviceManyDraw<float> device_many32 = {};
+  DeviceManyDraw<double> device_many64 = {};
   // The draw at a chosen uniform and what it resolves (oracle entries whose
   // draw is one uniform's function; empty elsewhere).
   UniformDraw<float> at32 = {};

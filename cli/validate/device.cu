@@ -81,6 +81,17 @@ std::string unavailable() {
   return "";
 }
 
+int use_local_rank_device(int local) {
+  int n = 0;
+  if (local < 0 || cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    cudaGetLastError();
+    return -1;
+  }
+  const int d = local % n;
+  check(cudaSetDevice(d), "choosing GPU " + std::to_string(d) + " for local rank " + std::to_string(local));
+  return d;
+}
+
 Buffer::Buffer(std::size_t bytes, const std::string& what) : bytes_(bytes) {
   const cudaError_t e = cudaMalloc(&p_, bytes == 0 ? 1 : bytes);
   if (e == cudaErrorMemoryAllocation) {
@@ -157,9 +168,12 @@ constexpr int kLawBatchCells = 20 * 64;  // kBatches x kTwoLevelCells (cli/valid
 
 // One launch covers at most 2^31 draws, so a block's 32-bit shared counters
 // cannot wrap. `first` numbers the launch's draws within the array.
+// `number`: the law's number of the array's first draw (its batch and the
+// findings' positions count from there).
 template <class I, bool Shared>
-__global__ void law_count_kernel(const I* idx, std::uint64_t first, std::uint64_t n, const double* w, std::int64_t k, const std::uint32_t* cell_of, int cells,
-                                 int batches, unsigned long long* counts, unsigned long long* batch_counts, unsigned long long* findings) {
+__global__ void law_count_kernel(const I* idx, std::uint64_t first, std::uint64_t n, std::uint64_t number, const double* w, std::int64_t k,
+                                 const std::uint32_t* cell_of, int cells, int batches, unsigned long long* counts, unsigned long long* batch_counts,
+                                 unsigned long long* findings) {
   __shared__ unsigned int local[Shared ? kSharedBins : 1];
   __shared__ unsigned int batch_local[kLawBatchCells];
   const int batch_cells = batches * cells;
@@ -169,8 +183,8 @@ __global__ void law_count_kernel(const I* idx, std::uint64_t first, std::uint64_
   for (int i = threadIdx.x; i < batch_cells; i += blockDim.x) batch_local[i] = 0;
   __syncthreads();
   for (std::uint64_t j = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; j < n; j += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
-    const std::uint64_t e = first + j;
-    const I i = idx[e];
+    const std::uint64_t at = first + j, e = number + at;
+    const I i = idx[at];
     if (!note_draw<I, double, Shared>(i, e, w, k, local, counts, findings)) continue;
     if (batch_cells > 0) atomicAdd(&batch_local[static_cast<int>(e % static_cast<std::uint64_t>(batches)) * cells + cell_of[i]], 1u);
   }
@@ -184,22 +198,20 @@ __global__ void law_count_kernel(const I* idx, std::uint64_t first, std::uint64_
 }
 
 template <class I>
-void launch_law_count(const ArrayView& v, const double* w, std::int64_t k, const std::uint32_t* cell_of, int cells, int batches, unsigned long long* c,
-                      unsigned long long* bc, unsigned long long* f, cudaStream_t stream) {
-  const std::uint64_t n = v.elements();
+void launch_law_count(const I* idx, std::uint64_t n, std::uint64_t number, const double* w, std::int64_t k, const std::uint32_t* cell_of, int cells,
+                      int batches, unsigned long long* c, unsigned long long* bc, unsigned long long* f, cudaStream_t stream) {
   int sms = 0, device = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
   constexpr int threads = 512;
   constexpr std::uint64_t kLaunch = std::uint64_t{1} << 31;
-  const auto* idx = static_cast<const I*>(v.data);
   for (std::uint64_t first = 0; first < n; first += kLaunch) {
     const std::uint64_t m = std::min(kLaunch, n - first);
     const int blocks = static_cast<int>(std::min<std::uint64_t>((m + threads - 1) / threads, static_cast<std::uint64_t>(sms) * 4));
     if (k <= kSharedBins) {
-      law_count_kernel<I, true><<<blocks, threads, 0, stream>>>(idx, first, m, w, k, cell_of, cells, batches, c, bc, f);
+      law_count_kernel<I, true><<<blocks, threads, 0, stream>>>(idx, first, m, number, w, k, cell_of, cells, batches, c, bc, f);
     } else {
-      law_count_kernel<I, false><<<blocks, threads, 0, stream>>>(idx, first, m, w, k, cell_of, cells, batches, c, bc, f);
+      law_count_kernel<I, false><<<blocks, threads, 0, stream>>>(idx, first, m, number, w, k, cell_of, cells, batches, c, bc, f);
     }
     check(cudaGetLastError(), "launching the law's counting kernel");
   }
@@ -244,9 +256,9 @@ DeviceLawCounts count_law(const ArrayView& v, const std::vector<double>& weights
   const auto* cellp = static_cast<const std::uint32_t*>(cl.get());
   const auto kk = static_cast<std::int64_t>(k);
   if (v.bytes == 4) {
-    launch_law_count<std::int32_t>(v, wp, kk, cellp, cells, batches, cp, bcp, fp, stream);
+    launch_law_count(static_cast<const std::int32_t*>(v.data), v.elements(), 0, wp, kk, cellp, cells, batches, cp, bcp, fp, stream);
   } else {
-    launch_law_count<std::int64_t>(v, wp, kk, cellp, cells, batches, cp, bcp, fp, stream);
+    launch_law_count(static_cast<const std::int64_t*>(v.data), v.elements(), 0, wp, kk, cellp, cells, batches, cp, bcp, fp, stream);
   }
   DeviceLawCounts out;
   out.counts.resize(k);
@@ -267,6 +279,74 @@ DeviceLawCounts count_law(const ArrayView& v, const std::vector<double>& weights
     check(cudaMemcpy(bytes, p, static_cast<std::size_t>(v.bytes), cudaMemcpyDeviceToHost), "copying a draw from the device");
     elements_to_doubles(bytes, 1, v.kind, v.bytes, &out.first_zero_weight_index);
   }
+  return out;
+}
+
+struct LawTally::State {
+  State(std::size_t k, std::size_t batch_cells, std::size_t cell_count)
+      : w(k * sizeof(double), "the law's weights"),
+        c(k * 8, "the law's counts"),
+        bc(std::max<std::size_t>(batch_cells, 1) * 8, "the batches' counts"),
+        cl(std::max<std::size_t>(cell_count, 1) * 4, "the cells"),
+        f(4 * 8, "the counts' findings") {}
+  Buffer w, c, bc, cl, f;
+  std::int64_t k = 0;
+  int cells = 0, batches = 0;
+  std::size_t batch_cells = 0;
+};
+
+LawTally::LawTally(const std::vector<double>& weights, const std::vector<std::uint32_t>& cell_of, int cells, int batches) {
+  if (batches * cells > kLawBatchCells) throw UsageError("LawTally: more than " + std::to_string(kLawBatchCells) + " batch cells");
+  const std::size_t bcn = static_cast<std::size_t>(batches) * static_cast<std::size_t>(cells);
+  s_ = new State(weights.size(), bcn, cell_of.size());
+  s_->k = static_cast<std::int64_t>(weights.size());
+  s_->cells = cells;
+  s_->batches = batches;
+  s_->batch_cells = bcn;
+  s_->w.upload(weights.data(), weights.size() * sizeof(double));
+  if (!cell_of.empty()) s_->cl.upload(cell_of.data(), cell_of.size() * 4);
+  const unsigned long long init[4] = {0, UINT64_MAX, 0, UINT64_MAX};
+  s_->f.upload(init, sizeof init);
+  s_->c.zero();
+  s_->bc.zero();
+}
+
+LawTally::~LawTally() { delete s_; }
+
+void LawTally::add(const std::int32_t* indices, std::uint64_t n, std::uint64_t first) {
+  if (n == 0) return;
+  launch_law_count(indices, n, first, static_cast<const double*>(s_->w.get()), s_->k, static_cast<const std::uint32_t*>(s_->cl.get()), s_->cells,
+                   s_->batches, static_cast<unsigned long long*>(s_->c.get()), static_cast<unsigned long long*>(s_->bc.get()),
+                   static_cast<unsigned long long*>(s_->f.get()), nullptr);
+  check(cudaDeviceSynchronize(), "the law's counting kernel");
+  unsigned long long found[4];
+  s_->f.download(found, sizeof found);
+  // A first finding in this array: its index, read before the array is reused.
+  auto index_at = [&](std::uint64_t number) {
+    std::int32_t i = 0;
+    check(cudaMemcpy(&i, indices + (number - first), sizeof i, cudaMemcpyDeviceToHost), "copying a draw from the device");
+    return i;
+  };
+  if (found[1] != seen_out_of_range_ && found[1] >= first && found[1] < first + n) out_of_range_index_ = index_at(found[1]);
+  if (found[3] != seen_zero_ && found[3] >= first && found[3] < first + n) zero_weight_index_ = index_at(found[3]);
+  seen_out_of_range_ = found[1];
+  seen_zero_ = found[3];
+}
+
+DeviceLawCounts LawTally::counts() const {
+  DeviceLawCounts out;
+  out.counts.resize(static_cast<std::size_t>(s_->k));
+  out.batch_counts.resize(s_->batch_cells);
+  s_->c.download(out.counts.data(), out.counts.size() * 8);
+  if (!out.batch_counts.empty()) s_->bc.download(out.batch_counts.data(), out.batch_counts.size() * 8);
+  unsigned long long found[4];
+  s_->f.download(found, sizeof found);
+  out.out_of_range = found[0];
+  out.first_out_of_range = found[1];
+  out.zero_weight = found[2];
+  out.first_zero_weight = found[3];
+  out.first_zero_weight_index = zero_weight_index_;
+  for (auto x : out.counts) out.draws += x;
   return out;
 }
 

@@ -19,6 +19,11 @@ namespace warpsim::cli::validate::device {
 // "" if a CUDA device can be used; otherwise why not.
 std::string unavailable();
 
+// Under mpirun, one GPU a rank: this process's CUDA device made its host's
+// GPU local_rank mod (the GPUs it sees), before any other CUDA call.
+// Returns the ordinal taken, or -1 (local_rank < 0, no CUDA device).
+int use_local_rank_device(int local_rank);
+
 class Buffer {
  public:
   Buffer(std::size_t bytes, const std::string& what);  // throws UsageError (out of device memory: says how much)
@@ -68,6 +73,32 @@ struct DeviceLawCounts {
 };
 bool can_count(const ArrayView& draws);
 DeviceLawCounts count_law(const ArrayView& draws, const std::vector<double>& weights, const std::vector<std::uint32_t>& cell_of, int cells, int batches);
+
+// The law's counts kept on the current device across many arrays of draws
+// (a sampler's draws made there chunk after chunk: validate --on gpu) and
+// read back once, as count_law makes them for one array. add() counts n
+// int32 indices at device address `indices`, the first of them draw `first`
+// of the law (so in batch first mod `batches`), and waits for them: a draw
+// out of range or of weight 0 is noted with its number and the index drawn,
+// while the array is still there to read it from.
+class LawTally {
+ public:
+  LawTally(const std::vector<double>& weights, const std::vector<std::uint32_t>& cell_of, int cells, int batches);
+  ~LawTally();
+  LawTally(const LawTally&) = delete;
+  LawTally& operator=(const LawTally&) = delete;
+  void add(const std::int32_t* indices, std::uint64_t n, std::uint64_t first);
+  // The counts so far; first_* are draw numbers of the law.
+  DeviceLawCounts counts() const;
+  std::int64_t first_out_of_range_index() const { return out_of_range_index_; }
+
+ private:
+  struct State;
+  State* s_ = nullptr;
+  std::int64_t out_of_range_index_ = 0;
+  double zero_weight_index_ = 0;
+  std::uint64_t seen_out_of_range_ = UINT64_MAX, seen_zero_ = UINT64_MAX;
+};
 
 // The CUDA device `address` lies on, or -1 for host memory (pageable,
 // pinned or managed); UsageError where CUDA cannot say.

@@ -9,6 +9,7 @@ const char* const kWhy = "this warpsim was built without CUDA (no nvcc at config
 }
 
 std::string unavailable() { return kWhy; }
+int use_local_rank_device(int) { return -1; }
 Buffer::Buffer(std::size_t, const std::string& what) { throw UsageError(what + ": " + kWhy); }
 Buffer::~Buffer() = default;
 void Buffer::upload(const void*, std::size_t) {}
@@ -19,6 +20,11 @@ bool can_count(const ArrayView&) { return false; }
 int pointer_device(const void*) { return -1; }
 DeviceLawCounts count_law(const ArrayView&, const std::vector<double>&, const std::vector<std::uint32_t>&, int, int) { throw UsageError(kWhy); }
 void copy_to_host(void*, const void*, std::size_t, int, std::uintptr_t, const std::string& what) { throw UsageError(what + ": " + kWhy); }
+struct LawTally::State {};
+LawTally::LawTally(const std::vector<double>&, const std::vector<std::uint32_t>&, int, int) { throw UsageError(kWhy); }
+LawTally::~LawTally() = default;
+void LawTally::add(const std::int32_t*, std::uint64_t, std::uint64_t) {}
+DeviceLawCounts LawTally::counts() const { return {}; }
 HistogramFindings histogram(const Buffer&, std::uint64_t, const Buffer&, int, std::int64_t, Buffer&) { throw UsageError(kWhy); }
 
 }  // namespace warpsim::cli::validate::device

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <numeric>
+#include <optional>
 
 #include <iostream>
 #include <sstream>
@@ -17,10 +18,11 @@
 #include "cli/rejection_view.hpp"
 #include "cli/show_command.hpp"
 #include "cli/sum_tree_view.hpp"
-#include "cli/validate/values.hpp"
-#include "properties/value_mutants.hpp"
+#include "cli/validate/device.hpp"
 #include "cli/validate/files.hpp"
 #include "cli/validate/law.hpp"
+#include "cli/validate/values.hpp"
+#include "properties/value_mutants.hpp"
 #include "properties/mutants.hpp"
 #include "properties/registry.hpp"
 #include "properties/rc_checks.hpp"
@@ -144,9 +146,92 @@ std::string law_through_row_draws(const dist::Communicator& comm, const properti
                        [&](std::uint64_t first, std::uint64_t m) { return s.draw_rows(x, seed + first / chunk, static_cast<int>(m)); });
 }
 
+// The sampler's entries that leave their draws on the device, where it has them.
+template <class T>
+const properties::DeviceMatrixDraw<T>& device_draw(const properties::Sampler& s) {
+  if constexpr (sizeof(T) == 4) return s.device32; else return s.device64;
+}
+template <class T>
+const properties::DeviceRowDraws<T>& device_rows(const properties::Sampler& s) {
+  if constexpr (sizeof(T) == 4) return s.device_rows32; else return s.device_rows64;
+}
+template <class T>
+const properties::DeviceManyDraw<T>& device_many(const properties::Sampler& s) {
+  if constexpr (sizeof(T) == 4) return s.device_many32; else return s.device_many64;
+}
+
+// How the law's draws are made: a table's, one draw a row, S draws of one row.
+enum class LawWay { Table, OneDrawARow, DrawsOfOneRow };
+
+// The law's draws made and counted on the device (the GPU entries'
+// device_* forms): the indices never leave it, the counts come back once.
+// The same draws as the host paths above, shared over the ranks the same
+// way: a table's 2^26 at a time (its draws keyed by their index alone), one
+// draw a row in chunks of 2^22 / K rows and S draws of one row in chunks of
+// 2^22, each chunk from seed + first / chunk.
+template <class T>
+std::string law_on_device(const dist::Communicator& comm, const properties::Sampler& s, LawWay way, const std::vector<T>& w, std::uint64_t n,
+                          std::uint64_t seed, LawCounter& counter, const std::function<void(std::uint64_t)>& progress) {
+  const LawCounts& d = counter.data();
+  device::LawTally tally(std::vector<double>(w.begin(), w.end()), d.cell_of, d.cells, d.batched ? kBatches : 0);
+  const std::uint64_t k = w.size();
+  const std::uint64_t chunk = way == LawWay::Table          ? std::uint64_t{1} << 26
+                              : way == LawWay::OneDrawARow ? std::max<std::uint64_t>(1, (std::uint64_t{1} << 22) / k)
+                                                           : std::uint64_t{1} << 22;
+  const dist::Share share = dist::share_of(n, way == LawWay::Table ? std::uint64_t{1} << 12 : chunk, comm.rank(), comm.size());
+  const std::uint64_t end = share.first + share.count, most = std::max<std::uint64_t>(1, std::min(chunk, share.count));
+  device::Buffer out(most * sizeof(std::int32_t), "the law's draws");
+  std::optional<device::Buffer> rows;
+  if (way != LawWay::Table) {  // the rows (one draw a row: each a copy of the weights) on the device once
+    const std::uint64_t copies = way == LawWay::OneDrawARow ? most : 1;
+    std::vector<T> x;
+    x.reserve(copies * k);
+    for (std::uint64_t r = 0; r < copies; ++r) x.insert(x.end(), w.begin(), w.end());
+    rows.emplace(x.size() * sizeof(T), "the law's rows");
+    rows->upload(x.data(), x.size() * sizeof(T));
+  }
+  auto* idx = static_cast<std::int32_t*>(out.get());
+  for (std::uint64_t first = share.first; first < end; first += chunk) {
+    const std::uint64_t m = std::min(chunk, end - first);
+    const auto* dw = rows ? static_cast<const T*>(rows->get()) : nullptr;
+    if (way == LawWay::Table) {
+      device_many<T>(s)(w, seed, first, m, idx);
+    } else if (way == LawWay::OneDrawARow) {
+      device_draw<T>(s)(dw, static_cast<int>(m), static_cast<int>(k), seed + first / chunk, idx);
+    } else {
+      device_rows<T>(s)(dw, 1, static_cast<int>(k), seed + first / chunk, static_cast<int>(m), idx);
+    }
+    tally.add(idx, m, first);
+    progress(first + m - share.first);
+    fault_point(comm, first + m - share.first, share.count);
+  }
+  const auto c = tally.counts();
+  if (d.batched) counter.add_batched_counts(c.counts, c.batch_counts);
+  else counter.add_counts(c.counts);
+  // The first failing draw, as the host's tally words it.
+  if (c.out_of_range > 0 && (c.zero_weight == 0 || c.first_out_of_range < c.first_zero_weight)) {
+    return "in_range: draw " + std::to_string(c.first_out_of_range) + " is " + std::to_string(tally.first_out_of_range_index());
+  }
+  if (c.zero_weight > 0) {
+    return "zero_never_drawn: draw " + std::to_string(c.first_zero_weight) + " is " + std::to_string(static_cast<std::int64_t>(c.first_zero_weight_index)) +
+           ", of weight 0";
+  }
+  return "";
+}
+
+template <class T>
+std::string law_row_draws(const dist::Communicator& comm, const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed,
+                          LawCounter& counter, const std::function<void(std::uint64_t)>& progress) {
+  if (device_rows<T>(s)) return law_on_device(comm, s, LawWay::DrawsOfOneRow, w, n, seed, counter, progress);
+  return law_through_row_draws(comm, s, w, n, seed, counter, progress);
+}
+
 template <class T>
 std::string law_draws(const dist::Communicator& comm, const properties::Sampler& s, const std::vector<T>& w, std::uint64_t n, std::uint64_t seed,
                       LawCounter& counter, const std::function<void(std::uint64_t)>& progress) {
+  if (s.draws_many() ? static_cast<bool>(device_many<T>(s)) : static_cast<bool>(device_draw<T>(s))) {
+    return law_on_device(comm, s, s.draws_many() ? LawWay::Table : LawWay::OneDrawARow, w, n, seed, counter, progress);
+  }
   return s.draws_many() ? law_through_table(comm, s, w, n, seed, counter, progress) : law_through_sampler(comm, s, w, n, seed, counter, progress);
 }
 
@@ -193,9 +278,9 @@ void law_check(const dist::Communicator& comm, SamplerUnderTest& s, const std::v
   std::string failure;
   if (row_draws) {
     if constexpr (sizeof(T) == 4) {
-      failure = s.row_law32 ? s.row_law32(comm, w, n, seed, counter, tick) : law_through_row_draws(comm, s.sampler, w, n, seed, counter, tick);
+      failure = s.row_law32 ? s.row_law32(comm, w, n, seed, counter, tick) : law_row_draws(comm, s.sampler, w, n, seed, counter, tick);
     } else {
-      failure = s.row_law64 ? s.row_law64(comm, w, n, seed, counter, tick) : law_through_row_draws(comm, s.sampler, w, n, seed, counter, tick);
+      failure = s.row_law64 ? s.row_law64(comm, w, n, seed, counter, tick) : law_row_draws(comm, s.sampler, w, n, seed, counter, tick);
     }
   } else if constexpr (sizeof(T) == 4) {
     failure = s.law32 ? s.law32(comm, w, n, seed, counter, tick) : law_draws(comm, s.sampler, w, n, seed, counter, tick);

@@ -53,6 +53,15 @@ MatrixDraw<T> gpu_draw(gpu::MatrixAlgorithm algorithm) {
   };
 }
 
+// Its draws left on the device.
+template <class T>
+DeviceMatrixDraw<T> gpu_device_draw(gpu::MatrixAlgorithm algorithm) {
+  auto sampler = std::make_shared<gpu::MatrixSampler<T>>();
+  return [algorithm, sampler](const T* dw, int rows, int cols, std::uint64_t seed, std::int32_t* dout) {
+    sampler->draw(dw, rows, cols, seed, algorithm, dout);
+  };
+}
+
 // The sum-tree draw's GPU entry: gpu::SumTreeSampler<T>, one draw a row,
 // the layout its plan chooses.
 template <class T>
@@ -61,6 +70,12 @@ MatrixDraw<T> gpu_sum_tree() {
   return [sampler](const Matrix<T>& m, std::uint64_t seed) {
     return on_device(m, [&](const T* dw, int* dout) { sampler->draw(dw, m.rows, m.cols, seed, 1, dout); });
   };
+}
+
+template <class T>
+DeviceRowDraws<T> gpu_device_sum_tree_rows() {
+  auto sampler = std::make_shared<gpu::SumTreeSampler<T>>();
+  return [sampler](const T* dw, int rows, int cols, std::uint64_t seed, int draws, std::int32_t* dout) { sampler->draw(dw, rows, cols, seed, draws, dout); };
 }
 
 // Its S draws a row: the same sampler, `draws` a row, the plan's layout for
@@ -93,40 +108,55 @@ RowDraws<T> gpu_token_rows() {
   };
 }
 
-// An alias table's GPU entry: the weights copied over, the table built by
+// An alias table's GPU entries: the weights copied over, the table built by
 // gpu::AliasTableBuilder (kept for the next call with the same weights), the
-// draws by gpu::alias_sample (or AliasSectionedSampler, a call a batch) and
-// copied back.
+// draws by gpu::alias_sample (or AliasSectionedSampler, a call a batch),
+// copied back (many) or left on the device (device_many).
 template <class T>
-ManyDraw<T> gpu_alias(std::size_t psa_plus_group, std::size_t section_rows) {
-  struct State {
-    explicit State(std::size_t s) : sectioned(s) {}
-    gpu::AliasTableBuilder<T> builder;
-    gpu::AliasSectionedSampler sectioned;
-    gpu::DeviceScratch<unsigned char> weights, rows, out;
-    gpu::AliasTableInfo info;
-    std::vector<T> last;
-  };
-  auto st = std::make_shared<State>(section_rows);
-  return [psa_plus_group, section_rows, st](std::span<const T> w, std::uint64_t seed, std::uint64_t first, std::uint64_t count) {
-    auto* rows = reinterpret_cast<gpu::AliasRow*>(st->rows.ensure(std::max<std::size_t>(1, w.size()) * sizeof(gpu::AliasRow)));
-    if (st->last.size() != w.size() || !std::equal(w.begin(), w.end(), st->last.begin()) || st->info.n == 0) {
-      st->last.clear();
-      T* dw = reinterpret_cast<T*>(st->weights.ensure(std::max<std::size_t>(1, w.size()) * sizeof(T)));
+struct GpuAlias {
+  GpuAlias(std::size_t group, std::size_t section_rows) : psa_plus_group(group), sections(section_rows), sectioned(section_rows) {}
+  std::size_t psa_plus_group, sections;
+  gpu::AliasTableBuilder<T> builder;
+  gpu::AliasSectionedSampler sectioned;
+  gpu::DeviceScratch<unsigned char> weights, rows, out;
+  gpu::AliasTableInfo info;
+  std::vector<T> last;
+
+  // Draws first .. first + count - 1 of the table of w into out (device).
+  void sample(std::span<const T> w, std::uint64_t seed, std::uint64_t first, std::uint64_t count, std::uint32_t* d_out) {
+    auto* r = reinterpret_cast<gpu::AliasRow*>(rows.ensure(std::max<std::size_t>(1, w.size()) * sizeof(gpu::AliasRow)));
+    if (last.size() != w.size() || !std::equal(w.begin(), w.end(), last.begin()) || info.n == 0) {
+      last.clear();
+      T* dw = reinterpret_cast<T*>(weights.ensure(std::max<std::size_t>(1, w.size()) * sizeof(T)));
       if (!w.empty()) WARPSIM_CUDA(cudaMemcpy(dw, w.data(), w.size() * sizeof(T), cudaMemcpyHostToDevice));
-      st->info = {};
+      info = {};
       gpu::AliasBuildConfig config;
       config.psa_plus_group = psa_plus_group;
-      st->info = st->builder.build(dw, w.size(), rows, config);
-      st->last.assign(w.begin(), w.end());
+      info = builder.build(dw, w.size(), r, config);
+      last.assign(w.begin(), w.end());
     }
+    if (count == 0) return;
+    if (sections != 0) sectioned.sample(r, info, seed, first, count, d_out);
+    else gpu::alias_sample(r, info, seed, first, count, d_out);
+  }
+};
+
+template <class T>
+ManyDraw<T> gpu_alias(const std::shared_ptr<GpuAlias<T>>& st) {
+  return [st](std::span<const T> w, std::uint64_t seed, std::uint64_t first, std::uint64_t count) {
     std::vector<std::uint32_t> idx(static_cast<std::size_t>(count));
-    if (count == 0) return idx;
-    auto* out = reinterpret_cast<std::uint32_t*>(st->out.ensure(static_cast<std::size_t>(count) * sizeof(std::uint32_t)));
-    if (section_rows != 0) st->sectioned.sample(rows, st->info, seed, first, count, out);
-    else gpu::alias_sample(rows, st->info, seed, first, count, out);
-    WARPSIM_CUDA(cudaMemcpy(idx.data(), out, idx.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    auto* out = reinterpret_cast<std::uint32_t*>(st->out.ensure(std::max<std::size_t>(1, idx.size()) * sizeof(std::uint32_t)));
+    st->sample(w, seed, first, count, out);
+    if (count != 0) WARPSIM_CUDA(cudaMemcpy(idx.data(), out, idx.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
     return idx;
+  };
+}
+
+template <class T>
+DeviceManyDraw<T> gpu_device_alias(const std::shared_ptr<GpuAlias<T>>& st) {
+  return [st](std::span<const T> w, std::uint64_t seed, std::uint64_t first, std::uint64_t count, std::int32_t* dout) {
+    if (w.size() > (std::size_t{1} << 31)) throw std::invalid_argument("device draws are int32: at most 2^31 items");
+    st->sample(w, seed, first, count, reinterpret_cast<std::uint32_t*>(dout));
   };
 }
 
@@ -213,6 +243,8 @@ void add_gpu_entries(std::vector<Algorithm>& rows) {
         s.adds_in_order = a.oracle.adds_in_order;
         s.f32 = gpu_draw<float>(*kernel);
         s.f64 = gpu_draw<double>(*kernel);
+        s.device32 = gpu_device_draw<float>(*kernel);
+        s.device64 = gpu_device_draw<double>(*kernel);
         break;
       }
       case Family::SumTree:
@@ -220,15 +252,24 @@ void add_gpu_entries(std::vector<Algorithm>& rows) {
         s.f64 = gpu_sum_tree<double>();
         s.rows32 = gpu_sum_tree_rows<float>();
         s.rows64 = gpu_sum_tree_rows<double>();
+        s.device_rows32 = gpu_device_sum_tree_rows<float>();
+        s.device_rows64 = gpu_device_sum_tree_rows<double>();
+        s.device32 = [rows = s.device_rows32](const float* w, int m, int k, std::uint64_t seed, std::int32_t* out) { rows(w, m, k, seed, 1, out); };
+        s.device64 = [rows = s.device_rows64](const double* w, int m, int k, std::uint64_t seed, std::int32_t* out) { rows(w, m, k, seed, 1, out); };
         break;
-      case Family::AliasTable:
-        s.many32 = gpu_alias<float>(a.alias.psa_plus_group, a.alias.section_rows);
-        s.many64 = gpu_alias<double>(a.alias.psa_plus_group, a.alias.section_rows);
+      case Family::AliasTable: {
+        const auto a32 = std::make_shared<GpuAlias<float>>(a.alias.psa_plus_group, a.alias.section_rows);
+        const auto a64 = std::make_shared<GpuAlias<double>>(a.alias.psa_plus_group, a.alias.section_rows);
+        s.many32 = gpu_alias(a32);
+        s.many64 = gpu_alias(a64);
+        s.device_many32 = gpu_device_alias(a32);
+        s.device_many64 = gpu_device_alias(a64);
         s.table32 = gpu_alias_table<float>(a.alias.psa_plus_group);
         s.table64 = gpu_alias_table<double>(a.alias.psa_plus_group);
         s.f32 = matrix_of(s.many32);
         s.f64 = matrix_of(s.many64);
         break;
+      }
       case Family::Token:
         s.rows32 = gpu_token_rows<float>();
         s.rows64 = gpu_token_rows<double>();
