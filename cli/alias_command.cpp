@@ -33,6 +33,15 @@ CLI::App* add_alias_command(CLI::App& app, AliasOptions& o) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 50));
   a->add_option("--seed", o.seed, "sharded: the seed of the generated weights and of the draws")->capture_default_str();
   a->add_option("--alpha", o.alpha, "sharded: the false-positive rate of the law check")->check(CLI::Range(1e-12, 0.5))->capture_default_str();
+  a->add_option("--on", o.on,
+                "sharded: host (a shard a rank, built by the oracle's PSA) or gpu (shards of --piece-items, each rank's on its GPU, "
+                "local rank mod GPUs; the law checked in bins of --bin-items)")
+      ->check(CLI::IsMember({"host", "gpu"}))
+      ->capture_default_str();
+  a->add_option("--piece-items", o.piece_items, "sharded --on gpu: items a shard (default 2^30; a multiple of --bin-items, below 2^32)")
+      ->check(CLI::Range(std::uint64_t{32}, (std::uint64_t{1} << 32) - 1));
+  a->add_option("--bin-items", o.bin_items, "sharded --on gpu: items a bin of the law check (a power of two, 32 to 2^30; default 1024)")
+      ->check(CLI::Range(std::uint64_t{32}, std::uint64_t{1} << 30));
   a->add_option("--dtype", o.dtype, "the weights' precision where the file does not say it (text): f32 or f64 (default)")
       ->check(CLI::IsMember({"f32", "f64"}));
   a->add_option("--method", o.method, "walker | vose | sweep | psa | psa+")
@@ -247,6 +256,7 @@ int run_alias(const AliasOptions& o, std::ostream& out, const InputSource& input
   if (o.action == "sharded") return run_alias_sharded(o, out, inputs);
   if (o.weights.empty()) throw UsageError("alias build needs --weights");
   if (o.generate || o.draws) throw UsageError("--generate and --draws go with alias sharded");
+  if (o.on != "host" || o.piece_items || o.bin_items) throw UsageError("--on, --piece-items and --bin-items go with alias sharded");
   check_options(o);
   const Input in = read_input(o, inputs);
   const Built b = build(o, in);

@@ -33,6 +33,9 @@ struct AliasOptions {
   std::optional<std::uint64_t> draws;     // draws of the whole, the law checked
   std::uint64_t seed = 1;
   double alpha = 1e-3;
+  std::string on = "host";                 // host | gpu: where each rank builds and samples its shards
+  std::optional<std::uint64_t> piece_items;  // --on gpu: items a shard (default 2^30; a rank holds whole shards)
+  std::optional<std::uint64_t> bin_items;    // --on gpu: items a bin of the law check (default 1,024, a power of two)
 };
 
 // Walker's construction is O(N^2): it takes at most this many items, which

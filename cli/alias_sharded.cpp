@@ -9,20 +9,15 @@
 #include <sstream>
 
 #include "cli/alias_command.hpp"
+#include "cli/alias_sharded_device.hpp"
 #include "cli/errors.hpp"
+#include "cli/generated_weights.hpp"
 #include "cli/input/arrays.hpp"
 #include "dist/alias.hpp"
-#include "rng/philox_uniform.hpp"
 
 namespace warpsim::cli {
 
 namespace {
-
-// Item i of --generate N: a weight spread over three decades, every 13th 0.
-double generated_weight(std::uint64_t seed, std::uint64_t i) {
-  if (i % 13 == 5) return 0;
-  return 1.0 / (1.0 + 1000.0 * rng::uniform<double>(seed, i, 0xfffffffeu));
-}
 
 // This rank's slice [first, first + count) of the weights in `path`, read in
 // a stream (the rest passed over, not held).
@@ -52,7 +47,64 @@ std::vector<double> read_slice(const InputSource& inputs, const std::string& pat
   return mine;
 }
 
+// --on gpu: shards of --piece-items on each rank's GPU (cli/alias_sharded_device.hpp).
+int sharded_on_gpu(const AliasOptions& o, std::ostream& out, const dist::Communicator& comm) {
+  if (!o.generate) throw UsageError("alias sharded --on gpu makes its weights on the GPUs: it takes --generate N (not --weights)");
+  if (o.method != "sweep" || o.splits || o.group || o.lanes || o.counters || o.device || o.dtype) {
+    throw UsageError("alias sharded builds each shard by PSA: --method, --splits, --group, --lanes, --counters, --device and --dtype do not apply");
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::uint64_t n = o.draws.value_or(0);
+  const GpuShardedRun r = run_sharded_on_gpu(comm, *o.generate, o.piece_items.value_or(std::uint64_t{1} << 30), o.bin_items.value_or(1024), n, o.seed);
+  dist::PartsVerdict v;
+  if (n) v = dist::law_in_parts(comm, r.bin_masses, r.total, r.bins, r.bin_counts, o.alpha, r.shard_bins);
+  std::ostringstream line;
+  line.precision(6);
+  line << r.device << " " << r.first_piece << " " << r.own_pieces << " " << r.own_items << " " << r.generate_seconds << " " << r.build_seconds << " "
+       << r.sample_seconds << " " << r.draws << " " << r.rows_bytes << " " << r.peak_bytes;
+  const auto lines = comm.gather(line.str());
+  const double wall = comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  const int code = !n || v.consistent ? kExitOk : kExitFailureFound;
+  if (comm.rank() != 0) return code;
+  nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    std::istringstream in(lines[k]);
+    int device = 0;
+    std::uint64_t first = 0, pieces = 0, items = 0, draws = 0, rows = 0, peak = 0;
+    double gs = 0, bs = 0, ss = 0;
+    in >> device >> first >> pieces >> items >> gs >> bs >> ss >> draws >> rows >> peak;
+    ranks.push_back({{"rank", k}, {"gpu", device}, {"first_shard", first}, {"shards", pieces}, {"items", items}, {"generate_seconds", gs},
+                     {"build_seconds", bs}, {"sample_seconds", ss}, {"draws", draws}, {"rows_bytes", rows}, {"peak_device_bytes", peak}});
+  }
+  if (o.format == "json") {
+    nlohmann::ordered_json j = {{"warpsim_alias_sharded", 1}, {"on", "gpu"}, {"items", r.items}, {"shards", r.pieces}, {"shard_items", r.piece_items},
+                                {"processes", comm.size()}, {"unit_exponent", r.exponent}, {"total_units", r.total}, {"draws", n}, {"seconds", wall},
+                                {"ranks", ranks}};
+    if (n) {
+      j["law"] = {{"bins", r.bins}, {"bin_items", r.bin_items}, {"cells", v.cells}, {"pearson", v.pearson}, {"pearson_p", v.pearson_p}, {"g", v.g},
+                  {"g_p", v.g_p}, {"binomial_rejected", v.binomial_rejected}, {"zero_weight_draws", v.zero_weight_draws}, {"alpha", o.alpha},
+                  {"verdict", v.consistent ? "consistent" : "inconsistent"}};
+    }
+    out << j.dump(2) << "\n";
+    return code;
+  }
+  out << "sharded alias table on GPUs: " << r.items << " items in " << r.pieces << " shards of " << r.piece_items << " over " << comm.size()
+      << (comm.size() == 1 ? " process" : " processes") << " (" << comm.describe() << "), unit 2^" << r.exponent << ", U = " << r.total << "\n";
+  for (const auto& k : ranks) {
+    out << "  rank " << k["rank"].get<std::size_t>() << " on GPU " << k["gpu"].get<int>() << ": shards " << k["first_shard"].get<std::uint64_t>() << " + "
+        << k["shards"].get<std::uint64_t>() << ", " << k["items"].get<std::uint64_t>() << " items, rows " << k["rows_bytes"].get<std::uint64_t>()
+        << " bytes (device peak " << k["peak_device_bytes"].get<std::uint64_t>() << "), built " << k["build_seconds"].get<double>() << " s"
+        << (n ? ", " + std::to_string(k["draws"].get<std::uint64_t>()) + " draws in " + std::to_string(k["sample_seconds"].get<double>()) + " s" : "")
+        << "\n";
+  }
+  if (n) out << "law of the whole (in bins of " << r.bin_items << " items, alpha " << o.alpha << "): " << v.text() << "\n";
+  out << "seconds: " << wall << "\n";
+  return code;
+}
+
 int sharded(const AliasOptions& o, std::ostream& out, const InputSource& inputs, const dist::Communicator& comm) {
+  if (o.on == "gpu") return sharded_on_gpu(o, out, comm);
+  if (o.piece_items || o.bin_items) throw UsageError("--piece-items and --bin-items go with alias sharded --on gpu");
   if (o.weights.empty() == !o.generate) throw UsageError("alias sharded takes --weights FILE or --generate N");
   if (o.method != "sweep" || o.splits || o.group || o.lanes || o.counters || o.device || o.dtype) {
     throw UsageError("alias sharded builds each shard by PSA on the host: --method, --splits, --group, --lanes, --counters, --device and --dtype do not apply");

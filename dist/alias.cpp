@@ -14,8 +14,6 @@ namespace warpsim::dist {
 
 namespace al = oracle::alias;
 
-namespace {
-
 // Every rank's value in slot `rank`, summed: every rank's values, on every rank.
 std::vector<std::uint64_t> all_of(const Communicator& comm, std::uint64_t mine) {
   std::vector<std::uint64_t> v(static_cast<std::size_t>(comm.size()), 0);
@@ -34,6 +32,8 @@ al::u128 sum_u128(const Communicator& comm, al::u128 x) {
   for (int k = 0; k < 4; ++k) s += static_cast<al::u128>(limbs[static_cast<std::size_t>(k)]) << (32 * k);
   return s;
 }
+
+namespace {
 
 // The mean and variance of one cell's deviance term 2 (O ln(O / E) - (O - E))
 // for O ~ Poisson(E): summed over O where E < 100, else the expansion
@@ -114,69 +114,84 @@ std::vector<std::uint64_t> sample_counts(const Communicator& comm, const Sharded
 }
 
 PartsVerdict law_in_parts(const Communicator& comm, const ShardedAlias& t, std::span<const std::uint64_t> counts, double alpha) {
+  return law_in_parts(comm, t.units, t.total, t.items, counts, alpha);
+}
+
+PartsVerdict law_in_parts(const Communicator& comm, std::span<const std::uint64_t> masses, std::uint64_t total_units, std::uint64_t cells_total,
+                          std::span<const std::uint64_t> counts, double alpha, std::span<const std::uint64_t> parts) {
+  if (masses.size() != counts.size()) throw std::invalid_argument("law_in_parts: a count for each cell");
+  std::uint64_t in_parts = 0;
+  for (const auto c : parts) in_parts += c;
+  if (!parts.empty() && in_parts != counts.size()) throw std::invalid_argument("law_in_parts: the parts do not cover the cells");
   PartsVerdict v;
-  v.items = t.items;
+  v.items = cells_total;
   std::uint64_t local_draws = 0;
   for (const auto c : counts) local_draws += c;
   std::vector<std::uint64_t> n{local_draws};
   comm.sum(n);
   v.draws = n[0];
   const double each = alpha / 3;
-  const double total = static_cast<double>(t.total), draws = static_cast<double>(v.draws);
-  // This shard's parts of the statistics: the doubles are gathered (as
-  // round-trip text) and summed in rank order, the same sum on every rank.
-  double pearson = 0, g = 0, pool_o = 0, pool_e = 0, g_mean = 0, g_var = 0, inverse_e = 0;
+  const double total = static_cast<double>(total_units), draws = static_cast<double>(v.draws);
+  // Each shard's parts of the statistics (its cells of expected count < 5
+  // pooled into one): the doubles are gathered (as round-trip text) and
+  // summed in shard order, the same sum on every rank.
   std::uint64_t cells = 0, rejected = 0, zero = 0;
-  const double bonferroni = each / static_cast<double>(t.items);
-  for (std::size_t i = 0; i < counts.size(); ++i) {
-    const double p = static_cast<double>(t.units[i]) / total;
-    const double e = draws * p, o = static_cast<double>(counts[i]);
-    if (t.units[i] == 0) {
-      zero += counts[i];
-      continue;
-    }
-    if (e >= 5) {
-      pearson += (o - e) * (o - e) / e;
-      if (o > 0) g += 2 * o * std::log(o / e);
-      g -= 2 * (o - e);  // (the G statistic's form whose terms need no pooling of the total)
-      const auto m = deviance_moments(e);
-      g_mean += m.mean;
-      g_var += m.variance;
-      inverse_e += 1 / e;
-      ++cells;
-    } else {
-      pool_o += o;
-      pool_e += e;
-    }
-    // Within 2 standard deviations of a mean of 25 or more, the exact
-    // p-value is about 0.05 (the normal limit is within a few per cent
-    // there), far above a Bonferroni level under 0.01: the exact test is skipped.
-    const bool central = bonferroni < 0.01 && e >= 25 && (o - e) * (o - e) < 4 * e * (1 - p);
-    if (!central && stats::binomial_two_sided_p_value(counts[i], v.draws, p) < bonferroni) ++rejected;
-  }
-  if (pool_e >= 5) {
-    pearson += (pool_o - pool_e) * (pool_o - pool_e) / pool_e;
-    if (pool_o > 0) g += 2 * pool_o * std::log(pool_o / pool_e);
-    g -= 2 * (pool_o - pool_e);
-    const auto m = deviance_moments(pool_e);
-    g_mean += m.mean;
-    g_var += m.variance;
-    inverse_e += 1 / pool_e;
-    ++cells;
-  }
+  const double bonferroni = each / static_cast<double>(cells_total);
+  const std::vector<std::uint64_t> shards = parts.empty() ? std::vector<std::uint64_t>{counts.size()} : std::vector<std::uint64_t>(parts.begin(), parts.end());
   std::ostringstream mine;
   mine.precision(17);
-  mine << pearson << " " << g << " " << g_mean << " " << g_var << " " << inverse_e;
+  std::size_t i = 0;
+  for (const std::uint64_t shard_cells : shards) {
+    double pearson = 0, g = 0, pool_o = 0, pool_e = 0, g_mean = 0, g_var = 0, inverse_e = 0;
+    for (const std::size_t end_i = i + shard_cells; i < end_i; ++i) {
+      const double p = static_cast<double>(masses[i]) / total;
+      const double e = draws * p, o = static_cast<double>(counts[i]);
+      if (masses[i] == 0) {
+        zero += counts[i];
+        continue;
+      }
+      if (e >= 5) {
+        pearson += (o - e) * (o - e) / e;
+        if (o > 0) g += 2 * o * std::log(o / e);
+        g -= 2 * (o - e);  // (the G statistic's form whose terms need no pooling of the total)
+        const auto m = deviance_moments(e);
+        g_mean += m.mean;
+        g_var += m.variance;
+        inverse_e += 1 / e;
+        ++cells;
+      } else {
+        pool_o += o;
+        pool_e += e;
+      }
+      // Within 2 standard deviations of a mean of 25 or more, the exact
+      // p-value is about 0.05 (the normal limit is within a few per cent
+      // there), far above a Bonferroni level under 0.01: the exact test is skipped.
+      const bool central = bonferroni < 0.01 && e >= 25 && (o - e) * (o - e) < 4 * e * (1 - p);
+      if (!central && stats::binomial_two_sided_p_value(counts[i], v.draws, p) < bonferroni) ++rejected;
+    }
+    if (pool_e >= 5) {
+      pearson += (pool_o - pool_e) * (pool_o - pool_e) / pool_e;
+      if (pool_o > 0) g += 2 * pool_o * std::log(pool_o / pool_e);
+      g -= 2 * (pool_o - pool_e);
+      const auto m = deviance_moments(pool_e);
+      g_mean += m.mean;
+      g_var += m.variance;
+      inverse_e += 1 / pool_e;
+      ++cells;
+    }
+    mine << pearson << " " << g << " " << g_mean << " " << g_var << " " << inverse_e << " ";
+  }
   double sum_mean = 0, sum_var = 0, sum_inverse_e = 0;
-  for (const auto& part : comm.gather(mine.str())) {
-    std::istringstream in(part);
+  for (const auto& rank_parts : comm.gather(mine.str())) {
+    std::istringstream in(rank_parts);
     double a = 0, b = 0, c = 0, d = 0, f = 0;
-    in >> a >> b >> c >> d >> f;
-    sum_inverse_e += f;
-    v.pearson += a;
-    v.g += b;
-    sum_mean += c;
-    sum_var += d;
+    while (in >> a >> b >> c >> d >> f) {
+      sum_inverse_e += f;
+      v.pearson += a;
+      v.g += b;
+      sum_mean += c;
+      sum_var += d;
+    }
   }
   std::vector<std::uint64_t> ints{cells, rejected, zero};
   comm.sum(ints);

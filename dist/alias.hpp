@@ -65,4 +65,22 @@ struct PartsVerdict {
 };
 PartsVerdict law_in_parts(const Communicator& comm, const ShardedAlias& t, std::span<const std::uint64_t> counts, double alpha);
 
+// The same over cells of any size (the items of a table too large to count
+// one by one, grouped in bins): this rank's cell c holds masses[c] of the
+// whole's U units and drew counts[c]; `cells` over every rank (the
+// binomial tests' Bonferroni count). A cell of mass 0 is one of weight 0.
+// `parts`: how many of this rank's cells each of its shards holds, in
+// order (empty: one shard). Each shard's share of the statistics is summed
+// alone and the shards' sums added in the whole's shard order, so that
+// where shards do not depend on the number of ranks, neither does any
+// digit of the verdict.
+PartsVerdict law_in_parts(const Communicator& comm, std::span<const std::uint64_t> masses, std::uint64_t total, std::uint64_t cells,
+                          std::span<const std::uint64_t> counts, double alpha, std::span<const std::uint64_t> parts = {});
+
+// The collective steps of a build whose parts are made elsewhere (a GPU's
+// shards, cli/alias_sharded_device.cpp): every rank's value by rank, and an
+// exact sum of 128-bit integers below 2^96 each.
+std::vector<std::uint64_t> all_of(const Communicator& comm, std::uint64_t mine);
+oracle::alias::u128 sum_u128(const Communicator& comm, oracle::alias::u128 x);
+
 }  // namespace warpsim::dist

@@ -120,4 +120,32 @@ TEST(ShardedAlias, TheLawInPartsPassesTheTableAndCatchesAMovedItem) {
   EXPECT_EQ(z.zero_weight_draws, 1u);
 }
 
+// The law over bins (the cells of a table too large to count item by item,
+// alias sharded --on gpu): each bin's mass the sum of its items' u_i, its
+// count the sum of theirs. The binned counts of a correct table pass; a
+// bias within one bin's neighbourhood that moves 0.5% of the draws from one
+// bin to the next is caught.
+TEST(ShardedAlias, TheLawInBinsPassesTheTableAndCatchesMovedMass) {
+  std::mt19937_64 g(13);
+  const auto w = weights(g, 64 * 1024);
+  const Communicator one = Communicator::self();
+  const auto t = warpsim::dist::build_sharded_alias<double>(one, w);
+  auto counts = warpsim::dist::sample_counts(one, t, 2000000, 3);
+  const std::size_t bin = 64, bins = w.size() / bin;
+  std::vector<std::uint64_t> mass(bins, 0), count(bins, 0);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    mass[i / bin] += t.units[i];
+    count[i / bin] += counts[i];
+  }
+  const auto v = warpsim::dist::law_in_parts(one, mass, t.total, bins, count, 1e-3);
+  EXPECT_TRUE(v.consistent) << v.text();
+  EXPECT_EQ(v.items, bins);
+  const auto heavy = static_cast<std::size_t>(std::max_element(mass.begin(), mass.end()) - mass.begin());
+  const std::uint64_t moved = 10000;  // 0.5% of the draws
+  count[heavy] -= std::min(count[heavy], moved);
+  count[(heavy + 1) % bins] += moved;
+  EXPECT_FALSE(warpsim::dist::law_in_parts(one, mass, t.total, bins, count, 1e-3).consistent);
+  EXPECT_THROW(warpsim::dist::law_in_parts(one, mass, t.total, bins, std::vector<std::uint64_t>(3), 1e-3), std::invalid_argument);
+}
+
 }  // namespace
