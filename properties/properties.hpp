@@ -21,6 +21,7 @@
 #include "properties/checks.hpp"
 #include "properties/generators.hpp"
 #include "properties/law.hpp"
+#include "properties/lda_sbc.hpp"
 #include "properties/mutants.hpp"
 #include "properties/rc_checks.hpp"
 #include "properties/registry.hpp"

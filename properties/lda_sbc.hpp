@@ -1,0 +1,109 @@
+// Simulation-based calibration (Talts, Betancourt, Simpson, Vehtari and
+// Gelman, "Validating Bayesian inference algorithms with simulation-based
+// calibration", 2018) of seed 000's uncollapsed LDA Gibbs sampler: does the
+// chain, as warpsim defines its two halves, sample the LDA posterior?
+//
+// The oracle proves each kernel equals its definition (z: the scalar draw of
+// oracle/reference.hpp on theta[m, k] phi[w, k]; theta and phi:
+// oracle::rejection::lda_topic_draws). This checks that the definitions
+// compose into a sampler of the right law. Each of R replications:
+//   1. draws the truth from the prior: theta_m ~ Dirichlet(alpha 1_K) for each
+//      document, phi_k ~ Dirichlet(beta 1_V) for each topic;
+//   2. draws the data from it: token t of document m takes z ~ theta_m, then
+//      its word w ~ phi_z (the documents' lengths fixed by the config);
+//   3. runs the chain on the words alone from a start drawn from the prior:
+//      `burn` sweeps, then L draws `thin` sweeps apart (each sweep: z given
+//      theta and phi, then theta and phi given z; sweep s of replication r
+//      from its own seed);
+//   4. ranks each quantity of the truth among its L draws (ties, which have
+//      probability 0 for these quantities, split at random).
+// If the chain samples the posterior, each rank is uniform on 0..L; the R
+// ranks of each quantity are tested by Pearson's chi-square (stats/, Monte
+// Carlo p-value) over L + 1 cells, each quantity at alpha / Q (Bonferroni).
+// Topics can swap labels, so every quantity is one the labels' order does
+// not change: the words' log-likelihood given theta and phi, the mean
+// entropy of the documents' topic proportions, document 0's largest topic
+// proportion, and word 0's largest topic probability.
+//
+// A fault (LdaSbcFault) replaces one step by a plausible bug, for the power
+// statement: theta's Dirichlet parameter one count too high, or the z draw
+// reading the previous sweep's theta.
+//
+//   properties::LdaSbcConfig c;                 // 4 documents of 12 tokens, K 3, V 8
+//   const auto r = properties::run_lda_sbc(c);   // r.ok: every quantity's ranks uniform at alpha
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "oracle/lda_corpus.hpp"
+
+namespace warpsim::properties {
+
+enum class LdaSbcFault {
+  None,
+  ThetaCountOffByOne,  // theta[m, k] ~ Gamma(alpha + n[m, k] + 1)
+  StaleTheta,          // the z draw reads the previous sweep's theta
+};
+
+struct LdaSbcConfig {
+  int documents = 4;
+  int tokens = 12;  // a document's
+  int topics = 3;
+  int vocabulary = 8;
+  double alpha = 0.5, beta = 0.5;
+  int replications = 1000;
+  int draws = 9;  // L: ranks 0..L
+  int thin = 30;
+  int burn = 100;
+  double test_alpha = 0.01;
+  std::uint64_t seed = 1;
+  LdaSbcFault fault = LdaSbcFault::None;
+};
+
+// One sweep of the chain, on the host (the oracle's definitions) or on a GPU
+// (its kernels): theta documents x K (rows not normalised: a Dirichlet draw
+// up to its scale), phi vocabulary x K (each column a distribution).
+class LdaSweep {
+ public:
+  virtual ~LdaSweep() = default;
+  // z[t] for every token t of document m with word w: weights theta[m, k]
+  // phi[w, k], u = rng::uniform<double>(seed, t).
+  virtual std::vector<int> draw_z(const oracle::LdaCorpus& corpus, const std::vector<double>& theta, const std::vector<double>& phi, int k,
+                                  std::uint64_t seed) = 0;
+  // theta and phi given z (oracle::rejection::lda_topic_draws's law).
+  virtual void draw_topics(const oracle::LdaCorpus& corpus, const std::vector<int>& z, int k, double alpha, double beta, std::uint64_t seed,
+                           std::vector<double>& theta, std::vector<double>& phi) = 0;
+  virtual std::string name() const = 0;
+};
+
+// The oracle's definitions, in double.
+std::unique_ptr<LdaSweep> host_lda_sweep();
+// The GPU's kernels, in double; null (with why) where no CUDA device runs.
+std::unique_ptr<LdaSweep> gpu_lda_sweep(std::string* why = nullptr);
+
+struct LdaSbcQuantity {
+  std::string name;
+  std::vector<int> rank_counts;  // L + 1 cells
+  double statistic = 0, p_value = 1;
+  bool rejected = false;
+};
+
+struct LdaSbcResult {
+  std::vector<LdaSbcQuantity> quantities;
+  double alpha_each = 0;
+  bool ok = true;  // no quantity rejected
+  double seconds = 0;
+};
+
+// Throws std::invalid_argument for a config out of range (sizes >= 1,
+// priors > 0 and finite, draws >= 1, thin >= 1, burn >= 0).
+LdaSbcResult run_lda_sbc(const LdaSbcConfig& config, LdaSweep& sweep);
+inline LdaSbcResult run_lda_sbc(const LdaSbcConfig& config) {
+  auto sweep = host_lda_sweep();
+  return run_lda_sbc(config, *sweep);
+}
+
+}  // namespace warpsim::properties

@@ -1,0 +1,59 @@
+// properties/lda_sbc.hpp: the oracle's LDA chain passes its simulation-based
+// calibration, and each seeded fault fails it (the rates over seeds are
+// scripts/lda_sbc.sh's, in docs/lda-sbc.md; here one fixed seed each, so the
+// outcome is deterministic).
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <stdexcept>
+
+#include "properties/lda_sbc.hpp"
+
+namespace {
+
+using warpsim::properties::LdaSbcConfig;
+using warpsim::properties::LdaSbcFault;
+using warpsim::properties::run_lda_sbc;
+
+LdaSbcConfig small(LdaSbcFault fault) {
+  LdaSbcConfig c;
+  c.replications = 400;
+  c.fault = fault;
+  return c;
+}
+
+TEST(LdaSbc, TheOraclesChainIsCalibrated) {
+  const auto r = run_lda_sbc(small(LdaSbcFault::None));
+  ASSERT_EQ(r.quantities.size(), 4u);
+  for (const auto& q : r.quantities) {
+    EXPECT_FALSE(q.rejected) << q.name << ": p " << q.p_value;
+    EXPECT_EQ(std::accumulate(q.rank_counts.begin(), q.rank_counts.end(), 0), 400);  // a rank a replication
+    EXPECT_EQ(q.rank_counts.size(), 10u);                                              // 0..L, L = 9
+  }
+  EXPECT_TRUE(r.ok);
+}
+
+TEST(LdaSbc, ThetasDirichletParameterOneCountHighIsCaught) {
+  const auto r = run_lda_sbc(small(LdaSbcFault::ThetaCountOffByOne));
+  EXPECT_FALSE(r.ok);
+}
+
+TEST(LdaSbc, AZDrawFromThePreviousSweepsThetaIsCaught) {
+  auto c = small(LdaSbcFault::StaleTheta);
+  c.replications = 1000;
+  EXPECT_FALSE(run_lda_sbc(c).ok);
+}
+
+TEST(LdaSbc, BadConfigsAreRefused) {
+  auto c = small(LdaSbcFault::None);
+  c.alpha = 0;
+  EXPECT_THROW(run_lda_sbc(c), std::invalid_argument);
+  c = small(LdaSbcFault::None);
+  c.draws = 0;
+  EXPECT_THROW(run_lda_sbc(c), std::invalid_argument);
+  c = small(LdaSbcFault::None);
+  c.test_alpha = 1;
+  EXPECT_THROW(run_lda_sbc(c), std::invalid_argument);
+}
+
+}  // namespace
