@@ -5,13 +5,14 @@
 # (the kernels, several processes a GPU). Expects .device-out/warpsim_lda_sbc.xz
 # and .device-out/gpu_tests.xz (the CUDA build), carried.
 #   HOST_SEEDS (default 1000) correct, HOST_FAULT_SEEDS (300) each fault;
-#   GPU_SEEDS (48) correct, GPU_FAULT_SEEDS (16) each fault; GPU_JOBS (16);
+#   GPU_SEEDS (48) correct, GPU_FAULT_SEEDS (16) each fault, GPU_REPLICATIONS
+#   (1000) a run; GPU_JOBS (16) processes at once; a count of 0 skips;
 #   BIG: one seed of a larger corpus on the GPU, correct and each fault.
 # summary.txt and the per-seed JSON lines under $OUT.
 set -uo pipefail
 final=${OUT:-/tmp/out}
 out=/tmp/lda-sbc-logs
-mkdir -p "$final" "$out"
+rm -rf "$out"; mkdir -p "$final" "$out"
 trap 'tar czf "$final/lda-sbc-logs.tar.gz" -C /tmp lda-sbc-logs; cp "$out/summary.txt" "$final/"' EXIT
 d=./.device-out
 for f in warpsim_lda_sbc gpu_tests; do xz -dkf "$d/$f.xz" && chmod +x "$d/$f"; done
@@ -26,7 +27,8 @@ summary "gpu_tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)|FAILED  \]' "$out/gp
 many() {  # name, on, fault, seeds, jobs, then extra options
   local name=$1 on=$2 fault=$3 n=$4 jobs=$5; shift 5
   local t0=$(date +%s)
-  seq 1 "$n" | xargs -P "$jobs" -I{} bash -c 'g=$(( {} % '"$gpus"' )); CUDA_VISIBLE_DEVICES=$g '"$s"' --on '"$on"' --fault '"$fault"' --seed {} --format json '"$*"' | python3 -c "import json,sys; j=json.load(sys.stdin); j[\"seed\"]={}; print(json.dumps(j))"' > "$out/$name.jsonl" 2> "$out/$name.err"
+  [[ $n == 0 ]] && return
+  seq 1 "$n" | xargs -P "$jobs" -I{} bash -c 'g=$(( {} % '"$gpus"' )); CUDA_VISIBLE_DEVICES=$g '"$s"' --on '"$on"' --fault '"$fault"' --seed {} --format json '"$*"' | python3 -c "import json,sys; j=json.load(sys.stdin); j[\"seed\"]={}; print(json.dumps(j))"' >> "$out/$name.jsonl" 2> "$out/$name.err"
   python3 - "$out/$name.jsonl" "$name" "$(( $(date +%s) - t0 ))" <<'PY' | tee -a "$out/summary.txt"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
@@ -43,9 +45,10 @@ cores=$(nproc)
 many host.none host none "${HOST_SEEDS:-1000}" "$cores"
 many host.theta-count host theta-count "${HOST_FAULT_SEEDS:-300}" "$cores"
 many host.stale-theta host stale-theta "${HOST_FAULT_SEEDS:-300}" "$cores"
-many gpu.none gpu none "${GPU_SEEDS:-48}" "${GPU_JOBS:-16}"
-many gpu.theta-count gpu theta-count "${GPU_FAULT_SEEDS:-16}" "${GPU_JOBS:-16}"
-many gpu.stale-theta gpu stale-theta "${GPU_FAULT_SEEDS:-16}" "${GPU_JOBS:-16}"
+gr="--replications ${GPU_REPLICATIONS:-1000}"
+many gpu.none gpu none "${GPU_SEEDS:-48}" "${GPU_JOBS:-16}" $gr
+many gpu.theta-count gpu theta-count "${GPU_FAULT_SEEDS:-16}" "${GPU_JOBS:-16}" $gr
+many gpu.stale-theta gpu stale-theta "${GPU_FAULT_SEEDS:-16}" "${GPU_JOBS:-16}" $gr
 if [[ -n ${BIG:-} ]]; then
   for f in none theta-count stale-theta; do
     many "gpu.big.$f" gpu "$f" "${BIG_SEEDS:-2}" "${GPU_JOBS:-16}" $BIG
