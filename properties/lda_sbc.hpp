@@ -29,7 +29,7 @@
 // statement: theta's Dirichlet parameter one count too high, or the z draw
 // reading the previous sweep's theta.
 //
-//   properties::LdaSbcConfig c;                 // 4 documents of 50 tokens, K 3, V 8
+//   properties::LdaSbcConfig c;                 // 4 documents of 12 tokens, K 3, V 8
 //   const auto r = properties::run_lda_sbc(c);   // r.ok: every quantity's ranks uniform at alpha
 #pragma once
 
@@ -50,7 +50,7 @@ enum class LdaSbcFault {
 
 struct LdaSbcConfig {
   int documents = 4;
-  int tokens = 50;  // a document's
+  int tokens = 12;  // a document's
   int topics = 3;
   int vocabulary = 8;
   double alpha = 0.5, beta = 0.5;
