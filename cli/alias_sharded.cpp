@@ -7,6 +7,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <unistd.h>
 
 #include "cli/alias_command.hpp"
 #include "cli/alias_sharded_device.hpp"
@@ -18,6 +19,21 @@
 namespace warpsim::cli {
 
 namespace {
+
+// A host shard of n items holds about 44 bytes an item at its peak (the
+// weights, their units, the table's keep and alias, the counts, and the
+// read buffer's share): refused, saying so, where that passes this host's
+// physical memory, before anything is allocated.
+void refuse_beyond_memory(std::uint64_t n, const dist::Communicator& comm) {
+  constexpr std::uint64_t kBytesAnItem = 44;
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return;
+  const auto physical = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
+  if (n <= physical / kBytesAnItem) return;
+  throw UsageError("this rank's shard of " + std::to_string(n) + " items needs about " + std::to_string(n * kBytesAnItem) +
+                   " bytes of host memory; this host has " + std::to_string(physical) + ": run more ranks (mpirun -np R" +
+                   (comm.size() > 1 ? ", now " + std::to_string(comm.size()) : std::string()) + ") or --on gpu");
+}
 
 // This rank's slice [first, first + count) of the weights in `path`, read in
 // a stream (the rest passed over, not held).
@@ -35,6 +51,7 @@ std::vector<double> read_slice(const InputSource& inputs, const std::string& pat
     total = shape[0];
   }
   const dist::Share s = dist::share_of(total, 1, comm.rank(), comm.size());
+  refuse_beyond_memory(s.count, comm);
   std::vector<double> mine;
   mine.reserve(s.count);
   std::vector<double> v(1 << 16);
@@ -116,6 +133,7 @@ int sharded(const AliasOptions& o, std::ostream& out, const InputSource& inputs,
     total = *o.generate;
     const dist::Share s = dist::share_of(total, 1, comm.rank(), comm.size());
     if (s.count > (std::uint64_t{1} << 32)) throw UsageError("--generate: a shard holds at most 2^32 items; use more ranks");
+    refuse_beyond_memory(s.count, comm);
     w.resize(s.count);
     for (std::uint64_t i = 0; i < s.count; ++i) w[i] = generated_weight(o.seed, s.first + i);
   } else {
