@@ -15,14 +15,15 @@ namespace rj = oracle::rejection;
 
 // oracle::rejection::gamma_try with the squeeze as a mutation may write it.
 double mutant_try(const rj::GammaConstants<double>& k, const rj::GammaAttempt<double>& a, GammaMutation m) {
-  const double t = 1 + k.c * a.normal;
-  if (t <= 0) return -1;
+  if (!a.ok) return -1;
+  const double t = std::fma(k.c, a.normal, 1.0);
+  if (!(t > 0)) return -1;
   const double v = t * t * t;
   const double x2 = a.normal * a.normal;
   // mutation squeeze-x2: 0.0331 x^2 for 0.0331 x^4
-  const double squeeze = m == GammaMutation::SqueezeX2 ? 1 - 0.0331 * x2 : 1 - 0.0331 * (x2 * x2);
+  const double squeeze = m == GammaMutation::SqueezeX2 ? 1 - 0.0331 * x2 : std::fma(-0.0331, x2 * x2, 1.0);
   if (a.u < squeeze) return k.d * v;
-  if (std::log(a.u) < 0.5 * x2 + k.d * (1 - v + std::log(v))) return k.d * v;
+  if (std::log(a.u) < std::fma(0.5, x2, k.d * ((1 - v) + std::log(v)))) return k.d * v;
   return -1;
 }
 
@@ -31,10 +32,8 @@ double mutant_draw(double shape, std::uint64_t seed, std::uint64_t task, GammaMu
   const rj::GammaConstants<double> k(shape < 1 ? shape + 1 : shape);
   double g = -1;
   for (std::uint32_t j = 0; g < 0; ++j) g = mutant_try(k, rj::gamma_attempt_numbers<double>(seed, task, j), m);
-  if (shape < 1 && m != GammaMutation::BoostForgotten) {  // mutation boost-forgotten: this step left out
-    const auto x = rng::philox_bits(seed, rj::kGammaStreams + task, 0, 1);
-    g *= std::exp(std::log(rj::open_uniform53(x.v[0], x.v[1])) / shape);
-  }
+  if (shape < 1 && m != GammaMutation::BoostForgotten)  // mutation boost-forgotten: this step left out
+    g = rj::gamma_boost(g, shape, rj::gamma_boost_uniform<double>(seed, task));
   return g;
 }
 
