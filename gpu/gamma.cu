@@ -1,19 +1,33 @@
 // Marsaglia-Tsang gamma variates and LDA's theta and phi (gpu/gamma.hpp),
 // written next to oracle/rejection/gamma.hpp, in the output's precision
 // (fp64 in double, fp32 in float): every floating-point step is one
-// explicitly rounded operation (__dmul_rn / __fmul_rn, ...), so nvcc
-// contracts nothing into FMA and the order is the oracle's; log, cos and exp
-// are CUDA's (within 1-2 ulp; sqrt is correctly rounded).
+// explicitly rounded operation (__fmul_rn, fmaf, ...), so nvcc contracts
+// nothing into FMA and the order is the oracle's; log and exp are CUDA's
+// (within 1-2 ulp; sqrt and division are correctly rounded).
+//
+// The normal is the ziggurat (rng/ziggurat.hpp's tables, in shared memory):
+// the common attempt is a Philox block, an integer test, one multiplication
+// and the squeeze -- no log, cos or exp. The default loop (GammaLoop::lane)
+// keeps each lane on its own tasks: an accepted attempt stores its variate
+// and moves to the lane's next task, a rejected one tries the same task
+// again, and the warp stays converged on the one attempt body while any lane
+// has work (no vote, no cache; a warp idles only at the end, where its
+// lanes' attempt counts differ). Seed 004's warp loops (uncached and
+// pre-cached, gpu/warp_rejection.cuh) run the same attempts.
 #include "gpu/gamma.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cfloat>
 #include <cmath>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/detail/philox_keyed.hpp"
 #include "gpu/warp_rejection.cuh"
+#include "rng/ziggurat.hpp"
 
 namespace warpsim::gpu {
 
@@ -21,10 +35,40 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr std::uint64_t kGammaStreams = std::uint64_t{1} << 63;  // oracle/rejection/gamma.hpp
-constexpr double kTwoPi = 6.283185307179586;                     // 2 pi, as the oracle's 2.0 * std::numbers::pi
+constexpr std::uint32_t kBoostWord = 1, kSlowWord = 2;           // the counter's fourth word of those blocks
+
+// The tables, one copy a device and precision in constant memory, copied
+// into each block's shared memory (a lane reads the layer its bits chose:
+// shared memory serves 32 different words at once, constant memory one).
+__constant__ rng::ZigguratTables<float> kZiggurat32;
+__constant__ rng::ZigguratTables<double> kZiggurat64;
+
+template <class R>
+void upload_ziggurat() {
+  static std::mutex mutex;
+  static std::array<bool, 64> done{};
+  int device = 0;
+  WARPSIM_CUDA(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (device < 0 || device >= static_cast<int>(done.size())) throw std::runtime_error("gamma: device number out of range");
+  if (done[static_cast<std::size_t>(device)]) return;
+  static const auto tables = rng::make_ziggurat_tables<R>();
+  if constexpr (sizeof(R) == 4) WARPSIM_CUDA(cudaMemcpyToSymbol(kZiggurat32, &tables, sizeof tables));
+  else WARPSIM_CUDA(cudaMemcpyToSymbol(kZiggurat64, &tables, sizeof tables));
+  done[static_cast<std::size_t>(device)] = true;
+}
+
+template <class R>
+__device__ __forceinline__ const rng::ZigguratTables<R>& load_ziggurat(rng::ZigguratTables<R>& shared) {
+  const auto* from = reinterpret_cast<const std::uint32_t*>(sizeof(R) == 4 ? static_cast<const void*>(&kZiggurat32) : static_cast<const void*>(&kZiggurat64));
+  auto* to = reinterpret_cast<std::uint32_t*>(&shared);
+  for (unsigned i = threadIdx.x; i < sizeof(shared) / 4; i += blockDim.x) to[i] = from[i];
+  __syncthreads();
+  return shared;
+}
 
 // One rounding an operation, in R: the oracle's arithmetic with nothing
-// contracted (CUDA's log, cos and exp for the functions).
+// contracted (CUDA's log and exp for the functions).
 template <class R>
 struct Arith;
 template <>
@@ -33,18 +77,14 @@ struct Arith<double> {
   static __device__ __forceinline__ double add(double a, double b) { return __dadd_rn(a, b); }
   static __device__ __forceinline__ double sub(double a, double b) { return __dsub_rn(a, b); }
   static __device__ __forceinline__ double div(double a, double b) { return __ddiv_rn(a, b); }
+  static __device__ __forceinline__ double fma(double a, double b, double c) { return __fma_rn(a, b, c); }
   static __device__ __forceinline__ double sqrt(double a) { return __dsqrt_rn(a); }
   static __device__ __forceinline__ double log(double a) { return ::log(a); }
-  static __device__ __forceinline__ double cos(double a) { return ::cos(a); }
   static __device__ __forceinline__ double exp(double a) { return ::exp(a); }
-  // u1, angle, u from the block (the oracle's open_uniform53 and open_uniform32).
-  static __device__ __forceinline__ void uniforms(const r123::Philox4x32::ctr_type& x, double& u1, double& angle, double& u) {
-    u1 = mul(add(static_cast<double>(((static_cast<std::uint64_t>(x.v[0]) << 32) | x.v[1]) >> 11), 0.5), 0x1p-53);
-    angle = mul(add(static_cast<double>(x.v[2]), 0.5), 0x1p-32);
-    u = mul(add(static_cast<double>(x.v[3]), 0.5), 0x1p-32);
-  }
-  static __device__ __forceinline__ double boost_uniform(const r123::Philox4x32::ctr_type& x) {
-    return mul(add(static_cast<double>(((static_cast<std::uint64_t>(x.v[0]) << 32) | x.v[1]) >> 11), 0.5), 0x1p-53);
+  static constexpr double kMin = DBL_MIN;
+  // (hi lo >> 11) + 1/2, times 2^-53: the oracle's open_uniform53.
+  static __device__ __forceinline__ double open(std::uint32_t hi, std::uint32_t lo) {
+    return mul(add(static_cast<double>(((static_cast<std::uint64_t>(hi) << 32) | lo) >> 11), 0.5), 0x1p-53);
   }
 };
 template <>
@@ -53,75 +93,293 @@ struct Arith<float> {
   static __device__ __forceinline__ float add(float a, float b) { return __fadd_rn(a, b); }
   static __device__ __forceinline__ float sub(float a, float b) { return __fsub_rn(a, b); }
   static __device__ __forceinline__ float div(float a, float b) { return __fdiv_rn(a, b); }
+  static __device__ __forceinline__ float fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
   static __device__ __forceinline__ float sqrt(float a) { return __fsqrt_rn(a); }
   static __device__ __forceinline__ float log(float a) { return ::logf(a); }
-  static __device__ __forceinline__ float cos(float a) { return ::cosf(a); }
   static __device__ __forceinline__ float exp(float a) { return ::expf(a); }
-  // (k + 1/2) 2^-23 of the top 23 bits: the oracle's open_uniform23.
-  static __device__ __forceinline__ float u23(std::uint32_t x) { return mul(add(static_cast<float>(x >> 9), 0.5f), 0x1p-23f); }
-  static __device__ __forceinline__ void uniforms(const r123::Philox4x32::ctr_type& x, float& u1, float& angle, float& u) {
-    u1 = u23(x.v[0]);
-    angle = u23(x.v[2]);
-    u = u23(x.v[3]);
-  }
-  static __device__ __forceinline__ float boost_uniform(const r123::Philox4x32::ctr_type& x) { return u23(x.v[0]); }
+  static constexpr float kMin = FLT_MIN;
+  // (k + 1/2) 2^-23 of the top 23 bits k (the oracle's open_uniform23): 1 +
+  // k 2^-23 from its bits, less 1 - 2^-24 -- exact (Sterbenz), two operations.
+  static __device__ __forceinline__ float u23(std::uint32_t x) { return __fsub_rn(__uint_as_float((x >> 9) | 0x3f800000u), 0x1.fffffep-1f); }
 };
 
-// One Marsaglia-Tsang attempt in R; Shape(i) is the shape of task first + i
-// (in double; rounded to R as the oracle's caller does).
-template <class R, class Shape>
-struct GammaAttempt {
+// Marsaglia-Tsang's constants for shape s = a < 1 ? a + 1 : a.
+template <class R>
+struct GammaShape {
+  R a = -1, d = 0, c = 0, inv_a = 0;  // inv_a = 1/a for the boost (a < 1)
+  __device__ __forceinline__ void set(R shape) {
+    using A = Arith<R>;
+    if (shape == a) return;  // a run of equal shapes (LDA's alpha and beta) pays once
+    a = shape;
+    const R s = shape < 1 ? A::add(shape, R(1)) : shape;
+    d = A::sub(s, R(1) / R(3));
+    c = A::div(R(1), A::sqrt(A::mul(R(9), d)));
+    if (shape < 1) inv_a = A::div(R(1), shape);
+  }
+};
+
+// Where task t's blocks are (oracle/rejection/gamma.hpp): fp32 tasks 2P and
+// 2P + 1 share stream 2^63 + P, half t mod 2 of each block; fp64 task t has
+// stream 2^63 + t.
+template <class R>
+__device__ __forceinline__ std::uint64_t stream_of(std::uint64_t task) {
+  return kGammaStreams + (sizeof(R) == 4 ? task / 2 : task);
+}
+template <class R>
+__device__ __forceinline__ int half_of(std::uint64_t task) {
+  return sizeof(R) == 4 ? static_cast<int>(task & 1) : 0;
+}
+
+// Attempt j of a task from its block x (stream, draw j), half h:
+// kAccepted and the variate d v in `out`, or kRejected. kFastOnly stops
+// where a log or exp would be called (the ziggurat's wedge or tail, the
+// squeeze's second test: 1-5% of attempts) and returns kSlow: the caller
+// makes the attempt again in full later.
+constexpr int kRejected = 0, kAccepted = 1, kSlow = 2;
+
+template <bool kFastOnly, class R>
+__device__ __forceinline__ int gamma_attempt(const detail::PhiloxKeyed& philox, const rng::ZigguratTables<R>& z, std::uint64_t stream,
+                                             std::uint32_t j, int h, const r123::Philox4x32::ctr_type& x, const GammaShape<R>& k, R& out) {
   using A = Arith<R>;
+  int layer;
+  std::uint32_t sign;
+  R unit, u;
+  bool fast;
+  if constexpr (sizeof(R) == 4) {
+    const std::uint32_t zig = h ? x.v[2] : x.v[0];
+    layer = static_cast<int>(zig & 255u);
+    sign = (zig << 23) & 0x80000000u;
+    fast = (zig >> 9) < z.fast[layer];
+    unit = A::u23(zig);
+    u = A::u23(h ? x.v[3] : x.v[1]);
+  } else {
+    layer = static_cast<int>(x.v[1] & 255u);
+    sign = (x.v[1] << 23) & 0x80000000u;
+    const std::uint64_t m = ((static_cast<std::uint64_t>(x.v[0]) << 32) | x.v[1]) >> 11;
+    fast = m < z.fast[layer];
+    unit = A::open(x.v[0], x.v[1]);
+    u = A::open(x.v[2], x.v[3]);
+  }
+  R n = A::mul(unit, z.x[layer]);
+  if (!fast) {  // the wedge or the tail: 1.5% of draws
+    if constexpr (kFastOnly) return kSlow;
+    const auto y = philox(stream, j, kSlowWord);
+    R u1, u2;
+    if constexpr (sizeof(R) == 4) {
+      u1 = A::u23(h ? y.v[2] : y.v[0]);
+      u2 = A::u23(h ? y.v[3] : y.v[1]);
+    } else {
+      u1 = A::open(y.v[0], y.v[1]);
+      u2 = A::open(y.v[2], y.v[3]);
+    }
+    bool ok;
+    if (layer == 0) {
+      const R t = A::div(-A::log(u1), static_cast<R>(rng::kZigguratR));
+      ok = A::mul(R(-2), A::log(u2)) > A::mul(t, t);
+      n = A::add(static_cast<R>(rng::kZigguratR), t);
+    } else {
+      ok = A::add(z.f[layer], A::mul(u1, A::sub(z.f[layer + 1], z.f[layer]))) < A::exp(A::mul(R(-0.5), A::mul(n, n)));
+    }
+    if (!ok) return kRejected;
+  }
+  if constexpr (sizeof(R) == 4) n = __uint_as_float(__float_as_uint(n) ^ sign);
+  else n = __longlong_as_double(__double_as_longlong(n) ^ static_cast<long long>(static_cast<unsigned long long>(sign) << 32));
+  const R t = A::fma(k.c, n, R(1));
+  if (!(t > 0)) return kRejected;
+  const R v = A::mul(A::mul(t, t), t);
+  const R x2 = A::mul(n, n);
+  out = A::mul(k.d, v);
+  if (u < A::fma(R(-0.0331), A::mul(x2, x2), R(1))) return kAccepted;
+  if constexpr (kFastOnly) return kSlow;
+  return A::log(u) < A::fma(R(0.5), x2, A::mul(k.d, A::add(A::sub(R(1), v), A::log(v)))) ? kAccepted : kRejected;
+}
+
+// Attempt j of task `task` in full, its block made here.
+template <class R>
+__device__ __forceinline__ int gamma_attempt_at(const detail::PhiloxKeyed& philox, const rng::ZigguratTables<R>& z, std::uint64_t task,
+                                                std::uint32_t j, const GammaShape<R>& k, R& out) {
+  const std::uint64_t stream = stream_of<R>(task);
+  return gamma_attempt<false>(philox, z, stream, j, half_of<R>(task), philox(stream, j), k, out);
+}
+
+// The boost's U of a task (shape < 1), from its block (stream, 0, word3 1).
+template <class R>
+__device__ __forceinline__ R boost_uniform(const r123::Philox4x32::ctr_type& x, int h) {
+  if constexpr (sizeof(R) == 4) return Arith<float>::u23(h ? x.v[1] : x.v[0]);
+  else return Arith<double>::open(x.v[0], x.v[1]);
+}
+
+// G U^(1/a) for a < 1: G e with e = exp(l), l = log(U) (1/a), where e is a
+// normal number, else exp(log G + l); at least R's smallest normal number
+// (the underflow rule). G itself for a >= 1.
+template <class R>
+__device__ __forceinline__ R boosted(R g, const GammaShape<R>& k, R boost_u) {
+  using A = Arith<R>;
+  if (!(k.a < 1)) return g;
+  const R l = A::mul(A::log(boost_u), k.inv_a), e = A::exp(l);
+  return fmax(e >= A::kMin ? A::mul(g, e) : A::exp(A::add(A::log(g), l)), A::kMin);
+}
+
+// A task parked by the fast pass: its element, the attempt it resumes at,
+// and the boost's U (shape < 1).
+template <class R>
+struct Parked {
+  std::uint64_t i;
+  std::uint32_t j;
+  R boost_u;
+};
+// A warp's queue: fewer than 32 parked, plus an iteration's (two units of
+// one or two tasks a lane).
+template <class R>
+constexpr int kParked = 32 + 32 * 2 * (sizeof(R) == 4 ? 2 : 1);
+
+// Tasks first .. first + count - 1 over the grid, task first + i the
+// element i: shape(i) its shape (double, rounded to R as the oracle's
+// caller does), put(i, value) stores it. A lane takes units (fp32: the two
+// tasks of a stream, from one block; fp64: a task) u = tid, tid + stride,
+// ..., two an iteration -- two Philox blocks in flight, whose rounds
+// interleave, where one chain of dependent multiplications would leave the
+// schedulers idle -- and makes each task's attempt 0 on the fast path alone.
+// A task that needs the slow path or a second attempt is parked in the
+// warp's queue, and each time 32 are parked the warp finishes them, a task
+// a lane, in full (then the lanes' attempts differ little: one slow attempt
+// each, rarely more). So the warp runs the common attempt with all its
+// lanes and the rare one with all its lanes too, where a lane that met it
+// at once would hold the other 31 idle through its log and exp.
+template <class R, bool kCount, class Shape, class Put>
+__device__ __forceinline__ void gamma_lanes(const rng::ZigguratTables<R>& z, Parked<R>* queue, std::uint64_t seed, std::uint64_t first,
+                                            std::uint64_t count, const Shape& shape, Put&& put, RejectionCounts* counts) {
+  constexpr int kHalves = sizeof(R) == 4 ? 2 : 1;
+  const std::uint64_t tid = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  // Units: the streams of tasks first .. first + count - 1.
+  const std::uint64_t unit0 = kHalves == 2 ? first / 2 : first;
+  const std::uint64_t units = (kHalves == 2 ? (first + count - 1) / 2 : first + count - 1) - unit0 + 1;
+  const std::uint64_t calls = (units + stride - 1) / stride;  // the same on every lane
+  const unsigned lane = threadIdx.x % 32, below = (1u << lane) - 1;
+  const detail::PhiloxKeyed philox(seed);
+  GammaShape<R> ks[kHalves];
+  unsigned long long attempts = 0, trips = 0;
+  // Finishes a parked task: attempts j, j + 1, ... in full.
+  auto finish = [&](const Parked<R>& p) {
+    GammaShape<R>& k = ks[0];
+    k.set(static_cast<R>(shape(p.i)));
+    R g;
+    std::uint32_t j = p.j;
+    while (gamma_attempt_at(philox, z, first + p.i, j, k, g) != kAccepted) ++j;
+    if constexpr (kCount) attempts += j - p.j + 1;
+    put(p.i, boosted(g, k, p.boost_u));
+    return j - p.j + 1;
+  };
+  int parked = 0;  // the same on every lane
+  auto park = [&](bool mine, const Parked<R>& p) {
+    const unsigned parking = __ballot_sync(detail::kFullWarp, mine);
+    if (mine) queue[parked + __popc(parking & below)] = p;
+    parked += __popc(parking);
+  };
+  // Half h of unit u: its attempt 0 from block x; true to park it (in p).
+  auto fast = [&](std::uint64_t u, int h, const r123::Philox4x32::ctr_type& x, Parked<R>& p) {
+    const std::uint64_t task = (unit0 + u) * kHalves + static_cast<std::uint64_t>(h);
+    p = {task - first, 0, 0};
+    if (u >= units || task < first || task - first >= count) return false;
+    GammaShape<R>& k = ks[h];
+    k.set(static_cast<R>(shape(p.i)));
+    const std::uint64_t stream = kGammaStreams + unit0 + u;
+    if (k.a < 1) p.boost_u = boost_uniform<R>(philox(stream, 0, kBoostWord), h);
+    R g;
+    const int r = gamma_attempt<true>(philox, z, stream, 0, h, x, k, g);
+    if (r == kAccepted) put(p.i, boosted(g, k, p.boost_u));
+    p.j = r == kRejected ? 1 : 0;
+    if constexpr (kCount) attempts += r == kSlow ? 0 : 1;
+    return r != kAccepted;
+  };
+  std::uint64_t u = tid;
+  for (std::uint64_t c = 0; c < calls; c += 2, u += 2 * stride) {
+    const auto x0 = philox(kGammaStreams + unit0 + u, 0), x1 = philox(kGammaStreams + unit0 + u + stride, 0);
+#pragma unroll
+    for (int h = 0; h < kHalves; ++h) {
+      Parked<R> p0, p1;
+      const bool park0 = fast(u, h, x0, p0), park1 = fast(u + stride, h, x1, p1);
+      park(park0, p0);
+      park(park1, p1);
+    }
+    if constexpr (kCount) trips += 2;
+    while (parked >= 32) {
+      __syncwarp();
+      const Parked<R> task = queue[parked - 32 + static_cast<int>(lane)];
+      __syncwarp();
+      parked -= 32;
+      const unsigned made = finish(task);
+      if constexpr (kCount) trips += __reduce_max_sync(detail::kFullWarp, made);
+    }
+  }
+  __syncwarp();
+  if (parked > 0) {
+    const bool mine = lane < static_cast<unsigned>(parked);
+    const unsigned made = mine ? finish(queue[lane]) : 0;
+    if constexpr (kCount) trips += __reduce_max_sync(detail::kFullWarp, made);
+  }
+  if constexpr (kCount) {
+    // A call: a unit a lane; its trips: the fast passes and each round's slowest lane.
+    unsigned long long warp_attempts = attempts;
+    for (int o = 16; o > 0; o /= 2) warp_attempts += __shfl_down_sync(detail::kFullWarp, warp_attempts, o);
+    if (lane == 0) {
+      atomicAdd(&counts->warp_iterations, trips);
+      atomicAdd(&counts->warp_calls, static_cast<unsigned long long>(calls));
+      atomicAdd(&counts->attempts, warp_attempts);
+    }
+    if (tid == 0) atomicAdd(&counts->draws, static_cast<unsigned long long>(count));
+  }
+}
+
+// The same tasks through seed 004's warp loops (gpu/warp_rejection.cuh).
+template <class R, class Shape>
+struct WarpAttempt {
+  const rng::ZigguratTables<R>& z;
   const Shape& shape;
   std::uint64_t first;
   const detail::PhiloxKeyed& philox;
   __device__ __forceinline__ bool operator()(std::uint64_t task, std::uint32_t j, R& out) const {
-    const R a = static_cast<R>(shape(task - first));
-    const R s = a < 1 ? A::add(a, R(1)) : a;
-    const R d = A::sub(s, R(1) / R(3)), c = A::div(R(1), A::sqrt(A::mul(R(9), d)));
-    R u1, angle, u;
-    A::uniforms(philox(kGammaStreams + task, j), u1, angle, u);
-    const R radius = A::sqrt(A::mul(R(-2), A::log(u1)));
-    const R normal = A::mul(radius, A::cos(A::mul(static_cast<R>(kTwoPi), angle)));
-    const R t = A::add(R(1), A::mul(c, normal));
-    if (t <= 0) return false;
-    const R v = A::mul(A::mul(t, t), t);
-    const R x2 = A::mul(normal, normal);
-    if (u < A::sub(R(1), A::mul(R(0.0331), A::mul(x2, x2))) ||
-        A::log(u) < A::add(A::mul(R(0.5), x2), A::mul(d, A::add(A::sub(R(1), v), A::log(v))))) {
-      out = A::mul(d, v);
-      return true;
-    }
-    return false;
+    GammaShape<R> k;
+    k.set(static_cast<R>(shape(task - first)));
+    return gamma_attempt_at(philox, z, task, j, k, out) == kAccepted;
   }
 };
 
-// Gamma(a + 1) U^(1/a) for a < 1: the oracle's boost.
-template <class R>
-__device__ __forceinline__ R boosted(R g, R a, std::uint64_t task, const detail::PhiloxKeyed& philox) {
-  using A = Arith<R>;
-  if (!(a < 1)) return g;
-  return A::mul(g, A::exp(A::div(A::log(A::boost_uniform(philox(kGammaStreams + task, 0, 1))), a)));
-}
-
-// Tasks first .. first + count - 1 over the grid, task first + i the
-// element i: shape(i) its shape, put(i, value) stores it.
 template <class R, RejectionCaching kCaching, bool kCount, class Shape, class Put>
-__device__ __forceinline__ void gamma_tasks(std::uint64_t seed, std::uint64_t first, std::uint64_t count, const Shape& shape, Put&& put,
-                                            RejectionCounts* counts) {
+__device__ __forceinline__ void gamma_warps(const rng::ZigguratTables<R>& z, std::uint64_t seed, std::uint64_t first, std::uint64_t count,
+                                            const Shape& shape, Put&& put, RejectionCounts* counts) {
   const std::uint64_t tid = blockIdx.x * static_cast<std::uint64_t>(kThreads) + threadIdx.x, stride = static_cast<std::uint64_t>(gridDim.x) * kThreads;
   const std::uint64_t calls = (count + stride - 1) / stride;  // the same on every lane (the loop votes)
   const detail::PhiloxKeyed philox(seed);
-  const GammaAttempt<R, Shape> attempt{shape, first, philox};
+  const WarpAttempt<R, Shape> attempt{z, shape, first, philox};
   WarpRejection<R, kCaching> rejection;
   RejectionTally tally;
   for (std::uint64_t c = 0; c < calls; ++c) {
     const std::uint64_t i = tid + c * stride;
     const R g = rejection.next(i < count, first + i, i + stride < count, first + i + stride, attempt);
-    if (i < count) put(i, boosted(g, static_cast<R>(shape(i)), first + i, philox));
+    if (i < count) {
+      GammaShape<R> k;
+      k.set(static_cast<R>(shape(i)));
+      const std::uint64_t task = first + i;
+      put(i, k.a < 1 ? boosted(g, k, boost_uniform<R>(philox(stream_of<R>(task), 0, kBoostWord), half_of<R>(task))) : g);
+    }
     if constexpr (kCount) tally.add(rejection, i < count);
   }
   if constexpr (kCount) tally.flush(counts, tid == 0 ? count : 0);
+}
+
+template <class R, int kLoop, bool kCount, class Shape, class Put>
+__device__ __forceinline__ void gamma_tasks(std::uint64_t seed, std::uint64_t first, std::uint64_t count, const Shape& shape, Put&& put,
+                                            RejectionCounts* counts) {
+  __shared__ rng::ZigguratTables<R> shared;
+  const auto& z = load_ziggurat(shared);
+  if constexpr (kLoop == static_cast<int>(GammaLoop::lane)) {
+    __shared__ Parked<R> queue[kThreads / 32][kParked<R>];
+    gamma_lanes<R, kCount>(z, queue[threadIdx.x / 32], seed, first, count, shape, put, counts);
+  }
+  else if constexpr (kLoop == static_cast<int>(GammaLoop::warp_uncached)) gamma_warps<R, RejectionCaching::none, kCount>(z, seed, first, count, shape, put, counts);
+  else gamma_warps<R, RejectionCaching::precached, kCount>(z, seed, first, count, shape, put, counts);
 }
 
 template <class T>
@@ -130,20 +388,47 @@ struct ArrayShape {
   __device__ __forceinline__ double operator()(std::uint64_t i) const { return static_cast<double>(shape[i]); }
 };
 
-template <class T, RejectionCaching kCaching, bool kCount>
-__global__ void __launch_bounds__(kThreads) gamma_kernel(const T* __restrict__ shape, std::uint64_t n, std::uint64_t seed, std::uint64_t first,
+// Blocks an SM must hold: fp64's kernels capped at 64 registers (4 blocks
+// of 256, no spill) rather than the 76 ptxas would take (3 blocks): 8%
+// faster at shape 30 on an H200 (docs/perf/lda.md).
+template <class T>
+constexpr int kMinBlocks = sizeof(T) == 4 ? 1 : 4;
+
+template <class T, int kLoop, bool kCount>
+__global__ void __launch_bounds__(kThreads, kMinBlocks<T>) gamma_kernel(const T* __restrict__ shape, std::uint64_t n, std::uint64_t seed, std::uint64_t first,
                                                          T* __restrict__ out, RejectionCounts* counts) {
-  gamma_tasks<T, kCaching, kCount>(seed, first, n, ArrayShape<T>{shape}, [&](std::uint64_t i, T g) { out[i] = g; }, counts);
+  gamma_tasks<T, kLoop, kCount>(seed, first, n, ArrayShape<T>{shape}, [&](std::uint64_t i, T g) { out[i] = g; }, counts);
 }
+
+// The kernel for (loop, counted): one instantiation each.
+template <template <class, int, bool> class Kernel, class T, class Launch>
+void dispatch_gamma(GammaLoop loop, bool counted, Launch&& launch) {
+  switch (loop) {
+    case GammaLoop::lane:
+      return counted ? launch(Kernel<T, 0, true>::get()) : launch(Kernel<T, 0, false>::get());
+    case GammaLoop::warp_uncached:
+      return counted ? launch(Kernel<T, 1, true>::get()) : launch(Kernel<T, 1, false>::get());
+    case GammaLoop::warp_precached:
+      return counted ? launch(Kernel<T, 2, true>::get()) : launch(Kernel<T, 2, false>::get());
+  }
+  throw std::invalid_argument("gamma: unknown loop");
+}
+
+template <class T, int kLoop, bool kCount>
+struct GammaKernel {
+  static auto get() { return gamma_kernel<T, kLoop, kCount>; }
+};
 
 // ---- LDA's theta and phi ---------------------------------------------------
 
-// n[m, k] and n[c, k] from z: a thread a document (integer atomics: the same
-// counts in any order).
+// n[m, k] and n[c, k] from z: a warp a document, its lanes over the
+// tokens (a thread a document would walk the longest document's 307 tokens
+// alone); integer atomics: the same counts in any order.
 __global__ void __launch_bounds__(kThreads) count_topics(const int* __restrict__ z, const int* __restrict__ offsets, const int* __restrict__ words,
                                                         int documents, int k, int* theta_counts, int* phi_counts) {
-  for (int m = static_cast<int>(blockIdx.x * kThreads + threadIdx.x); m < documents; m += static_cast<int>(gridDim.x) * kThreads) {
-    for (int t = offsets[m]; t < offsets[m + 1]; ++t) {
+  const int warps = static_cast<int>(gridDim.x) * (kThreads / 32), lane = static_cast<int>(threadIdx.x % 32);
+  for (int m = static_cast<int>((blockIdx.x * kThreads + threadIdx.x) / 32); m < documents; m += warps) {
+    for (int t = offsets[m] + lane; t < offsets[m + 1]; t += 32) {
       atomicAdd(theta_counts + static_cast<std::size_t>(m) * k + z[t], 1);
       atomicAdd(phi_counts + static_cast<std::size_t>(words[t]) * k + z[t], 1);
     }
@@ -159,10 +444,10 @@ struct LdaShape {
   }
 };
 
-template <class T, RejectionCaching kCaching, bool kCount>
-__global__ void __launch_bounds__(kThreads) lda_gammas(LdaShape shape, std::uint64_t tasks, std::uint64_t seed, T* theta, T* phi_raw,
+template <class T, int kLoop, bool kCount>
+__global__ void __launch_bounds__(kThreads, kMinBlocks<T>) lda_gammas(LdaShape shape, std::uint64_t tasks, std::uint64_t seed, T* theta, T* phi_raw,
                                                        RejectionCounts* counts) {
-  gamma_tasks<T, kCaching, kCount>(seed, 0, tasks, shape, [&](std::uint64_t t, T g) {
+  gamma_tasks<T, kLoop, kCount>(seed, 0, tasks, shape, [&](std::uint64_t t, T g) {
     if (t < shape.theta_tasks) theta[t] = g;
     else phi_raw[t - shape.theta_tasks] = g;
   }, counts);
@@ -183,43 +468,49 @@ __global__ void __launch_bounds__(kThreads) chunk_sums(const T* __restrict__ phi
   partial[static_cast<std::size_t>(chunk) * k + j] = s;
 }
 
-__global__ void __launch_bounds__(kThreads) column_sums(const double* __restrict__ partial, int chunks, int k, double* sums) {
+__global__ void __launch_bounds__(kThreads) column_sums(const double* __restrict__ partial, int chunks, int k, double* inverse) {
   const int j = static_cast<int>(blockIdx.x * kThreads + threadIdx.x);
   if (j >= k) return;
   double s = 0;
   for (int c = 0; c < chunks; ++c) s = __dadd_rn(s, partial[static_cast<std::size_t>(c) * k + j]);
-  sums[j] = s;
+  inverse[j] = __ddiv_rn(1.0, s);
 }
 
+// phi = T(double(raw) (1 / S_k)): a thread a topic (its 1 / S_k loaded
+// once), the blocks' y over the words.
 template <class T>
-__global__ void __launch_bounds__(kThreads) normalise(const T* __restrict__ phi_raw, const double* __restrict__ sums, std::uint64_t n, int k,
+__global__ void __launch_bounds__(kThreads) normalise(const T* __restrict__ phi_raw, const double* __restrict__ inverse, int vocabulary, int k,
                                                       T* __restrict__ phi) {
-  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(kThreads) + threadIdx.x; i < n; i += static_cast<std::uint64_t>(gridDim.x) * kThreads)
-    phi[i] = static_cast<T>(__ddiv_rn(static_cast<double>(phi_raw[i]), sums[i % static_cast<std::uint64_t>(k)]));
+  const int j = static_cast<int>(blockIdx.x * kThreads + threadIdx.x);
+  if (j >= k) return;
+  const double inv = inverse[j];
+  for (int c = static_cast<int>(blockIdx.y); c < vocabulary; c += static_cast<int>(gridDim.y)) {
+    const std::size_t at = static_cast<std::size_t>(c) * static_cast<std::size_t>(k) + static_cast<std::size_t>(j);
+    phi[at] = static_cast<T>(__dmul_rn(static_cast<double>(phi_raw[at]), inv));
+  }
 }
+
+template <class T, int kLoop, bool kCount>
+struct LdaKernel {
+  static auto get() { return lda_gammas<T, kLoop, kCount>; }
+};
 
 }  // namespace
 
 template <class T>
-void gamma_sample(const T* shape, std::size_t n, std::uint64_t seed, std::uint64_t first, T* out, bool precached, RejectionCounts* counts,
+void gamma_sample(const T* shape, std::size_t n, std::uint64_t seed, std::uint64_t first, T* out, GammaLoop loop, RejectionCounts* counts,
                   cudaStream_t stream) {
   if (n == 0) return;
-  auto launch = [&](auto kernel) {
+  upload_ziggurat<T>();
+  dispatch_gamma<GammaKernel, T>(loop, counts != nullptr, [&](auto kernel) {
     kernel<<<resident_grid(reinterpret_cast<const void*>(kernel), kThreads, n), kThreads, 0, stream>>>(shape, n, seed, first, out, counts);
     WARPSIM_CUDA(cudaGetLastError());
-  };
-  if (precached) {
-    if (counts) launch(gamma_kernel<T, RejectionCaching::precached, true>);
-    else launch(gamma_kernel<T, RejectionCaching::precached, false>);
-  } else {
-    if (counts) launch(gamma_kernel<T, RejectionCaching::none, true>);
-    else launch(gamma_kernel<T, RejectionCaching::none, false>);
-  }
+  });
 }
 
 template <class T>
 void LdaTopicSampler<T>::draw(const int* z, const int* offsets, const int* words, int documents, int vocabulary, int k, double alpha, double beta,
-                              std::uint64_t seed, T* theta, T* phi, bool precached, RejectionCounts* counts, cudaStream_t stream) {
+                              std::uint64_t seed, T* theta, T* phi, GammaLoop loop, RejectionCounts* counts, cudaStream_t stream) {
   if (documents < 1 || vocabulary < 1 || k < 1) throw std::invalid_argument("LdaTopicSampler: documents, vocabulary and K must be at least 1");
   if (!(alpha > 0) || !(beta > 0) || std::isinf(alpha) || std::isinf(beta)) {
     throw std::invalid_argument("LdaTopicSampler: the priors alpha and beta must be finite and > 0");
@@ -236,33 +527,28 @@ void LdaTopicSampler<T>::draw(const int* z, const int* offsets, const int* words
   auto* phi_raw = reinterpret_cast<T*>(base + raw_at);
   auto* sums = reinterpret_cast<double*>(base + sums_at);
   WARPSIM_CUDA(cudaMemsetAsync(topic_counts, 0, counts_bytes, stream));
-  count_topics<<<grid_for(static_cast<std::size_t>(documents), kThreads), kThreads, 0, stream>>>(z, offsets, words, documents, k, topic_counts,
+  count_topics<<<grid_for(static_cast<std::size_t>(documents) * 32, kThreads), kThreads, 0, stream>>>(z, offsets, words, documents, k, topic_counts,
                                                                                         topic_counts + theta_n);
   WARPSIM_CUDA(cudaGetLastError());
   const LdaShape shape{topic_counts, theta_n, alpha, beta};
   const std::uint64_t tasks = theta_n + phi_n;
-  auto launch = [&](auto kernel) {
+  upload_ziggurat<T>();
+  dispatch_gamma<LdaKernel, T>(loop, counts != nullptr, [&](auto kernel) {
     kernel<<<resident_grid(reinterpret_cast<const void*>(kernel), kThreads, tasks), kThreads, 0, stream>>>(shape, tasks, seed, theta, phi_raw, counts);
     WARPSIM_CUDA(cudaGetLastError());
-  };
-  if (precached) {
-    if (counts) launch(lda_gammas<T, RejectionCaching::precached, true>);
-    else launch(lda_gammas<T, RejectionCaching::precached, false>);
-  } else {
-    if (counts) launch(lda_gammas<T, RejectionCaching::none, true>);
-    else launch(lda_gammas<T, RejectionCaching::none, false>);
-  }
+  });
   chunk_sums<T><<<dim3(static_cast<unsigned>((k + kThreads - 1) / kThreads), static_cast<unsigned>(chunks)), kThreads, 0, stream>>>(phi_raw, vocabulary,
                                                                                                                             k, partial);
   WARPSIM_CUDA(cudaGetLastError());
   column_sums<<<(k + kThreads - 1) / kThreads, kThreads, 0, stream>>>(partial, chunks, k, sums);
   WARPSIM_CUDA(cudaGetLastError());
-  normalise<T><<<grid_for(phi_n, kThreads), kThreads, 0, stream>>>(phi_raw, sums, phi_n, k, phi);
+  const dim3 rows(static_cast<unsigned>((k + kThreads - 1) / kThreads), static_cast<unsigned>(std::min(vocabulary, 2048)));
+  normalise<T><<<rows, kThreads, 0, stream>>>(phi_raw, sums, vocabulary, k, phi);
   WARPSIM_CUDA(cudaGetLastError());
 }
 
-template void gamma_sample<float>(const float*, std::size_t, std::uint64_t, std::uint64_t, float*, bool, RejectionCounts*, cudaStream_t);
-template void gamma_sample<double>(const double*, std::size_t, std::uint64_t, std::uint64_t, double*, bool, RejectionCounts*, cudaStream_t);
+template void gamma_sample<float>(const float*, std::size_t, std::uint64_t, std::uint64_t, float*, GammaLoop, RejectionCounts*, cudaStream_t);
+template void gamma_sample<double>(const double*, std::size_t, std::uint64_t, std::uint64_t, double*, GammaLoop, RejectionCounts*, cudaStream_t);
 template class LdaTopicSampler<float>;
 template class LdaTopicSampler<double>;
 

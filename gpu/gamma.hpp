@@ -22,20 +22,28 @@
 
 namespace warpsim::gpu {
 
+/// How a kernel's lanes run their attempts (the same attempts, the same
+/// variates; only the time and RejectionCounts' warp figures differ):
+///   lane            each lane its own tasks, retrying a rejected one (the fastest)
+///   warp_uncached   seed 004's first listing: a warp call waits for its slowest lane
+///   warp_precached  seed 004's second listing: lanes done attempt their next task
+enum class GammaLoop { lane, warp_uncached, warp_precached };
+
 /// out[i] = a Gamma(shape[i]) variate (scale 1), the oracle's task first + i
 /// computed in T: oracle::rejection::gamma_draw<T>(shape[i], seed, first + i)
-/// to within CUDA's log, cos and exp. Shapes must be finite and > 0 (not
+/// (bit for bit where no log or exp is called; a variate below T's smallest
+/// normal number is that number). Shapes must be finite and > 0 (not
 /// checked on the device: a kernel author's input).
 /// `counts` (device memory, or null) is added to. Asynchronous on `stream`.
 template <class T>
-void gamma_sample(const T* shape, std::size_t n, std::uint64_t seed, std::uint64_t first, T* out, bool precached = true,
+void gamma_sample(const T* shape, std::size_t n, std::uint64_t seed, std::uint64_t first, T* out, GammaLoop loop = GammaLoop::lane,
                   RejectionCounts* counts = nullptr, cudaStream_t stream = nullptr);
 
 /// The theta and phi draws of an uncollapsed LDA Gibbs sweep, given z (the
 /// other half: gpu/lda_sampler.hpp). With n[m, k] the tokens of document m
 /// on topic k and n[c, k] those of word c on topic k (counted from z):
 ///   theta[m, k] = Gamma(alpha + n[m, k])                 task m K + k
-///   phi[c, k]   = Gamma(beta + n[c, k]) / S_k            task M K + c K + k
+///   phi[c, k]   = Gamma(beta + n[c, k]) (1 / S_k)        task M K + c K + k
 /// S_k = sum over c of the column's variates (chunks of 256 words, each in
 /// word order, then the chunks in order: the same sum every run, and the
 /// oracle's). Row m of theta is then a
@@ -51,7 +59,8 @@ class LdaTopicSampler {
   /// theta, phi written. alpha, beta > 0 and finite. Throws
   /// std::invalid_argument for bad sizes or priors; asynchronous on `stream`.
   void draw(const int* z, const int* offsets, const int* words, int documents, int vocabulary, int k, double alpha, double beta,
-            std::uint64_t seed, T* theta, T* phi, bool precached = true, RejectionCounts* counts = nullptr, cudaStream_t stream = nullptr);
+            std::uint64_t seed, T* theta, T* phi, GammaLoop loop = GammaLoop::lane, RejectionCounts* counts = nullptr,
+            cudaStream_t stream = nullptr);
 
  private:
   DeviceScratch<unsigned char> scratch_;

@@ -237,9 +237,9 @@ void gamma_device(const Array& shape, bool fp32, std::uint64_t n, const Array& o
   OnDevice on(shape.device);
   guarded([&] {
     if (fp32) {
-      gpu::gamma_sample(reinterpret_cast<const float*>(shape.data), n, seed, first, reinterpret_cast<float*>(out.data), true, nullptr, stream_of(shape));
+      gpu::gamma_sample(reinterpret_cast<const float*>(shape.data), n, seed, first, reinterpret_cast<float*>(out.data), gpu::GammaLoop::lane, nullptr, stream_of(shape));
     } else {
-      gpu::gamma_sample(reinterpret_cast<const double*>(shape.data), n, seed, first, reinterpret_cast<double*>(out.data), true, nullptr, stream_of(shape));
+      gpu::gamma_sample(reinterpret_cast<const double*>(shape.data), n, seed, first, reinterpret_cast<double*>(out.data), gpu::GammaLoop::lane, nullptr, stream_of(shape));
     }
   });
 }
@@ -255,7 +255,7 @@ void dirichlet_device(const std::vector<double>& alpha, const Array& out, std::u
   const std::uint64_t total = n * alpha.size();
   if (total > 0) {
     tile<<<static_cast<unsigned>((total + 255) / 256), 256, 0, stream>>>(a, k, n, shapes);
-    guarded([&] { gpu::gamma_sample(static_cast<const double*>(shapes), total, seed, 0, reinterpret_cast<double*>(out.data), true, nullptr, stream); });
+    guarded([&] { gpu::gamma_sample(static_cast<const double*>(shapes), total, seed, 0, reinterpret_cast<double*>(out.data), gpu::GammaLoop::lane, nullptr, stream); });
     normalise_rows<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(reinterpret_cast<double*>(out.data), n, k);
     check(cudaGetLastError(), "the Dirichlet kernels");
   }

@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <boost/math/distributions/gamma.hpp>
+#include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <vector>
 
 #include "device_array.hpp"
@@ -32,34 +34,42 @@ namespace rj = warpsim::oracle::rejection;
 const std::vector<double> kShapes = {0.05, 0.3, 1.0, 2.5, 30.0, 1000.0};
 
 template <class T>
-std::vector<T> on_gpu(const std::vector<T>& shape, std::uint64_t seed, std::uint64_t first, bool precached, gpu::RejectionCounts* counts = nullptr) {
+std::vector<T> on_gpu(const std::vector<T>& shape, std::uint64_t seed, std::uint64_t first, gpu::GammaLoop loop, gpu::RejectionCounts* counts = nullptr) {
   const DeviceArray<T> s(shape);
   DeviceArray<T> out(shape.size());
   DeviceArray<gpu::RejectionCounts> c(1);
   WARPSIM_CUDA(cudaMemset(c.p, 0, sizeof(gpu::RejectionCounts)));
-  gpu::gamma_sample(s.p, shape.size(), seed, first, out.p, precached, counts ? c.p : nullptr);
+  gpu::gamma_sample(s.p, shape.size(), seed, first, out.p, loop, counts ? c.p : nullptr);
   WARPSIM_CUDA(cudaDeviceSynchronize());
   if (counts) *counts = c.download().at(0);
   return out.download();
 }
 
 // 600,000 draws of T (the six shapes in turn) from task `first` on, against
-// the oracle in T's precision: pre-caching changes no bit; `far` counts the
-// draws more than `tolerance` (relative) from the oracle's (a decision
-// flipped by an ulp of CUDA's log or cos), `worst` is the others' largest
-// difference; each shape's draws are then checked by KS against the gamma
-// law (alpha 1e-6; a pass rules out a Kolmogorov distance of 0.012).
+// the oracle in T's precision: the three loops give the same bits; the
+// draws of shapes >= 1 are the oracle's bit for bit but where a log or exp
+// was called (the squeeze's second test, the ziggurat's wedge and tail: at
+// least 90% are equal); `far` counts the draws more than `tolerance`
+// (relative) from the oracle's (a decision flipped by an ulp of CUDA's log
+// or exp), `worst` is the others' largest difference; each shape's draws are
+// then checked by KS against the gamma law (alpha 1e-6; a pass rules out a
+// Kolmogorov distance of 0.012).
 template <class T>
 void expect_oracles_draws(std::uint64_t seed, std::uint64_t first, double tolerance, std::size_t far_allowed) {
   std::vector<T> shape(600000);
   for (std::size_t i = 0; i < shape.size(); ++i) shape[i] = static_cast<T>(kShapes[i % kShapes.size()]);
-  const auto pre = on_gpu(shape, seed, first, true), un = on_gpu(shape, seed, first, false);
+  const auto pre = on_gpu(shape, seed, first, gpu::GammaLoop::warp_precached), un = on_gpu(shape, seed, first, gpu::GammaLoop::warp_uncached);
   ASSERT_EQ(pre, un);
-  std::size_t far = 0;
+  ASSERT_EQ(pre, on_gpu(shape, seed, first, gpu::GammaLoop::lane));
+  std::size_t far = 0, at_least_one = 0, equal = 0;
   double worst = 0;
   std::vector<std::vector<double>> by_shape(kShapes.size());
   for (std::size_t i = 0; i < shape.size(); ++i) {
     const T want = rj::gamma_draw<T>(shape[i], seed, first + i);
+    if (shape[i] >= 1) {
+      ++at_least_one;
+      equal += pre[i] == want ? 1 : 0;
+    }
     const double rel = std::fabs(static_cast<double>(pre[i]) - want) / std::max(std::fabs(static_cast<double>(want)), 1e-300);
     if (rel > tolerance) {
       if (++far <= 3) std::cout << "draw " << i << " shape " << shape[i] << ": GPU " << pre[i] << ", oracle " << want << "\n";
@@ -69,26 +79,32 @@ void expect_oracles_draws(std::uint64_t seed, std::uint64_t first, double tolera
     by_shape[i % kShapes.size()].push_back(static_cast<double>(pre[i]));
   }
   EXPECT_LE(far, far_allowed);
+  EXPECT_GE(static_cast<double>(equal), 0.9 * static_cast<double>(at_least_one));
   std::cout << (sizeof(T) == 4 ? "fp32: " : "fp64: ") << far << " draws of 600,000 differ by a decision; the others within " << worst
-            << " relative of the oracle\n";
+            << " relative of the oracle; " << equal << " of " << at_least_one << " draws of shapes >= 1 equal bit for bit\n";
   for (std::size_t s = 0; s < kShapes.size(); ++s) {
     const boost::math::gamma_distribution<double> law(kShapes[s]);
-    const auto r = stats::ks_continuous_test(by_shape[s], [&](double v) { return v <= 0 ? 0.0 : boost::math::cdf(law, v); }, {.alpha = 1e-6});
+    // stored in T and clamped at its smallest normal (the underflow rule:
+    // 1.3% of fp32 draws at shape 0.05 are FLT_MIN)
+    const auto r = stats::ks_continuous_test(by_shape[s], [&](double v) { return v <= 0 ? 0.0 : boost::math::cdf(law, v); },
+                                             {.alpha = 1e-6,
+                                              .stored = sizeof(T) == 4 ? stats::Stored::Float32 : stats::Stored::Float64,
+                                              .clamp = {.below = static_cast<double>(std::numeric_limits<T>::min())}});
     EXPECT_FALSE(r.reject) << "shape " << kShapes[s] << ": D " << r.statistic << ", p " << r.p_value;
     EXPECT_LT(*r.detectable.kolmogorov_distance, 0.012);
   }
 }
 
 // fp64: within 1e-9 relative, no decision flipped.
-TEST(GpuGamma, DrawsAreTheOraclesWithinLogAndCos) {
+TEST(GpuGamma, DrawsAreTheOraclesWithinLogAndExp) {
   WARPSIM_REQUIRE_GPU();
   expect_oracles_draws<double>(7, 12345, 1e-9, 0);
 }
 
 // fp32, computed in float (gamma_draw<float>): within 1e-4 relative but
-// where a comparison falls within an ulp of CUDA's logf or cosf (about 1e-7
+// where a comparison falls within an ulp of CUDA's logf or expf (about 1e-7
 // an attempt: at most 3 allowed here).
-TEST(GpuGamma, Fp32DrawsAreTheFloatOraclesWithinLogAndCos) {
+TEST(GpuGamma, Fp32DrawsAreTheFloatOraclesWithinLogAndExp) {
   WARPSIM_REQUIRE_GPU();
   expect_oracles_draws<float>(8, 777, 1e-4, 3);
 }
@@ -101,7 +117,7 @@ TEST(GpuGamma, IterationsFollowSeed004sLaw) {
     const std::vector<double> shape(std::size_t{1} << 24, a);
     for (const bool pre : {false, true}) {
       gpu::RejectionCounts c;
-      on_gpu(shape, 3, 0, pre, &c);
+      on_gpu(shape, 3, 0, pre ? gpu::GammaLoop::warp_precached : gpu::GammaLoop::warp_uncached, &c);
       const double p = 1 / c.attempts_per_draw();
       const double want = pre ? rj::cached_loop(32, p).loop.mean : rj::uncached_loop(32, p).mean;
       EXPECT_NEAR(c.iterations_per_call(), want, 0.01 * want) << "shape " << a << (pre ? " pre-cached" : " uncached");
@@ -109,6 +125,33 @@ TEST(GpuGamma, IterationsFollowSeed004sLaw) {
                 << " iterations a warp call, model " << want << "\n";
     }
   }
+}
+
+// The underflow rule (oracle/rejection/gamma.hpp): at shape 0.01, 10^6
+// draws in each precision; none below the smallest normal number, as many at
+// it as the oracle has (a decision within an ulp of exp may move one) and
+// as the law puts there (P = 0.4148 in float, 8.1e-4 in double; within 5
+// standard deviations).
+TEST(GpuGamma, UnderflowIsTheSmallestNormal) {
+  WARPSIM_REQUIRE_GPU();
+  auto check = [](auto zero) {
+    using T = decltype(zero);
+    const std::vector<T> shape(1000000, T(0.01));
+    const auto got = on_gpu(shape, 41, 0, gpu::GammaLoop::lane);
+    const T min = std::numeric_limits<T>::min();
+    std::size_t at_min = 0, oracle_at_min = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      ASSERT_GE(got[i], min) << i;
+      at_min += got[i] == min ? 1 : 0;
+      oracle_at_min += rj::gamma_draw<T>(T(0.01), 41, i) == min ? 1 : 0;
+    }
+    EXPECT_NEAR(static_cast<double>(at_min), static_cast<double>(oracle_at_min), 2.0);
+    const double p = boost::math::gamma_p(0.01, static_cast<double>(min)), mean = p * 1e6;
+    EXPECT_NEAR(static_cast<double>(at_min), mean, 5 * std::sqrt(mean * (1 - p)));
+    std::cout << (sizeof(T) == 4 ? "fp32: " : "fp64: ") << at_min << " of 10^6 at the smallest normal (oracle " << oracle_at_min << ", law " << mean << ")\n";
+  };
+  check(0.0f);
+  check(0.0);
 }
 
 // A whole uncollapsed Gibbs iteration: z by the butterfly kernel (equal to
