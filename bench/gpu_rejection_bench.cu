@@ -25,6 +25,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -105,34 +106,44 @@ void run(std::size_t n, Weights kind, std::uint64_t draws, double bw, int reps) 
   std::fflush(stdout);
 }
 
-void gamma_run(double shape, std::uint64_t n, int reps) {
-  DeviceBuffer<float> s(n), out(n);
-  bench::fill_constant<float><<<1024, 256>>>(s.p, n, static_cast<float>(shape));
+template <class T>
+void gamma_run(double shape, std::uint64_t n, int reps, bool all_loops) {
+  DeviceBuffer<T> s(n), out(n);
+  bench::fill_constant<T><<<1024, 256>>>(s.p, n, static_cast<T>(shape));
   WARPSIM_CUDA_LAUNCH("fill shapes");
   DeviceBuffer<gpu::RejectionCounts> counts(1);
-  for (const bool pre : {false, true}) {
+  for (const auto loop : {gpu::GammaLoop::lane, gpu::GammaLoop::warp_uncached, gpu::GammaLoop::warp_precached}) {
+    if (loop != gpu::GammaLoop::lane && !all_loops) continue;
+    const bool pre = loop == gpu::GammaLoop::warp_precached;
     std::uint64_t seed = 1;
-    const double ms = bench::median_ms([&] { gpu::gamma_sample(s.p, n, seed++, 0, out.p, pre); }, reps, 2);
+    const double ms = bench::median_ms([&] { gpu::gamma_sample(s.p, n, seed++, 0, out.p, loop); }, reps, 2);
     WARPSIM_CUDA(cudaMemset(counts.p, 0, sizeof(gpu::RejectionCounts)));
-    gpu::gamma_sample(s.p, n, 99, 0, out.p, pre, counts.p);
+    gpu::gamma_sample(s.p, n, 99, 0, out.p, loop, counts.p);
     gpu::RejectionCounts c;
     WARPSIM_CUDA(cudaMemcpy(&c, counts.p, sizeof c, cudaMemcpyDeviceToHost));
     const double p = 1 / c.attempts_per_draw();
     std::printf(
-        "{\"what\": \"gamma\", \"method\": \"marsaglia-tsang, %s\", \"shape\": %g, \"draws\": %llu, \"ms\": %.4f, \"gsamples_per_s\": %.2f, "
-        "\"acceptance\": %.6f, \"iterations_per_call\": %.4f, \"model_iterations_per_call\": %.4f}\n",
-        pre ? "pre-cached" : "uncached", shape, static_cast<unsigned long long>(n), ms, static_cast<double>(n) / (ms * 1e6), p, c.iterations_per_call(),
-        bench::predicted_warp_iterations(pre, p));
+        "{\"what\": \"gamma\", \"method\": \"marsaglia-tsang, %s\", \"dtype\": \"%s\", \"shape\": %g, \"draws\": %llu, \"ms\": %.4f, "
+        "\"gsamples_per_s\": %.2f, \"acceptance\": %.6f, \"iterations_per_call\": %.4f, \"model_iterations_per_call\": %.4f}\n",
+        loop == gpu::GammaLoop::lane ? "lanes" : pre ? "pre-cached" : "uncached", sizeof(T) == 4 ? "f32" : "f64", shape,
+        static_cast<unsigned long long>(n), ms, static_cast<double>(n) / (ms * 1e6), p, c.iterations_per_call(),
+        loop == gpu::GammaLoop::lane ? 0.0 : bench::predicted_warp_iterations(pre, p));
     std::fflush(stdout);
   }
 }
 
+// One uncollapsed Gibbs iteration of seed 000's LDA at the seed's corpus
+// size, in T: the z draw (gpu::LdaSampler, butterfly add-subtract, default
+// tuning), then theta and phi given z (gpu::LdaTopicSampler: counts, gammas,
+// phi's columns normalised), each timed alone and the two end to end as a
+// chain runs them (each iteration's z from the theta and phi before it).
+template <class T>
 void lda_iteration(int k, int reps) {
   const auto corpus = oracle::make_lda_corpus({});
   const std::size_t nt = static_cast<std::size_t>(corpus.documents) * k, np = static_cast<std::size_t>(corpus.vocabulary) * k;
-  DeviceBuffer<float> theta_buf(nt), phi_buf(np);
-  bench::fill_uniform<float><<<2048, 256>>>(theta_buf.p, nt, 5, 2);  // as bench_gpu_lda
-  bench::fill_uniform<float><<<2048, 256>>>(phi_buf.p, np, 5, 3);
+  DeviceBuffer<T> theta(nt), phi(np);
+  bench::fill_uniform<T><<<2048, 256>>>(theta.p, nt, 5, 2);  // as bench_gpu_lda
+  bench::fill_uniform<T><<<2048, 256>>>(phi.p, np, 5, 3);
   WARPSIM_CUDA_LAUNCH("fill theta and phi");
   auto up = [](const std::vector<int>& v) {
     auto b = std::make_unique<DeviceBuffer<int>>(v.size());
@@ -140,31 +151,45 @@ void lda_iteration(int k, int reps) {
     return b;
   };
   auto offsets = up(corpus.offsets), words = up(corpus.words);
-  DeviceBuffer<float>* theta = &theta_buf;
-  DeviceBuffer<float>* phi = &phi_buf;
   DeviceBuffer<int> z(corpus.words.size());
-  gpu::LdaSampler<float> zs;
-  gpu::LdaTopicSampler<float> topics;
-  const double z_ms = bench::median_ms(
-      [&] { zs.draw(theta->p, phi->p, offsets->p, words->p, corpus.documents, k, 1, gpu::MatrixAlgorithm::ButterflyAddSub, z.p); }, reps, 2);
+  gpu::LdaSampler<T> zs;
+  gpu::LdaTopicSampler<T> topics;
+  auto draw_z = [&] { zs.draw(theta.p, phi.p, offsets->p, words->p, corpus.documents, k, 1, gpu::MatrixAlgorithm::ButterflyAddSub, z.p); };
+  const double z_ms = bench::median_ms(draw_z, reps, 2);
   DeviceBuffer<gpu::RejectionCounts> counts(1);
-  for (const bool pre : {false, true}) {
-    std::uint64_t seed = 2;
-    const double ms = bench::median_ms(
-        [&] { topics.draw(z.p, offsets->p, words->p, corpus.documents, corpus.vocabulary, k, 0.1, 0.01, seed++, theta->p, phi->p, pre); }, reps, 2);
-    WARPSIM_CUDA(cudaMemset(counts.p, 0, sizeof(gpu::RejectionCounts)));
-    topics.draw(z.p, offsets->p, words->p, corpus.documents, corpus.vocabulary, k, 0.1, 0.01, 99, theta->p, phi->p, pre, counts.p);
-    gpu::RejectionCounts c;
-    WARPSIM_CUDA(cudaMemcpy(&c, counts.p, sizeof c, cudaMemcpyDeviceToHost));
-    const double p = 1 / c.attempts_per_draw();
-    std::printf(
-        "{\"what\": \"lda gibbs iteration\", \"documents\": %d, \"vocabulary\": %d, \"tokens\": %zu, \"k\": %d, \"dtype\": \"f32\", "
-        "\"z_ms\": %.4f, \"theta_phi_ms\": %.4f, \"theta_phi\": \"%s\", \"gammas\": %llu, \"acceptance\": %.6f, \"iterations_per_call\": %.4f, "
-        "\"model_iterations_per_call\": %.4f}\n",
-        corpus.documents, corpus.vocabulary, corpus.words.size(), k, z_ms, ms, pre ? "pre-cached" : "uncached", c.draws, p, c.iterations_per_call(),
-        bench::predicted_warp_iterations(pre, p));
-    std::fflush(stdout);
-  }
+  std::uint64_t seed = 2;
+  const double ms = bench::median_ms(
+      [&] { topics.draw(z.p, offsets->p, words->p, corpus.documents, corpus.vocabulary, k, 0.1, 0.01, seed++, theta.p, phi.p); }, reps, 2);
+  const double iteration_ms = bench::median_ms(
+      [&] {
+        draw_z();
+        topics.draw(z.p, offsets->p, words->p, corpus.documents, corpus.vocabulary, k, 0.1, 0.01, seed++, theta.p, phi.p);
+      },
+      reps, 2);
+  WARPSIM_CUDA(cudaMemset(counts.p, 0, sizeof(gpu::RejectionCounts)));
+  topics.draw(z.p, offsets->p, words->p, corpus.documents, corpus.vocabulary, k, 0.1, 0.01, 99, theta.p, phi.p, gpu::GammaLoop::lane, counts.p);
+  gpu::RejectionCounts c;
+  WARPSIM_CUDA(cudaMemcpy(&c, counts.p, sizeof c, cudaMemcpyDeviceToHost));
+  std::printf(
+      "{\"what\": \"lda gibbs iteration\", \"documents\": %d, \"vocabulary\": %d, \"tokens\": %zu, \"k\": %d, \"dtype\": \"%s\", "
+      "\"alpha\": 0.1, \"beta\": 0.01, \"z_ms\": %.4f, \"theta_phi_ms\": %.4f, \"iteration_ms\": %.4f, \"gammas\": %llu, "
+      "\"acceptance\": %.6f}\n",
+      corpus.documents, corpus.vocabulary, corpus.words.size(), k, sizeof(T) == 4 ? "f32" : "f64", z_ms, ms, iteration_ms,
+      static_cast<unsigned long long>(c.draws), 1 / c.attempts_per_draw());
+  std::fflush(stdout);
+}
+
+// The corpus for bench/torch_lda_gibbs.py: offsets.i32 and words.i32, raw
+// little-endian int32.
+void dump_corpus(const std::string& dir) {
+  const auto corpus = oracle::make_lda_corpus({});
+  auto write = [&](const std::string& name, const std::vector<int>& v) {
+    std::FILE* f = std::fopen((dir + "/" + name).c_str(), "wb");
+    if (!f || std::fwrite(v.data(), sizeof(int), v.size(), f) != v.size()) throw std::runtime_error("cannot write " + dir + "/" + name);
+    std::fclose(f);
+  };
+  write("offsets.i32", corpus.offsets);
+  write("words.i32", corpus.words);
 }
 
 }  // namespace
@@ -175,12 +200,43 @@ int main(int argc, char** argv) {
   app.add_flag("--quick", quick, "10^6 and 10^7 only, 10^8 draws");
   bool gamma_only = false;
   app.add_flag("--gamma", gamma_only, "the gamma variates and the LDA iteration only");
+  bool grid = false;
+  app.add_flag("--gamma-grid", grid, "gamma at shapes 0.01 to 10^4 in fp32 and fp64 (pre-cached loop), then the LDA iteration in both");
+  bool profile_lda = false;
+  app.add_flag("--profile-lda", profile_lda, "one LDA theta and phi draw in fp32, then fp64, after a warm-up (for ncu), and exit");
+  double profile_shape = 0;
+  app.add_option("--profile-shape", profile_shape, "one gamma_sample call of 10^8 at this shape in fp32, then fp64 (for ncu), and exit");
+  std::string dump;
+  app.add_option("--dump-corpus", dump, "write the LDA corpus (offsets.i32, words.i32) to this folder and exit");
   CLI11_PARSE(app, argc, argv);
   try {
+    if (!dump.empty()) {
+      dump_corpus(dump);
+      return 0;
+    }
+    if (profile_lda) {
+      lda_iteration<float>(1024, 1);
+      lda_iteration<double>(1024, 1);
+      return 0;
+    }
+    if (profile_shape > 0) {
+      gamma_run<float>(profile_shape, 100'000'000, 1, false);
+      gamma_run<double>(profile_shape, 100'000'000, 1, false);
+      return 0;
+    }
     const double bw = bench::copy_bandwidth_gbs();
     cudaDeviceProp prop{};
     WARPSIM_CUDA(cudaGetDeviceProperties(&prop, 0));
     std::printf("{\"what\": \"device\", \"name\": \"%s\", \"copy_bandwidth_gbs\": %.0f}\n", prop.name, bw);
+    if (grid) {
+      for (const double shape : {0.01, 0.1, 0.3, 1.0, 2.5, 30.0, 1e4}) {
+        gamma_run<float>(shape, 100'000'000, 10, false);
+        gamma_run<double>(shape, 100'000'000, 10, false);
+      }
+      lda_iteration<float>(1024, 10);
+      lda_iteration<double>(1024, 10);
+      return 0;
+    }
     std::vector<std::size_t> sizes = {1'000'000, 10'000'000};
     if (!quick) sizes.push_back(100'000'000);
     const std::uint64_t draws = quick ? 100'000'000 : 1'000'000'000;
@@ -188,8 +244,8 @@ int main(int argc, char** argv) {
       for (const std::size_t n : sizes)
         for (const Weights kind : {Weights::power_law, Weights::uniform, Weights::equal}) run(n, kind, draws, bw, 10);
     }
-    for (const double shape : {0.3, 2.5, 30.0}) gamma_run(shape, quick ? 10'000'000 : 100'000'000, 10);
-    lda_iteration(1024, 5);
+    for (const double shape : {0.3, 2.5, 30.0}) gamma_run<float>(shape, quick ? 10'000'000 : 100'000'000, 10, true);
+    lda_iteration<float>(1024, 5);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_gpu_rejection: %s\n", e.what());
     return 2;
