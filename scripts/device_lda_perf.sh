@@ -3,8 +3,9 @@
 # at shapes 0.01 to 10^4 in fp32 and fp64, the LDA Gibbs iteration (z, theta
 # and phi, end to end) against PyTorch's (bench/torch_lda_gibbs.py) on the
 # same corpus, and (NCU=1) Nsight Compute's view of both gamma kernels.
-# With TESTS=1 first the GPU tests of the gamma variates, theta and phi and
-# SBC (.device-out/gpu_tests.xz) and compute-sanitizer's memcheck of them.
+# With TESTS=1 first the GPU tests (.device-out/gpu_tests.xz; TEST_FILTER
+# narrows them) and compute-sanitizer's memcheck, racecheck and synccheck
+# of the gamma kernels.
 # Expects .device-out/bench_gpu_rejection.xz (carried). Logs under
 # $OUT/lda-perf/, a summary on stdout.
 set -uo pipefail
@@ -16,12 +17,13 @@ xz -dc .device-out/bench_gpu_rejection.xz > $bin && chmod +x $bin
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader; date -u; } > "$logs/device.txt"
 if [[ ${TESTS:-0} == 1 ]]; then
   xz -dc .device-out/gpu_tests.xz > /tmp/gpu_tests && chmod +x /tmp/gpu_tests
-  filter='GpuGamma*:GpuLdaSbc*:*Gamma*:*gamma*:*Dirichlet*:*dirichlet*'
-  /tmp/gpu_tests --gtest_filter="$filter" > "$logs/gpu_tests.log" 2>&1
+  /tmp/gpu_tests --gtest_filter="${TEST_FILTER:-*}" > "$logs/gpu_tests.log" 2>&1
   echo "gpu_tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$logs/gpu_tests.log" | tr '\n' ' ')"
   grep -E "FAILED|bit for bit|smallest normal|iterations a warp call" "$logs/gpu_tests.log"
-  timeout 300 compute-sanitizer --tool memcheck /tmp/gpu_tests --gtest_filter='GpuGamma.LdaGibbs*:GpuGamma.Underflow*' --gtest_brief=1 > "$logs/memcheck.log" 2>&1
-  echo "memcheck: $(tail -1 "$logs/memcheck.log")"
+  for tool in memcheck racecheck synccheck; do
+    timeout 300 compute-sanitizer --tool $tool /tmp/gpu_tests --gtest_filter='GpuGamma.LdaGibbs*:GpuGamma.Underflow*' --gtest_brief=1 > "$logs/$tool.log" 2>&1
+    echo "$tool: $(tail -1 "$logs/$tool.log")"
+  done
 fi
 if [[ ${NCU:-0} == 1 ]]; then
   for s in ${NCU_SHAPES:-0.3 2.5}; do
