@@ -174,6 +174,7 @@ Report builtin_values_report(const ValidateOptions& o, const SamplerOptions& so,
   source.law = a.law;
   source.stored = f32 ? stats::Stored::Float32 : stats::Stored::Float64;
   source.draw = s.draw;
+  source.clamp_below = s.clamp_below;
   PluginValuesOptions po{o.law, o.draws_count.value_or(1000000), so.seed, o.alpha, o.clamp};
   return check_value_source(source, po, progress);
 }

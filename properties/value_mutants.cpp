@@ -51,6 +51,7 @@ ValueSampler sampler(GammaMutation m) {
     }
     return out;
   };
+  s.clamp_below = gamma_clamp_below<double>;
   return s;
 }
 

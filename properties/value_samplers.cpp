@@ -39,6 +39,7 @@ ValueSampler gamma_oracle() {
     }
     return out;
   };
+  s.clamp_below = gamma_clamp_below<R>;
   return s;
 }
 

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,11 @@ struct ValueSampler {
   std::function<std::vector<double>(const std::vector<double>& params, std::uint64_t n, std::uint64_t seed, std::uint64_t first)> draw;
   // Why it cannot run here ("" if it can): the GPU entries without a device.
   std::function<std::string()> unavailable = [] { return std::string(); };
+  // Where it clamps its lower tail for the law's parameters, a value it
+  // returns for every draw below (empty: no clamp). The gamma samplers return
+  // their precision's least normal number for a variate below it (times the
+  // scale): validate judges that value as the mass below it, as --clamp-low.
+  std::function<double(const std::vector<double>& params)> clamp_below;
 };
 
 struct ValueAlgorithm {
@@ -51,6 +57,13 @@ const std::vector<ValueAlgorithm>& value_registry();
 // saying what is wanted otherwise: gamma (shape > 0, scale > 0), dirichlet
 // (2 to 1024 concentrations, each > 0 and finite).
 void check_gamma_parameters(const std::vector<double>& params);
+
+// The gamma samplers' clamp in precision R (oracle/rejection/gamma.hpp's
+// underflow rule): R's least normal number times the scale, as they scale it.
+template <class R>
+double gamma_clamp_below(const std::vector<double>& params) {
+  return static_cast<double>(static_cast<R>(static_cast<double>(std::numeric_limits<R>::min()) * params.at(1)));
+}
 void check_dirichlet_parameters(const std::vector<double>& params);
 
 // Throws std::invalid_argument listing the names.

@@ -441,7 +441,9 @@ Report check_value_source(const ValueSource& src, const PluginValuesOptions& o, 
                              std::nullopt});
   }
   const stats::Stored stored = src.stored;
-  judge_values(x, law, stored, clamp_of(o.clamp, stored, law), dtype_name, o.alpha, report);
+  stats::Clamp clamp = clamp_of(o.clamp, stored, law);
+  if (!o.clamp.low && src.clamp_below) clamp.below = src.clamp_below(law.parameters);
+  judge_values(x, law, stored, clamp, dtype_name, o.alpha, report);
   return report;
 }
 
@@ -457,6 +459,7 @@ std::vector<MutantLine> value_mutant_lines(const std::string& only, std::uint64_
     src.law = law;
     src.stored = stats::Stored::Float64;
     src.draw = s.draw;
+    src.clamp_below = s.clamp_below;
     return src;
   };
   // The unmutated samplers first: a score against a broken base would mean nothing.

@@ -87,6 +87,9 @@ struct ValueSource {
   std::string law;      // the law family its values follow ("gamma")
   stats::Stored stored = stats::Stored::Float64;  // what it writes: Float64, Float32, BFloat16 or Float16
   std::function<std::vector<double>(const std::vector<double>& params, std::uint64_t n, std::uint64_t seed, std::uint64_t first)> draw;
+  // A built-in's declared clamp (properties::ValueSampler::clamp_below):
+  // judged as --clamp-low at that value where the user gave none.
+  std::function<double(const std::vector<double>& params)> clamp_below;
 };
 Report check_value_source(const ValueSource& source, const PluginValuesOptions& options, Progress& progress);
 

@@ -48,6 +48,7 @@ ValueSampler gpu_gamma() {
     for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<double>(static_cast<T>(static_cast<double>(got[i]) * p[1]));
     return out;
   };
+  s.clamp_below = gamma_clamp_below<T>;
   return s;
 }
 
