@@ -13,13 +13,16 @@ set -uo pipefail
 final=${OUT:-/tmp/out}
 out=/tmp/lda-sbc-logs
 rm -rf "$out"; mkdir -p "$final" "$out"
-trap 'tar czf "$final/lda-sbc-logs.tar.gz" -C /tmp lda-sbc-logs; cp "$out/summary.txt" "$final/"' EXIT
+# The summary goes to $OUT line by line, so a run cut short (a device
+# call's time limit) keeps every line it finished; the logs' tarball is made
+# on exit.
+trap 'tar czf "$final/lda-sbc-logs.tar.gz" -C /tmp lda-sbc-logs' EXIT
 d=./.device-out
 for f in warpsim_lda_sbc gpu_tests; do xz -dkf "$d/$f.xz" && chmod +x "$d/$f"; done
 s=$d/warpsim_lda_sbc
 gpus=$(nvidia-smi -L | wc -l)
 { date -u; nvidia-smi --query-gpu=index,name,driver_version --format=csv; nproc; } > "$out/device.txt" 2>&1
-summary() { echo "$*" | tee -a "$out/summary.txt"; }
+summary() { echo "$*" | tee -a "$out/summary.txt" "$final/summary.txt"; }
 summary "$(head -1 "$out/device.txt"); $gpus GPUs, $(nproc) cores"
 "$d/gpu_tests" --gtest_filter='GpuLdaSbc.*' > "$out/gpu_tests.log" 2>&1
 summary "gpu_tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)|FAILED  \]' "$out/gpu_tests.log" | tr '\n' ' ')"
@@ -29,7 +32,7 @@ many() {  # name, on, fault, seeds, jobs, then extra options
   local t0=$(date +%s)
   [[ $n == 0 ]] && return
   seq 1 "$n" | xargs -P "$jobs" -I{} bash -c 'g=$(( {} % '"$gpus"' )); CUDA_VISIBLE_DEVICES=$g '"$s"' --on '"$on"' --fault '"$fault"' --seed {} --format json '"$*"' | python3 -c "import json,sys; j=json.load(sys.stdin); j[\"seed\"]={}; print(json.dumps(j))"' >> "$out/$name.jsonl" 2> "$out/$name.err"
-  python3 - "$out/$name.jsonl" "$name" "$(( $(date +%s) - t0 ))" <<'PY' | tee -a "$out/summary.txt"
+  python3 - "$out/$name.jsonl" "$name" "$(( $(date +%s) - t0 ))" <<'PY' | tee -a "$out/summary.txt" "$final/summary.txt"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 bad = sum(not r["ok"] for r in rows)
