@@ -7,13 +7,12 @@
 //
 // The normal is the ziggurat (rng/ziggurat.hpp's tables, in shared memory):
 // the common attempt is a Philox block, an integer test, one multiplication
-// and the squeeze -- no log, cos or exp. The default loop (GammaLoop::lane)
-// keeps each lane on its own tasks: an accepted attempt stores its variate
-// and moves to the lane's next task, a rejected one tries the same task
-// again, and the warp stays converged on the one attempt body while any lane
-// has work (no vote, no cache; a warp idles only at the end, where its
-// lanes' attempt counts differ). Seed 004's warp loops (uncached and
-// pre-cached, gpu/warp_rejection.cuh) run the same attempts.
+// and the squeeze -- no log, cos or exp. The default loop (GammaLoop::lane,
+// gamma_lanes below) keeps each lane on its own tasks and makes every
+// task's first attempt on that common path; a task that needs a log or exp
+// (or a second attempt) waits in a warp queue until 32 do, then the warp
+// finishes them together. Seed 004's warp loops (uncached and pre-cached,
+// gpu/warp_rejection.cuh) run the same attempts.
 #include "gpu/gamma.hpp"
 
 #include <algorithm>
@@ -389,7 +388,7 @@ struct ArrayShape {
 };
 
 // Blocks an SM must hold: fp64's kernels capped at 64 registers (4 blocks
-// of 256, no spill) rather than the 76 ptxas would take (3 blocks): 8%
+// of 256, no spill) rather than the 76 ptxas would take (3 blocks): 9%
 // faster at shape 30 on an H200 (docs/perf/lda.md).
 template <class T>
 constexpr int kMinBlocks = sizeof(T) == 4 ? 1 : 4;
@@ -519,13 +518,13 @@ void LdaTopicSampler<T>::draw(const int* z, const int* offsets, const int* words
   const std::uint64_t phi_n = static_cast<std::uint64_t>(vocabulary) * static_cast<std::uint64_t>(k);
   const std::size_t counts_bytes = (theta_n + phi_n) * sizeof(int), raw_at = (counts_bytes + 255) / 256 * 256;
   const int chunks = (vocabulary + kSumChunk - 1) / kSumChunk;
-  const std::size_t sums_at = raw_at + (phi_n * sizeof(T) + 255) / 256 * 256;
-  const std::size_t partial_at = sums_at + (static_cast<std::size_t>(k) * sizeof(double) + 255) / 256 * 256;
+  const std::size_t inverse_at = raw_at + (phi_n * sizeof(T) + 255) / 256 * 256;
+  const std::size_t partial_at = inverse_at + (static_cast<std::size_t>(k) * sizeof(double) + 255) / 256 * 256;
   unsigned char* base = scratch_.ensure(partial_at + static_cast<std::size_t>(chunks) * static_cast<std::size_t>(k) * sizeof(double));
   auto* partial = reinterpret_cast<double*>(base + partial_at);
   auto* topic_counts = reinterpret_cast<int*>(base);
   auto* phi_raw = reinterpret_cast<T*>(base + raw_at);
-  auto* sums = reinterpret_cast<double*>(base + sums_at);
+  auto* inverse = reinterpret_cast<double*>(base + inverse_at);  // 1 / S_k
   WARPSIM_CUDA(cudaMemsetAsync(topic_counts, 0, counts_bytes, stream));
   count_topics<<<grid_for(static_cast<std::size_t>(documents) * 32, kThreads), kThreads, 0, stream>>>(z, offsets, words, documents, k, topic_counts,
                                                                                         topic_counts + theta_n);
@@ -540,10 +539,10 @@ void LdaTopicSampler<T>::draw(const int* z, const int* offsets, const int* words
   chunk_sums<T><<<dim3(static_cast<unsigned>((k + kThreads - 1) / kThreads), static_cast<unsigned>(chunks)), kThreads, 0, stream>>>(phi_raw, vocabulary,
                                                                                                                             k, partial);
   WARPSIM_CUDA(cudaGetLastError());
-  column_sums<<<(k + kThreads - 1) / kThreads, kThreads, 0, stream>>>(partial, chunks, k, sums);
+  column_sums<<<(k + kThreads - 1) / kThreads, kThreads, 0, stream>>>(partial, chunks, k, inverse);
   WARPSIM_CUDA(cudaGetLastError());
   const dim3 rows(static_cast<unsigned>((k + kThreads - 1) / kThreads), static_cast<unsigned>(std::min(vocabulary, 2048)));
-  normalise<T><<<rows, kThreads, 0, stream>>>(phi_raw, sums, vocabulary, k, phi);
+  normalise<T><<<rows, kThreads, 0, stream>>>(phi_raw, inverse, vocabulary, k, phi);
   WARPSIM_CUDA(cudaGetLastError());
 }
 

@@ -17,8 +17,9 @@
 // in the base layer, the tail r + a (a = -log(U1) / r, accepted if -2 log(U2)
 // > a^2); in layer i >= 1 the wedge: y = f(x[i]) + U2 (f(x[i+1]) - f(x[i])),
 // accepted if y < f(x). A draw not accepted is rejected (the caller draws
-// again with fresh bits). fast[i] is exact for the double table; the
-// abscissae and f values are x[i] and f(x[i]) rounded to R.
+// again with fresh bits). fast[i] counts the m with (m + 1/2) 2^-bits below
+// x[i+1] / x[i] (that ratio in double); the abscissae and f values are x[i]
+// and f(x[i]) rounded to R.
 //
 // Accuracy: the tables are built in double; the fast region of layer i ends
 // at fast[i] 2^-bits x[i], within one unit of U of x[i+1] -- the law moved by

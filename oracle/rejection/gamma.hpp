@@ -8,13 +8,14 @@
 // a standard normal x and a uniform u: t = 1 + c x, rejected if t <= 0; v =
 // t^3; accepted if u < 1 - 0.0331 x^4 (the squeeze) or log u < x^2 / 2 + d (1
 // - v + log v); the variate is d v. For a < 1: Gamma(a + 1) U^(1/a), U a
-// further uniform, computed as exp(log G + log(U) / a).
+// further uniform, computed as G e with e = exp(log(U) (1/a)) where e is a
+// normal number, else (e underflowed) as exp(log G + log(U) (1/a)).
 //
 // Underflow (one rule, both precisions): a variate below the smallest normal
 // number of R (FLT_MIN = 2^-126, DBL_MIN = 2^-1022) is returned as that
 // number, as PyTorch's _standard_gamma clamps -- every variate is > 0 and
 // normal, so log x is finite. It happens for a < 1 only (the boost): at a =
-// 0.01, P(X < FLT_MIN) = 0.415 and P(X < DBL_MIN) = 8.1e-4. Above it the law
+// 0.01, P(X < FLT_MIN) = 0.420 and P(X < DBL_MIN) = 8.4e-4. Above it the law
 // is exact; P(X = min) is the law's P(X <= min) (tests/unit/gamma_test.cpp).
 //
 // Every operation is in the precision R (double; float for fp32 variates),
@@ -115,7 +116,7 @@ GammaAttempt<R> gamma_attempt_numbers(std::uint64_t seed, std::uint64_t task, st
     layer = static_cast<int>(zig & 255u);
     negative = ((zig >> 8) & 1u) != 0;
     m = zig >> 9;
-    unit = (static_cast<float>(m) + 0.5f) * 0x1p-23f;
+    unit = open_uniform23(zig);
     u = open_uniform23(x.v[2 * h + 1]);
   } else {
     layer = static_cast<int>(x.v[1] & 255u);

@@ -46,10 +46,10 @@ std::vector<T> on_gpu(const std::vector<T>& shape, std::uint64_t seed, std::uint
 }
 
 // 600,000 draws of T (the six shapes in turn) from task `first` on, against
-// the oracle in T's precision: the three loops give the same bits; the
-// draws of shapes >= 1 are the oracle's bit for bit but where a log or exp
-// was called (the squeeze's second test, the ziggurat's wedge and tail: at
-// least 90% are equal); `far` counts the draws more than `tolerance`
+// the oracle in T's precision: the three loops give the same bits; a draw
+// of shape >= 1 is the oracle's bit for bit unless a log reached its value
+// (the ziggurat's tail: 2.6e-4 of normals; at most 1e-3 allowed) or a
+// decision flipped; `far` counts the draws more than `tolerance`
 // (relative) from the oracle's (a decision flipped by an ulp of CUDA's log
 // or exp), `worst` is the others' largest difference; each shape's draws are
 // then checked by KS against the gamma law (alpha 1e-6; a pass rules out a
@@ -79,7 +79,7 @@ void expect_oracles_draws(std::uint64_t seed, std::uint64_t first, double tolera
     by_shape[i % kShapes.size()].push_back(static_cast<double>(pre[i]));
   }
   EXPECT_LE(far, far_allowed);
-  EXPECT_GE(static_cast<double>(equal), 0.9 * static_cast<double>(at_least_one));
+  EXPECT_GE(static_cast<double>(equal + far), 0.999 * static_cast<double>(at_least_one));
   std::cout << (sizeof(T) == 4 ? "fp32: " : "fp64: ") << far << " draws of 600,000 differ by a decision; the others within " << worst
             << " relative of the oracle; " << equal << " of " << at_least_one << " draws of shapes >= 1 equal bit for bit\n";
   for (std::size_t s = 0; s < kShapes.size(); ++s) {
@@ -130,7 +130,7 @@ TEST(GpuGamma, IterationsFollowSeed004sLaw) {
 // The underflow rule (oracle/rejection/gamma.hpp): at shape 0.01, 10^6
 // draws in each precision; none below the smallest normal number, as many at
 // it as the oracle has (a decision within an ulp of exp may move one) and
-// as the law puts there (P = 0.4148 in float, 8.1e-4 in double; within 5
+// as the law puts there (P = 0.4199 in float, 8.4e-4 in double; within 5
 // standard deviations).
 TEST(GpuGamma, UnderflowIsTheSmallestNormal) {
   WARPSIM_REQUIRE_GPU();
