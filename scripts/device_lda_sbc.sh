@@ -18,7 +18,10 @@ rm -rf "$out"; mkdir -p "$final" "$out"
 # on exit.
 trap 'tar czf "$final/lda-sbc-logs.tar.gz" -C /tmp lda-sbc-logs' EXIT
 d=./.device-out
-for f in warpsim_lda_sbc gpu_tests; do xz -dkf "$d/$f.xz" && chmod +x "$d/$f"; done
+for f in warpsim_lda_sbc gpu_tests; do
+  # No binaries, no run: a summary of zero seeds would read as a pass.
+  xz -dkf "$d/$f.xz" && chmod +x "$d/$f" || { echo "device_lda_sbc: $d/$f.xz missing (carry .device-out)" | tee "$final/summary.txt" >&2; exit 2; }
+done
 s=$d/warpsim_lda_sbc
 gpus=$(nvidia-smi -L | wc -l)
 { date -u; nvidia-smi --query-gpu=index,name,driver_version --format=csv; nproc; } > "$out/device.txt" 2>&1
