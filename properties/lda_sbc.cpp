@@ -1,5 +1,7 @@
 #include "properties/lda_sbc.hpp"
 
+#include <boost/math/distributions/students_t.hpp>
+
 #include <chrono>
 #include <cmath>
 #include <span>
@@ -113,6 +115,18 @@ class HostSweep final : public LdaSweep {
 
 std::unique_ptr<LdaSweep> host_lda_sweep() { return std::make_unique<HostSweep>(); }
 
+const char* to_string(LdaSbcVerdict v) {
+  switch (v) {
+    case LdaSbcVerdict::Calibrated:
+      return "calibrated";
+    case LdaSbcVerdict::NotCalibrated:
+      return "not calibrated";
+    case LdaSbcVerdict::Inconclusive:
+      return "inconclusive";
+  }
+  return "?";
+}
+
 LdaSbcResult run_lda_sbc(const LdaSbcConfig& cfg, LdaSweep& sweep) {
   const auto t0 = std::chrono::steady_clock::now();
   if (cfg.documents < 1 || cfg.tokens < 1 || cfg.topics < 1 || cfg.vocabulary < 1 || cfg.replications < 1 || cfg.draws < 1 || cfg.thin < 1 ||
@@ -127,6 +141,10 @@ LdaSbcResult run_lda_sbc(const LdaSbcConfig& cfg, LdaSweep& sweep) {
   const auto kk = static_cast<std::size_t>(k);
   constexpr std::size_t kQ = 4;
   std::vector<std::vector<int>> ranks(kQ, std::vector<int>(static_cast<std::size_t>(cells), 0));
+  // The drift test's differences (the kept draws' mean log-likelihood less
+  // that after the burn-in's first half), by Welford's update.
+  const int mid = cfg.burn / 2;
+  double drift_mean = 0, drift_m2 = 0, mid_ll = 0;
   oracle::LdaCorpus c;
   c.documents = cfg.documents;
   c.vocabulary = cfg.vocabulary;
@@ -157,10 +175,18 @@ LdaSbcResult run_lda_sbc(const LdaSbcConfig& cfg, LdaSweep& sweep) {
       const auto z = sweep.draw_z(c, cfg.fault == LdaSbcFault::StaleTheta ? older : state.theta, state.phi, k, key(cfg.seed, rep, 4, sw));
       older = state.theta;
       sweep.draw_topics(c, z, k, theta_alpha, cfg.beta, key(cfg.seed, rep, 5, sw), state.theta, state.phi);
+      if (s + 1 == mid) mid_ll = quantities(c, state, k)[0];
       if (s >= cfg.burn && (s - cfg.burn + 1) % cfg.thin == 0) {
         const auto q = quantities(c, state, k);
         for (std::size_t j = 0; j < kQ; ++j) draws[j].push_back(q[j]);
       }
+    }
+    if (mid > 0) {
+      double mean = 0;
+      for (const double v : draws[0]) mean += v;
+      const double d = mean / static_cast<double>(cfg.draws) - mid_ll, delta = d - drift_mean;
+      drift_mean += delta / static_cast<double>(r + 1);
+      drift_m2 += delta * (d - drift_mean);
     }
     // 4. Each quantity's rank among the draws (ties split at random).
     for (std::size_t j = 0; j < kQ; ++j) {
@@ -185,6 +211,18 @@ LdaSbcResult run_lda_sbc(const LdaSbcConfig& cfg, LdaSweep& sweep) {
     out.quantities.push_back({kQuantityNames[j], ranks[j], test.statistic, test.p_value, test.reject});
     out.ok = out.ok && !test.reject;
   }
+  out.drift = drift_mean;
+  if (mid > 0 && cfg.replications >= 2) {
+    const double n = cfg.replications, se = std::sqrt(drift_m2 / (n - 1) / n);
+    if (se > 0) {
+      const boost::math::students_t t(n - 1);
+      out.drift_p_value = 2 * boost::math::cdf(boost::math::complement(t, std::abs(drift_mean) / se));
+    } else {
+      out.drift_p_value = drift_mean == 0 ? 1 : 0;
+    }
+    out.settled = !(out.drift_p_value < cfg.test_alpha);
+  }
+  out.verdict = out.ok ? LdaSbcVerdict::Calibrated : out.settled ? LdaSbcVerdict::NotCalibrated : LdaSbcVerdict::Inconclusive;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }

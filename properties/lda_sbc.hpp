@@ -20,6 +20,20 @@
 // If the chain samples the posterior, each rank is uniform on 0..L; the R
 // ranks of each quantity are tested by Pearson's chi-square (stats/, Monte
 // Carlo p-value) over L + 1 cells, each quantity at alpha / Q (Bonferroni).
+//
+// Ranks that are not uniform mean a wrong sampler only if the chain had
+// reached its stationary law by its first kept draw; a correct chain whose
+// burn-in is too short for the corpus (a start from the prior climbs
+// towards the data for longer the more tokens there are) fails the ranks
+// too. So the run also tests for drift: were the chain stationary from the
+// middle of its burn-in on, the log-likelihood there would have the law of
+// each kept draw's, so the R differences (the kept draws' mean less the
+// log-likelihood after floor(burn / 2) sweeps) have mean 0 (Student's t,
+// two-sided, at alpha; no test when burn < 2). Ranks rejected with drift
+// found are "inconclusive" (raise the burn-in to tell), not "not
+// calibrated". Drift can go unseen (a chain climbing too slowly for R
+// replications to show it), so "not calibrated" at a new corpus size is
+// worth a second run at a longer burn-in (docs/lda-sbc.md).
 // Topics can swap labels, so every quantity is one the labels' order does
 // not change: the words' log-likelihood given theta and phi, the mean
 // entropy of the documents' topic proportions, document 0's largest topic
@@ -91,12 +105,27 @@ struct LdaSbcQuantity {
   bool rejected = false;
 };
 
+enum class LdaSbcVerdict {
+  Calibrated,     // every quantity's ranks uniform
+  NotCalibrated,  // some quantity's are not, and the chain was stationary
+  Inconclusive,   // some quantity's are not, but the chain was still drifting
+};
+
 struct LdaSbcResult {
   std::vector<LdaSbcQuantity> quantities;
   double alpha_each = 0;
   bool ok = true;  // no quantity rejected
+  // The drift test: the mean over replications of (the kept draws' mean
+  // log-likelihood - the log-likelihood after floor(burn / 2) sweeps), its
+  // two-sided p-value, and whether it stayed above alpha (always when burn < 2).
+  double drift = 0, drift_p_value = 1;
+  bool settled = true;
+  LdaSbcVerdict verdict = LdaSbcVerdict::Calibrated;
   double seconds = 0;
 };
+
+// "calibrated", "not calibrated", "inconclusive".
+const char* to_string(LdaSbcVerdict v);
 
 // Throws std::invalid_argument for a config out of range (sizes >= 1,
 // priors > 0 and finite, draws >= 1, thin >= 1, burn >= 0).

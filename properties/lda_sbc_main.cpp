@@ -1,8 +1,11 @@
 // warpsim_lda_sbc: simulation-based calibration of seed 000's uncollapsed LDA
 // Gibbs sampler (properties/lda_sbc.hpp). One run: exit 0 when every
-// quantity's ranks are uniform at --alpha, 1 when one is not, 2 on bad
-// usage. --seeds N repeats it over seeds 1..N and reports how often it
-// rejected: the false-positive rate (no fault) or the power (--fault).
+// quantity's ranks are uniform at --test-alpha (calibrated), 1 when one is
+// not and the chain was stationary (not calibrated), 3 when one is not but
+// the chain's log-likelihood was still drifting (inconclusive: raise
+// --burn), 2 on bad usage. --seeds N repeats it over seeds 1..N and reports
+// how often it rejected: the false-positive rate (no fault) or the power
+// (--fault).
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -53,33 +56,44 @@ int main(int argc, char** argv) {
   }
   try {
     if (seeds > 0) {
-      int rejected = 0;
+      int rejected = 0, inconclusive = 0;
       double seconds = 0;
       std::map<std::string, int> by_quantity;
       for (int s = 1; s <= seeds; ++s) {
         c.seed = static_cast<std::uint64_t>(s);
         const auto r = warpsim::properties::run_lda_sbc(c, *sweep);
-        rejected += r.ok ? 0 : 1;
+        rejected += r.verdict == warpsim::properties::LdaSbcVerdict::NotCalibrated ? 1 : 0;
+        inconclusive += r.verdict == warpsim::properties::LdaSbcVerdict::Inconclusive ? 1 : 0;
         seconds += r.seconds;
         for (const auto& q : r.quantities) by_quantity[q.name] += q.rejected ? 1 : 0;
-        std::cerr << "\rseed " << s << " of " << seeds << ": " << rejected << " rejected" << std::flush;
+        std::cerr << "\rseed " << s << " of " << seeds << ": " << rejected << " not calibrated, " << inconclusive << " inconclusive" << std::flush;
       }
       std::cerr << "\n";
       const double rate = static_cast<double>(rejected) / seeds;
       if (format == "json") {
-        nlohmann::json j{{"fault", fault}, {"on", sweep->name()}, {"seeds", seeds}, {"rejected", rejected}, {"rate", rate}, {"alpha", c.test_alpha}, {"seconds", seconds},
+        nlohmann::json j{{"fault", fault},         {"on", sweep->name()}, {"seeds", seeds},     {"rejected", rejected},
+                         {"inconclusive", inconclusive}, {"rate", rate},         {"alpha", c.test_alpha}, {"seconds", seconds},
                          {"by_quantity", by_quantity}};
         std::cout << j.dump(2) << "\n";
       } else {
-        std::cout << "fault " << fault << ": rejected " << rejected << " of " << seeds << " seeds (" << rate << ") at alpha " << c.test_alpha << "; "
-                  << seconds << " s\n";
+        std::cout << "fault " << fault << ": not calibrated in " << rejected << " of " << seeds << " seeds (" << rate << ") at alpha " << c.test_alpha
+                  << ", inconclusive in " << inconclusive << "; " << seconds << " s\n";
         for (const auto& [name, n] : by_quantity) std::cout << "  " << name << ": " << n << "\n";
       }
       return 0;
     }
     const auto r = warpsim::properties::run_lda_sbc(c, *sweep);
     if (format == "json") {
-      nlohmann::json j{{"fault", fault}, {"on", sweep->name()}, {"ok", r.ok}, {"alpha_each", r.alpha_each}, {"seconds", r.seconds}, {"quantities", nlohmann::json::array()}};
+      nlohmann::json j{{"fault", fault},
+                       {"on", sweep->name()},
+                       {"ok", r.ok},
+                       {"verdict", to_string(r.verdict)},
+                       {"drift", r.drift},
+                       {"drift_p_value", r.drift_p_value},
+                       {"settled", r.settled},
+                       {"alpha_each", r.alpha_each},
+                       {"seconds", r.seconds},
+                       {"quantities", nlohmann::json::array()}};
       for (const auto& q : r.quantities)
         j["quantities"].push_back({{"name", q.name}, {"rank_counts", q.rank_counts}, {"statistic", q.statistic}, {"p_value", q.p_value}, {"rejected", q.rejected}});
       std::cout << j.dump(2) << "\n";
@@ -89,9 +103,14 @@ int main(int argc, char** argv) {
         for (const int n : q.rank_counts) std::cout << " " << n;
         std::cout << "; chi-square " << q.statistic << ", p " << q.p_value << (q.rejected ? " REJECTED" : "") << "\n";
       }
-      std::cout << (r.ok ? "calibrated" : "NOT calibrated") << " at alpha " << r.alpha_each << " each (" << r.seconds << " s)\n";
+      std::cout << "log-likelihood's drift from the burn-in's middle to the kept draws: " << r.drift << " (p " << r.drift_p_value << ")"
+                << (r.settled ? "" : " DRIFTING") << "\n";
+      std::cout << to_string(r.verdict) << " at alpha " << r.alpha_each << " each (" << r.seconds << " s)"
+                << (r.verdict == warpsim::properties::LdaSbcVerdict::Inconclusive ? ": the chain had not reached its stationary law; raise --burn" : "")
+                << "\n";
     }
-    return r.ok ? 0 : 1;
+    using warpsim::properties::LdaSbcVerdict;
+    return r.verdict == LdaSbcVerdict::Calibrated ? 0 : r.verdict == LdaSbcVerdict::NotCalibrated ? 1 : 3;
   } catch (const std::invalid_argument& e) {
     std::cerr << "warpsim_lda_sbc: " << e.what() << "\n";
     return 2;

@@ -13,6 +13,7 @@ namespace {
 
 using warpsim::properties::LdaSbcConfig;
 using warpsim::properties::LdaSbcFault;
+using warpsim::properties::LdaSbcVerdict;
 using warpsim::properties::run_lda_sbc;
 
 LdaSbcConfig small(LdaSbcFault fault, int replications) {
@@ -31,11 +32,35 @@ TEST(LdaSbc, TheOraclesChainIsCalibrated) {
     EXPECT_EQ(q.rank_counts.size(), 10u);                                              // 0..L, L = 9
   }
   EXPECT_TRUE(r.ok);
+  EXPECT_TRUE(r.settled) << "drift " << r.drift << ", p " << r.drift_p_value;
+  EXPECT_EQ(r.verdict, LdaSbcVerdict::Calibrated);
 }
 
+// A wrong law the chain settles into: not calibrated (not inconclusive).
 TEST(LdaSbc, ThetasDirichletParameterOneCountHighIsCaught) {
   const auto r = run_lda_sbc(small(LdaSbcFault::ThetaCountOffByOne, 200));
   EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.settled) << "drift " << r.drift << ", p " << r.drift_p_value;
+  EXPECT_EQ(r.verdict, LdaSbcVerdict::NotCalibrated);
+}
+
+// A correct chain stopped before it reached the posterior (1,000 tokens, 4
+// sweeps of burn-in) fails the ranks; the drift test says why, so the
+// verdict is inconclusive rather than "not calibrated".
+TEST(LdaSbc, AChainStillClimbingIsInconclusiveNotBroken) {
+  auto c = small(LdaSbcFault::None, 60);
+  c.documents = 20;
+  c.tokens = 50;
+  c.topics = 5;
+  c.vocabulary = 50;
+  c.burn = 4;
+  c.thin = 5;
+  const auto r = run_lda_sbc(c);
+  EXPECT_FALSE(r.ok);
+  EXPECT_FALSE(r.settled);
+  EXPECT_GT(r.drift, 0) << "the log-likelihood climbs from a prior start towards the data";
+  EXPECT_EQ(r.verdict, LdaSbcVerdict::Inconclusive);
+  EXPECT_STREQ(to_string(r.verdict), "inconclusive");
 }
 
 // The stale theta shows in long documents (where theta is sharp enough for
@@ -46,7 +71,7 @@ TEST(LdaSbc, AZDrawFromThePreviousSweepsThetaIsCaughtInLongDocuments) {
   auto c = small(LdaSbcFault::StaleTheta, 150);
   c.documents = 2;
   c.tokens = 200;
-  EXPECT_FALSE(run_lda_sbc(c).ok);
+  EXPECT_EQ(run_lda_sbc(c).verdict, LdaSbcVerdict::NotCalibrated);
 }
 
 TEST(LdaSbc, BadConfigsAreRefused) {
