@@ -7,7 +7,9 @@
 #   HOST_SEEDS (default 1000) correct, HOST_FAULT_SEEDS (300) each fault;
 #   GPU_SEEDS (48) correct, GPU_FAULT_SEEDS (16) each fault, GPU_REPLICATIONS
 #   (1000) a run; GPU_JOBS (16) processes at once; a count of 0 skips;
-#   BIG: one seed of a larger corpus on the GPU, correct and each fault.
+#   BIG: warpsim_lda_sbc's options for a larger corpus, run on the GPU
+#   (BIG_SEEDS seeds, 2, of each of BIG_FAULTS, all three) and on the
+#   host's cores (BIG_HOST_SEEDS seeds, 0, correct only).
 # summary.txt and the per-seed JSON lines under $OUT.
 set -uo pipefail
 final=${OUT:-/tmp/out}
@@ -39,12 +41,15 @@ many() {  # name, on, fault, seeds, jobs, then extra options
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 bad = sum(not r["ok"] for r in rows)
+verdicts = {}
+for r in rows:
+    verdicts[r.get("verdict", "?")] = verdicts.get(r.get("verdict", "?"), 0) + 1
 per = {}
 for r in rows:
     for q in r["quantities"]:
         per[q["name"]] = per.get(q["name"], 0) + q["rejected"]
 secs = sum(r["seconds"] for r in rows) / max(1, len(rows))
-print(f"{sys.argv[2]}: rejected {bad} of {len(rows)} seeds ({bad / max(1, len(rows)):.4f}); {secs:.2f} s a run, {sys.argv[3]} s wall; by quantity {per}")
+print(f"{sys.argv[2]}: rejected {bad} of {len(rows)} seeds ({bad / max(1, len(rows)):.4f}); verdicts {verdicts}; {secs:.2f} s a run, {sys.argv[3]} s wall; by quantity {per}")
 PY
 }
 cores=$(nproc)
@@ -56,7 +61,8 @@ many gpu.none gpu none "${GPU_SEEDS:-48}" "${GPU_JOBS:-16}" $gr
 many gpu.theta-count gpu theta-count "${GPU_FAULT_SEEDS:-16}" "${GPU_JOBS:-16}" $gr
 many gpu.stale-theta gpu stale-theta "${GPU_FAULT_SEEDS:-16}" "${GPU_JOBS:-16}" $gr
 if [[ -n ${BIG:-} ]]; then
-  for f in none theta-count stale-theta; do
+  many host.big.none host none "${BIG_HOST_SEEDS:-0}" "$cores" $BIG
+  for f in ${BIG_FAULTS:-none theta-count stale-theta}; do
     many "gpu.big.$f" gpu "$f" "${BIG_SEEDS:-2}" "${GPU_JOBS:-16}" $BIG
   done
 fi
