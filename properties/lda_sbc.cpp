@@ -222,7 +222,7 @@ LdaSbcResult run_lda_sbc(const LdaSbcConfig& cfg, LdaSweep& sweep) {
     }
     out.settled = !(out.drift_p_value < cfg.test_alpha);
   }
-  out.verdict = out.ok ? LdaSbcVerdict::Calibrated : out.settled ? LdaSbcVerdict::NotCalibrated : LdaSbcVerdict::Inconclusive;
+  out.verdict = !out.settled ? LdaSbcVerdict::Inconclusive : out.ok ? LdaSbcVerdict::Calibrated : LdaSbcVerdict::NotCalibrated;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }

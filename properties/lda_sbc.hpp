@@ -25,15 +25,17 @@
 // reached its stationary law by its first kept draw; a correct chain whose
 // burn-in is too short for the corpus (a start from the prior climbs
 // towards the data for longer the more tokens there are) fails the ranks
-// too. So the run also tests for drift: were the chain stationary from the
-// middle of its burn-in on, the log-likelihood there would have the law of
-// each kept draw's, so the R differences (the kept draws' mean less the
+// too, and uniform ranks from a chain that is not there yet say little. So
+// the run also tests for drift: were the chain stationary from the middle
+// of its burn-in on, the log-likelihood there would have the law of each
+// kept draw's, so the R differences (the kept draws' mean less the
 // log-likelihood after floor(burn / 2) sweeps) have mean 0 (Student's t,
-// two-sided, at alpha; no test when burn < 2). Ranks rejected with drift
-// found are "inconclusive" (raise the burn-in to tell), not "not
-// calibrated". Drift can go unseen (a chain climbing too slowly for R
-// replications to show it), so "not calibrated" at a new corpus size is
-// worth a second run at a longer burn-in (docs/lda-sbc.md).
+// two-sided, at alpha; no test when burn < 2). A run with drift found is
+// "inconclusive" (raise the burn-in), whatever its ranks; only a settled
+// chain is "calibrated" or "not calibrated". Drift can go unseen (a chain
+// climbing too slowly for R replications to show it), so "not calibrated"
+// at a new corpus size is worth a second run at a longer burn-in
+// (docs/lda-sbc.md).
 // Topics can swap labels, so every quantity is one the labels' order does
 // not change: the words' log-likelihood given theta and phi, the mean
 // entropy of the documents' topic proportions, document 0's largest topic
@@ -106,9 +108,9 @@ struct LdaSbcQuantity {
 };
 
 enum class LdaSbcVerdict {
-  Calibrated,     // every quantity's ranks uniform
-  NotCalibrated,  // some quantity's are not, and the chain was stationary
-  Inconclusive,   // some quantity's are not, but the chain was still drifting
+  Calibrated,     // the chain stationary, every quantity's ranks uniform
+  NotCalibrated,  // the chain stationary, some quantity's ranks not uniform
+  Inconclusive,   // the chain still drifting: the ranks say nothing either way
 };
 
 struct LdaSbcResult {

@@ -1,9 +1,8 @@
 // warpsim_lda_sbc: simulation-based calibration of seed 000's uncollapsed LDA
 // Gibbs sampler (properties/lda_sbc.hpp). One run: exit 0 when every
 // quantity's ranks are uniform at --test-alpha (calibrated), 1 when one is
-// not and the chain was stationary (not calibrated), 3 when one is not but
-// the chain's log-likelihood was still drifting (inconclusive: raise
-// --burn), 2 on bad usage. --seeds N repeats it over seeds 1..N and reports
+// not (not calibrated), 3 when the chain's log-likelihood was still
+// drifting, whatever the ranks (inconclusive: raise --burn), 2 on bad usage. --seeds N repeats it over seeds 1..N and reports
 // how often it rejected: the false-positive rate (no fault) or the power
 // (--fault).
 #include <CLI/CLI.hpp>
