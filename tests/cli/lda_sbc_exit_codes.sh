@@ -16,8 +16,8 @@ expect() {  # code, then the arguments
     echo "ok: $* -> $got ($(tail -1 /tmp/lda_sbc_exit_$$.txt))"
   fi
 }
-expect 0 --replications 200 --seed 1
-expect 1 --replications 200 --seed 1 --fault theta-count
+expect 0 --replications 100 --seed 1
+expect 1 --replications 100 --seed 1 --fault theta-count
 expect 3 --documents 20 --tokens 50 --topics 5 --vocabulary 50 --replications 60 --burn 4 --thin 5 --seed 1
 expect 2 --replications 0
 expect 2 --fault none-such
