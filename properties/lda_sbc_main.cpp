@@ -2,9 +2,10 @@
 // Gibbs sampler (properties/lda_sbc.hpp). One run: exit 0 when every
 // quantity's ranks are uniform at --test-alpha (calibrated), 1 when one is
 // not (not calibrated), 3 when the chain's log-likelihood was still
-// drifting, whatever the ranks (inconclusive: raise --burn), 2 on bad usage. --seeds N repeats it over seeds 1..N and reports
-// how often it rejected: the false-positive rate (no fault) or the power
-// (--fault).
+// drifting, whatever the ranks (inconclusive: raise --burn), 2 on bad
+// usage. --seeds N repeats it over seeds 1..N and reports how often it
+// said "not calibrated": the false-positive rate (no fault) or the power
+// (--fault); and how often "inconclusive".
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
