@@ -57,6 +57,7 @@ const std::vector<ValueAlgorithm>& value_registry();
 // saying what is wanted otherwise: gamma (shape > 0, scale > 0), dirichlet
 // (2 to 1024 concentrations, each > 0 and finite).
 void check_gamma_parameters(const std::vector<double>& params);
+void check_dirichlet_parameters(const std::vector<double>& params);
 
 // The gamma samplers' clamp in precision R (oracle/rejection/gamma.hpp's
 // underflow rule): R's least normal number times the scale, as they scale it.
@@ -64,7 +65,6 @@ template <class R>
 double gamma_clamp_below(const std::vector<double>& params) {
   return static_cast<double>(static_cast<R>(static_cast<double>(std::numeric_limits<R>::min()) * params.at(1)));
 }
-void check_dirichlet_parameters(const std::vector<double>& params);
 
 // Throws std::invalid_argument listing the names.
 const ValueAlgorithm& find_value_algorithm(const std::string& name);
