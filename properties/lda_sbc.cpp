@@ -142,9 +142,8 @@ LdaSbcResult run_lda_sbc(const LdaSbcConfig& cfg, LdaSweep& sweep) {
   constexpr std::size_t kQ = 4;
   std::vector<std::vector<int>> ranks(kQ, std::vector<int>(static_cast<std::size_t>(cells), 0));
   // The drift test's differences (the kept draws' mean log-likelihood less
-  // that after the burn-in's first half), by Welford's update.
-  const int mid = cfg.burn / 2;
-  double drift_mean = 0, drift_m2 = 0, mid_ll = 0;
+  // that at the end of the burn-in), by Welford's update.
+  double drift_mean = 0, drift_m2 = 0;
   oracle::LdaCorpus c;
   c.documents = cfg.documents;
   c.vocabulary = cfg.vocabulary;
@@ -166,6 +165,7 @@ LdaSbcResult run_lda_sbc(const LdaSbcConfig& cfg, LdaSweep& sweep) {
     const auto truth_q = quantities(c, truth, k);
     // 3. The chain on the words, from a start drawn from the prior.
     Topics state = prior_draw(cfg.documents, cfg.vocabulary, k, cfg.alpha, cfg.beta, key(cfg.seed, rep, 3));
+    double burnt_ll = cfg.burn == 0 ? quantities(c, state, k)[0] : 0;  // the drift test's reference: the state after the burn-in
     std::vector<double> older = state.theta;  // (StaleTheta: the theta before the last update)
     const double theta_alpha = cfg.fault == LdaSbcFault::ThetaCountOffByOne ? cfg.alpha + 1 : cfg.alpha;
     std::vector<std::vector<double>> draws(kQ);
@@ -175,16 +175,16 @@ LdaSbcResult run_lda_sbc(const LdaSbcConfig& cfg, LdaSweep& sweep) {
       const auto z = sweep.draw_z(c, cfg.fault == LdaSbcFault::StaleTheta ? older : state.theta, state.phi, k, key(cfg.seed, rep, 4, sw));
       older = state.theta;
       sweep.draw_topics(c, z, k, theta_alpha, cfg.beta, key(cfg.seed, rep, 5, sw), state.theta, state.phi);
-      if (s + 1 == mid) mid_ll = quantities(c, state, k)[0];
+      if (s + 1 == cfg.burn) burnt_ll = quantities(c, state, k)[0];
       if (s >= cfg.burn && (s - cfg.burn + 1) % cfg.thin == 0) {
         const auto q = quantities(c, state, k);
         for (std::size_t j = 0; j < kQ; ++j) draws[j].push_back(q[j]);
       }
     }
-    if (mid > 0) {
+    {
       double mean = 0;
       for (const double v : draws[0]) mean += v;
-      const double d = mean / static_cast<double>(cfg.draws) - mid_ll, delta = d - drift_mean;
+      const double d = mean / static_cast<double>(cfg.draws) - burnt_ll, delta = d - drift_mean;
       drift_mean += delta / static_cast<double>(r + 1);
       drift_m2 += delta * (d - drift_mean);
     }
@@ -212,7 +212,7 @@ LdaSbcResult run_lda_sbc(const LdaSbcConfig& cfg, LdaSweep& sweep) {
     out.ok = out.ok && !test.reject;
   }
   out.drift = drift_mean;
-  if (mid > 0 && cfg.replications >= 2) {
+  if (cfg.replications >= 2) {
     const double n = cfg.replications, se = std::sqrt(drift_m2 / (n - 1) / n);
     if (se > 0) {
       const boost::math::students_t t(n - 1);

@@ -26,11 +26,11 @@
 // burn-in is too short for the corpus (a start from the prior climbs
 // towards the data for longer the more tokens there are) fails the ranks
 // too, and uniform ranks from a chain that is not there yet say little. So
-// the run also tests for drift: were the chain stationary from the middle
-// of its burn-in on, the log-likelihood there would have the law of each
-// kept draw's, so the R differences (the kept draws' mean less the
-// log-likelihood after floor(burn / 2) sweeps) have mean 0 (Student's t,
-// two-sided, at alpha; no test when burn < 2). A run with drift found is
+// the run also tests for drift: were the chain stationary from the end of
+// its burn-in on (SBC's assumption), the log-likelihood there would have
+// the law of each kept draw's, so the R differences (the kept draws' mean
+// less the log-likelihood after `burn` sweeps, the start's when burn = 0)
+// have mean 0 (Student's t, two-sided, at alpha). A run with drift found is
 // "inconclusive" (raise the burn-in), whatever its ranks; only a settled
 // chain is "calibrated" or "not calibrated". Drift can go unseen (a chain
 // climbing too slowly for R replications to show it), so "not calibrated"
@@ -118,8 +118,8 @@ struct LdaSbcResult {
   double alpha_each = 0;
   bool ok = true;  // no quantity rejected
   // The drift test: the mean over replications of (the kept draws' mean
-  // log-likelihood - the log-likelihood after floor(burn / 2) sweeps), its
-  // two-sided p-value, and whether it stayed above alpha (always when burn < 2).
+  // log-likelihood - the log-likelihood after `burn` sweeps), its two-sided
+  // p-value, and whether it stayed above alpha (always when R = 1).
   double drift = 0, drift_p_value = 1;
   bool settled = true;
   LdaSbcVerdict verdict = LdaSbcVerdict::Calibrated;

@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
         for (const int n : q.rank_counts) std::cout << " " << n;
         std::cout << "; chi-square " << q.statistic << ", p " << q.p_value << (q.rejected ? " REJECTED" : "") << "\n";
       }
-      std::cout << "log-likelihood's drift from the burn-in's middle to the kept draws: " << r.drift << " (p " << r.drift_p_value << ")"
+      std::cout << "log-likelihood's drift from the burn-in's end to the kept draws: " << r.drift << " (p " << r.drift_p_value << ")"
                 << (r.settled ? "" : " DRIFTING") << "\n";
       std::cout << to_string(r.verdict) << " at alpha " << r.alpha_each << " each (" << r.seconds << " s)"
                 << (r.verdict == warpsim::properties::LdaSbcVerdict::Inconclusive ? ": the chain had not reached its stationary law; raise --burn" : "")
