@@ -201,7 +201,9 @@ int main(int argc, char** argv) {
   bool gamma_only = false;
   app.add_flag("--gamma", gamma_only, "the gamma variates and the LDA iteration only");
   bool grid = false;
-  app.add_flag("--gamma-grid", grid, "gamma at shapes 0.01 to 10^4 in fp32 and fp64 (pre-cached loop), then the LDA iteration in both");
+  app.add_flag("--gamma-grid", grid, "gamma at shapes 0.01 to 10^4 in fp32 and fp64 (the lane loop), then the LDA iteration in both");
+  bool no_lda = false;
+  app.add_flag("--no-lda", no_lda, "with --gamma-grid: the gamma variates only, not the LDA iteration");
   bool profile_lda = false;
   app.add_flag("--profile-lda", profile_lda, "one LDA theta and phi draw in fp32, then fp64, after a warm-up (for ncu), and exit");
   double profile_shape = 0;
@@ -233,6 +235,7 @@ int main(int argc, char** argv) {
         gamma_run<float>(shape, 100'000'000, 10, false);
         gamma_run<double>(shape, 100'000'000, 10, false);
       }
+      if (no_lda) return 0;
       lda_iteration<float>(1024, 10);
       lda_iteration<double>(1024, 10);
       return 0;
