@@ -2,17 +2,17 @@
 // written next to oracle/rejection/gamma.hpp, in the output's precision
 // (fp64 in double, fp32 in float): every floating-point step is one
 // explicitly rounded operation (__fmul_rn, fmaf, ...), so nvcc contracts
-// nothing into FMA and the order is the oracle's; log and exp are CUDA's
-// (within 1-2 ulp; sqrt and division are correctly rounded).
+// nothing into FMA and the order is the oracle's; log, exp, log2f and exp2f
+// are CUDA's (within 1-2 ulp; sqrt and division are correctly rounded).
 //
 // The normal is the ziggurat (rng/ziggurat.hpp's tables, in shared memory):
 // the common attempt is a Philox block, an integer test, one multiplication
 // and the squeeze -- no log, cos or exp. The default loop (GammaLoop::lane,
 // gamma_lanes below) keeps each lane on its own tasks and makes every
-// task's first attempt on that common path; a task that needs a log or exp
-// (or a second attempt) waits in a warp queue until 32 do, then the warp
-// finishes them together. Seed 004's warp loops (uncached and pre-cached,
-// gpu/warp_rejection.cuh) run the same attempts.
+// task's first attempt on that common path, in one straight line; a task
+// that needs a log or exp (or a second attempt) waits in a warp queue until
+// 32 do, then the warp makes their attempts together. Seed 004's warp loops
+// (uncached and pre-cached, gpu/warp_rejection.cuh) run the same attempts.
 #include "gpu/gamma.hpp"
 
 #include <algorithm>
@@ -22,6 +22,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/detail/philox_keyed.hpp"
@@ -96,6 +97,8 @@ struct Arith<float> {
   static __device__ __forceinline__ float sqrt(float a) { return __fsqrt_rn(a); }
   static __device__ __forceinline__ float log(float a) { return ::logf(a); }
   static __device__ __forceinline__ float exp(float a) { return ::expf(a); }
+  static __device__ __forceinline__ float log2(float a) { return ::log2f(a); }
+  static __device__ __forceinline__ float exp2(float a) { return ::exp2f(a); }
   static constexpr float kMin = FLT_MIN;
   // (k + 1/2) 2^-23 of the top 23 bits k (the oracle's open_uniform23): 1 +
   // k 2^-23 from its bits, less 1 - 2^-24 -- exact (Sterbenz), two operations.
@@ -160,8 +163,18 @@ __device__ __forceinline__ int gamma_attempt(const detail::PhiloxKeyed& philox, 
     u = A::open(x.v[2], x.v[3]);
   }
   R n = A::mul(unit, z.x[layer]);
+  if constexpr (kFastOnly) {
+    // One straight line, the outcome selected at the end (no branch: a
+    // warp's lanes part at each one).
+    if constexpr (sizeof(R) == 4) n = __uint_as_float(__float_as_uint(n) ^ sign);
+    else n = __longlong_as_double(__double_as_longlong(n) ^ static_cast<long long>(static_cast<unsigned long long>(sign) << 32));
+    const R t = A::fma(k.c, n, R(1));
+    const R x2 = A::mul(n, n);
+    out = A::mul(k.d, A::mul(A::mul(t, t), t));
+    const bool squeezed = u < A::fma(R(-0.0331), A::mul(x2, x2), R(1));
+    return !fast ? kSlow : !(t > 0) ? kRejected : squeezed ? kAccepted : kSlow;
+  }
   if (!fast) {  // the wedge or the tail: 1.5% of draws
-    if constexpr (kFastOnly) return kSlow;
     const auto y = philox(stream, j, kSlowWord);
     R u1, u2;
     if constexpr (sizeof(R) == 4) {
@@ -189,7 +202,6 @@ __device__ __forceinline__ int gamma_attempt(const detail::PhiloxKeyed& philox, 
   const R x2 = A::mul(n, n);
   out = A::mul(k.d, v);
   if (u < A::fma(R(-0.0331), A::mul(x2, x2), R(1))) return kAccepted;
-  if constexpr (kFastOnly) return kSlow;
   return A::log(u) < A::fma(R(0.5), x2, A::mul(k.d, A::add(A::sub(R(1), v), A::log(v)))) ? kAccepted : kRejected;
 }
 
@@ -201,28 +213,40 @@ __device__ __forceinline__ int gamma_attempt_at(const detail::PhiloxKeyed& philo
   return gamma_attempt<false>(philox, z, stream, j, half_of<R>(task), philox(stream, j), k, out);
 }
 
-// The boost's U of a task (shape < 1), from its block (stream, 0, word3 1).
+// The boost's U of task t (shape < 1), half h = t mod 2 of the block
+// (2^63 + t / 2, 0, word3 1) that tasks 2P and 2P + 1 share.
 template <class R>
 __device__ __forceinline__ R boost_uniform(const r123::Philox4x32::ctr_type& x, int h) {
   if constexpr (sizeof(R) == 4) return Arith<float>::u23(h ? x.v[1] : x.v[0]);
-  else return Arith<double>::open(x.v[0], x.v[1]);
+  else return h ? Arith<double>::open(x.v[2], x.v[3]) : Arith<double>::open(x.v[0], x.v[1]);
 }
 
-// G U^(1/a) for a < 1: G e with e = exp(l), l = log(U) (1/a), where e is a
-// normal number, else exp(log G + l); at least R's smallest normal number
-// (the underflow rule). G itself for a >= 1.
+// G U^(1/a) for a < 1 (oracle/rejection/gamma.hpp's gamma_boost), at
+// least R's smallest normal number (the underflow rule); G itself for a >=
+// 1. fp32: G e, e = 2^l, l = log2(U) (1/a), where e is a normal number,
+// else (G 2^(l + 64)) 2^-64 -- both computed and one selected, a few
+// instructions each (exp2f is the hardware's; at shape 0.01 e underflows
+// for 42% of the tasks, and a branch would part the warp). fp64: G e, e =
+// exp(l), l = log(U) (1/a), else exp(log G + l) where the lane needs it (e
+// underflows for 8.4e-4 of the tasks at 0.01).
 template <class R>
 __device__ __forceinline__ R boosted(R g, const GammaShape<R>& k, R boost_u) {
   using A = Arith<R>;
   if (!(k.a < 1)) return g;
-  const R l = A::mul(A::log(boost_u), k.inv_a), e = A::exp(l);
-  return fmax(e >= A::kMin ? A::mul(g, e) : A::exp(A::add(A::log(g), l)), A::kMin);
+  if constexpr (sizeof(R) == 4) {
+    const float l = A::mul(A::log2(boost_u), k.inv_a), e = A::exp2(l);
+    const float near = A::mul(g, e), far = A::mul(A::mul(g, A::exp2(A::add(l, 64.0f))), 0x1p-64f);
+    return fmaxf(e >= A::kMin ? near : far, A::kMin);
+  } else {
+    const double l = A::mul(A::log(boost_u), k.inv_a), e = A::exp(l);
+    return fmax(e >= A::kMin ? A::mul(g, e) : A::exp(A::add(A::log(g), l)), A::kMin);
+  }
 }
 
 // A task parked by the fast pass: its element, the attempt it resumes at,
-// and the boost's U (shape < 1).
+// and the boost's U (shape < 1); in fp32 16 bytes, one shared store.
 template <class R>
-struct Parked {
+struct alignas(sizeof(R) == 4 ? 16 : 8) Parked {
   std::uint64_t i;
   std::uint32_t j;
   R boost_u;
@@ -234,41 +258,51 @@ constexpr int kParked = 32 + 32 * 2 * (sizeof(R) == 4 ? 2 : 1);
 
 // Tasks first .. first + count - 1 over the grid, task first + i the
 // element i: shape(i) its shape (double, rounded to R as the oracle's
-// caller does), put(i, value) stores it. A lane takes units (fp32: the two
-// tasks of a stream, from one block; fp64: a task) u = tid, tid + stride,
-// ..., two an iteration -- two Philox blocks in flight, whose rounds
+// caller does), put(i, value) stores it. A unit is a pair of tasks, 2P and
+// 2P + 1, which share the boost's block (and in fp32 their attempts'
+// blocks too: a task takes half a block). A lane takes units u = tid, tid
+// + stride, ..., two Philox blocks an iteration in flight, whose rounds
 // interleave, where one chain of dependent multiplications would leave the
-// schedulers idle -- and makes each task's attempt 0 on the fast path alone.
+// schedulers idle (fp32: units u and u + stride; fp64: the two tasks of
+// unit u), and makes each task's attempt 0 on the fast path alone.
 // A task that needs the slow path or a second attempt is parked in the
-// warp's queue, and each time 32 are parked the warp finishes them, a task
-// a lane, in full (then the lanes' attempts differ little: one slow attempt
-// each, rarely more). So the warp runs the common attempt with all its
-// lanes and the rare one with all its lanes too, where a lane that met it
-// at once would hold the other 31 idle through its log and exp.
+// warp's queue, and each time 32 are parked the warp makes one attempt of
+// each in full, a task a lane, and parks again the tasks it rejected: so
+// the warp runs the common attempt with all its lanes and the rare one with
+// all its lanes too, where a lane that met it at once would hold the other
+// 31 idle through its log and exp, and a round of the queue lasts one
+// attempt, not the longest of 32 lanes' runs of attempts.
+// Iterations whose units are all whole and in range (all but the last one
+// or two of a call) skip the bounds tests.
 template <class R, bool kCount, class Shape, class Put>
 __device__ __forceinline__ void gamma_lanes(const rng::ZigguratTables<R>& z, Parked<R>* queue, std::uint64_t seed, std::uint64_t first,
                                             std::uint64_t count, const Shape& shape, Put&& put, RejectionCounts* counts) {
-  constexpr int kHalves = sizeof(R) == 4 ? 2 : 1;
+  constexpr bool kF32 = sizeof(R) == 4;
+  constexpr int kUnits = kF32 ? 2 : 1;  // units a lane takes an iteration
   const std::uint64_t tid = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  // Units: the streams of tasks first .. first + count - 1.
-  const std::uint64_t unit0 = kHalves == 2 ? first / 2 : first;
-  const std::uint64_t units = (kHalves == 2 ? (first + count - 1) / 2 : first + count - 1) - unit0 + 1;
+  // Units unit0 + u, u = 0 .. units - 1: the pairs of tasks first .. first
+  // + count - 1. Units whole_lo .. whole_hi - 1 have both tasks in range:
+  // the first lacks task first - 1 when first is odd, the last task first +
+  // count when first + count is odd.
+  const std::uint64_t unit0 = first / 2, units = (first + count - 1) / 2 - unit0 + 1;
   const std::uint64_t calls = (units + stride - 1) / stride;  // the same on every lane
+  const std::uint64_t whole_lo = first & 1, whole_hi = units - ((first + count) & 1);
   const unsigned lane = threadIdx.x % 32, below = (1u << lane) - 1;
   const detail::PhiloxKeyed philox(seed);
-  GammaShape<R> ks[kHalves];
+  GammaShape<R> ks[2];
   unsigned long long attempts = 0, trips = 0;
-  // Finishes a parked task: attempts j, j + 1, ... in full.
-  auto finish = [&](const Parked<R>& p) {
+  // Attempt p.j of a parked task in full: stores the variate if accepted,
+  // else moves p to its next attempt; true if rejected.
+  auto attempt_once = [&](Parked<R>& p) {
     GammaShape<R>& k = ks[0];
     k.set(static_cast<R>(shape(p.i)));
     R g;
-    std::uint32_t j = p.j;
-    while (gamma_attempt_at(philox, z, first + p.i, j, k, g) != kAccepted) ++j;
-    if constexpr (kCount) attempts += j - p.j + 1;
-    put(p.i, boosted(g, k, p.boost_u));
-    return j - p.j + 1;
+    const bool accepted = gamma_attempt_at(philox, z, first + p.i, p.j, k, g) == kAccepted;
+    if constexpr (kCount) ++attempts;
+    if (accepted) put(p.i, boosted(g, k, p.boost_u));
+    ++p.j;
+    return !accepted;
   };
   int parked = 0;  // the same on every lane
   auto park = [&](bool mine, const Parked<R>& p) {
@@ -276,50 +310,89 @@ __device__ __forceinline__ void gamma_lanes(const rng::ZigguratTables<R>& z, Par
     if (mine) queue[parked + __popc(parking & below)] = p;
     parked += __popc(parking);
   };
-  // Half h of unit u: its attempt 0 from block x; true to park it (in p).
-  auto fast = [&](std::uint64_t u, int h, const r123::Philox4x32::ctr_type& x, Parked<R>& p) {
-    const std::uint64_t task = (unit0 + u) * kHalves + static_cast<std::uint64_t>(h);
-    p = {task - first, 0, 0};
-    if (u >= units || task < first || task - first >= count) return false;
+  // Rounds of the queue while at least `least` are parked: the top 32 (or
+  // all) a lane each, one attempt each, the rejected parked again.
+  auto drain = [&](int least) {
+    while (parked >= least) {  // the same on every lane
+      const int take = min(parked, 32), from = parked - take;
+      const bool mine = static_cast<int>(lane) < take;
+      __syncwarp();
+      Parked<R> task{};
+      if (mine) task = queue[from + static_cast<int>(lane)];
+      __syncwarp();
+      parked = from;
+      const bool again = mine && attempt_once(task);
+      if constexpr (kCount) ++trips;
+      park(again, task);
+    }
+  };
+  // Task h of unit u: its attempt 0 from block x, of shape s (if `in`:
+  // the task is in range) and the boost's U bu; true to park it (in p).
+  auto fast = [&](std::uint64_t u, int h, const r123::Philox4x32::ctr_type& x, R s, R bu, bool in, Parked<R>& p) {
+    const std::uint64_t task = (unit0 + u) * 2 + static_cast<std::uint64_t>(h), i = task - first;
+    p = {i, 0, bu};
+    if (!in) return false;
     GammaShape<R>& k = ks[h];
-    k.set(static_cast<R>(shape(p.i)));
-    const std::uint64_t stream = kGammaStreams + unit0 + u;
-    if (k.a < 1) p.boost_u = boost_uniform<R>(philox(stream, 0, kBoostWord), h);
+    k.set(s);
     R g;
-    const int r = gamma_attempt<true>(philox, z, stream, 0, h, x, k, g);
-    if (r == kAccepted) put(p.i, boosted(g, k, p.boost_u));
+    const int r = gamma_attempt<true>(philox, z, stream_of<R>(task), 0, kF32 ? h : 0, x, k, g);  // (task mod 2 = h)
+    if (r == kAccepted) put(i, boosted(g, k, bu));
     p.j = r == kRejected ? 1 : 0;
     if constexpr (kCount) attempts += r == kSlow ? 0 : 1;
     return r != kAccepted;
   };
-  std::uint64_t u = tid;
-  for (std::uint64_t c = 0; c < calls; c += 2, u += 2 * stride) {
-    const auto x0 = philox(kGammaStreams + unit0 + u, 0), x1 = philox(kGammaStreams + unit0 + u + stride, 0);
+  // Units us[w] = u + w stride: their attempts' blocks, shapes and boost
+  // blocks, then each task's fast attempt. check::value: a unit or task
+  // may be out of range.
+  auto iteration = [&](auto check, std::uint64_t u) {
+    std::uint64_t us[kUnits];
 #pragma unroll
-    for (int h = 0; h < kHalves; ++h) {
-      Parked<R> p0, p1;
-      const bool park0 = fast(u, h, x0, p0), park1 = fast(u + stride, h, x1, p1);
-      park(park0, p0);
-      park(park1, p1);
+    for (int w = 0; w < kUnits; ++w) us[w] = u + static_cast<std::uint64_t>(w) * stride;
+    // fp32: x[w] is unit w's block; fp64: x[h] is task h's of unit u.
+    r123::Philox4x32::ctr_type x[2];
+#pragma unroll
+    for (int b = 0; b < 2; ++b) x[b] = philox(kF32 ? kGammaStreams + unit0 + us[b % kUnits] : kGammaStreams + (unit0 + u) * 2 + static_cast<std::uint64_t>(b), 0);
+    R s[kUnits][2], bu[kUnits][2] = {};
+    bool in[kUnits][2], boost[kUnits] = {};
+#pragma unroll
+    for (int w = 0; w < kUnits; ++w) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const std::uint64_t task = (unit0 + us[w]) * 2 + static_cast<std::uint64_t>(h);
+        in[w][h] = !decltype(check)::value || (us[w] < units && task >= first && task - first < count);
+        s[w][h] = in[w][h] ? static_cast<R>(shape(task - first)) : R(1);
+        boost[w] = boost[w] || s[w][h] < 1;
+      }
     }
-    if constexpr (kCount) trips += 2;
-    while (parked >= 32) {
-      __syncwarp();
-      const Parked<R> task = queue[parked - 32 + static_cast<int>(lane)];
-      __syncwarp();
-      parked -= 32;
-      const unsigned made = finish(task);
-      if constexpr (kCount) trips += __reduce_max_sync(detail::kFullWarp, made);
+#pragma unroll
+    for (int w = 0; w < kUnits; ++w) {
+      if (boost[w]) {
+        const auto b = philox(kGammaStreams + unit0 + us[w], 0, kBoostWord);
+#pragma unroll
+        for (int h = 0; h < 2; ++h) bu[w][h] = boost_uniform<R>(b, h);
+      }
     }
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      Parked<R> p[kUnits];
+      bool parking[kUnits];
+#pragma unroll
+      for (int w = 0; w < kUnits; ++w) parking[w] = fast(us[w], h, x[kF32 ? w : h], s[w][h], bu[w][h], in[w][h], p[w]);
+#pragma unroll
+      for (int w = 0; w < kUnits; ++w) park(parking[w], p[w]);
+    }
+  };
+  std::uint64_t u = tid;
+  for (std::uint64_t c = 0; c < calls; c += kUnits, u += kUnits * stride) {
+    // the same on every lane
+    if (c * stride >= whole_lo && (c + kUnits) * stride <= whole_hi) iteration(std::false_type{}, u);
+    else iteration(std::true_type{}, u);
+    if constexpr (kCount) trips += kUnits;
+    drain(32);
   }
-  __syncwarp();
-  if (parked > 0) {
-    const bool mine = lane < static_cast<unsigned>(parked);
-    const unsigned made = mine ? finish(queue[lane]) : 0;
-    if constexpr (kCount) trips += __reduce_max_sync(detail::kFullWarp, made);
-  }
+  drain(1);
   if constexpr (kCount) {
-    // A call: a unit a lane; its trips: the fast passes and each round's slowest lane.
+    // A call: a unit a lane; its trips: the fast passes and the queue's rounds.
     unsigned long long warp_attempts = attempts;
     for (int o = 16; o > 0; o /= 2) warp_attempts += __shfl_down_sync(detail::kFullWarp, warp_attempts, o);
     if (lane == 0) {
@@ -361,7 +434,7 @@ __device__ __forceinline__ void gamma_warps(const rng::ZigguratTables<R>& z, std
       GammaShape<R> k;
       k.set(static_cast<R>(shape(i)));
       const std::uint64_t task = first + i;
-      put(i, k.a < 1 ? boosted(g, k, boost_uniform<R>(philox(stream_of<R>(task), 0, kBoostWord), half_of<R>(task))) : g);
+      put(i, k.a < 1 ? boosted(g, k, boost_uniform<R>(philox(kGammaStreams + task / 2, 0, kBoostWord), static_cast<int>(task & 1))) : g);
     }
     if constexpr (kCount) tally.add(rejection, i < count);
   }

@@ -8,8 +8,10 @@
 // a standard normal x and a uniform u: t = 1 + c x, rejected if t <= 0; v =
 // t^3; accepted if u < 1 - 0.0331 x^4 (the squeeze) or log u < x^2 / 2 + d (1
 // - v + log v); the variate is d v. For a < 1: Gamma(a + 1) U^(1/a), U a
-// further uniform, computed as G e with e = exp(log(U) (1/a)) where e is a
-// normal number, else (e underflowed) as exp(log G + log(U) (1/a)).
+// further uniform, computed as G e with e = U^(1/a) where e is a normal
+// number, else (e underflowed) with G folded in first (gamma_boost: base 2
+// in float, whose exp2 a GPU computes in one instruction; natural in
+// double).
 //
 // Underflow (one rule, both precisions): a variate below the smallest normal
 // number of R (FLT_MIN = 2^-126, DBL_MIN = 2^-1022) is returned as that
@@ -37,20 +39,21 @@
 //          x[h] of the block (seed, 2^63 + P, 0, word3 1).
 //   double: task t has stream 2^63 + t (h = 0). Attempt j: layer = x1 & 255,
 //          sign = bit 8 of x1, m = (x0 x1) >> 11 (53 bits); u =
-//          open_uniform53(x2, x3). The boost's U: open_uniform53(x0, x1) of
-//          the block (seed, 2^63 + t, 0, word3 1).
+//          open_uniform53(x2, x3). The boost's U: tasks 2P and 2P + 1
+//          share a block as in float: open_uniform53(x[2h], x[2h+1]) of
+//          (seed, 2^63 + P, 0, word3 1), h = t mod 2.
 //   the ziggurat's wedge and tail (rare) take U1, U2 from the block (seed,
 //   stream, j, word3 2): float y[2h], y[2h+1]; double (y0 y1), (y2 y3).
 // So an fp32 variate of shape >= 1 costs half a block, an fp64 one a block.
 // The streams from 2^63 on keep clear of the z draws' (token t: stream t).
 //
 // The kernels equal these draws bit for bit on the common path (the
-// ziggurat's fast test, the squeeze; a >= 1), and to within their log and
-// exp (CUDA's within 1-2 ulp, glibc's correctly rounded or nearly) where
-// those are called -- the boost, the wedge and tail, the squeeze's second
-// test: the same attempt accepted but where a comparison falls within those
-// ulps (tests/gpu/gamma_test.cpp counts them), and the law is checked
-// against Boost.Math's gamma CDF (stats::ks_continuous_test).
+// ziggurat's fast test, the squeeze; a >= 1), and to within their log,
+// exp, log2 and exp2 (CUDA's within 1-2 ulp, glibc's correctly rounded or
+// nearly) where those are called -- the boost, the wedge and tail, the
+// squeeze's second test: the same attempt accepted but where a comparison
+// falls within those ulps (tests/gpu/gamma_test.cpp counts them), and the
+// law is checked against Boost.Math's gamma CDF (stats::ks_continuous_test).
 #pragma once
 
 #include <algorithm>
@@ -163,22 +166,33 @@ R gamma_try(const GammaConstants<R>& k, const GammaAttempt<R>& a) {
   return -1;
 }
 
-/// The boost's U for task `task` (shape < 1).
+/// The boost's U for task `task` (shape < 1): tasks 2P and 2P + 1 share
+/// the block (seed, 2^63 + P, 0, word3 1), in both precisions.
 template <class R = double>
 R gamma_boost_uniform(std::uint64_t seed, std::uint64_t task) {
-  const auto x = rng::philox_bits(seed, gamma_stream<R>(task), 0, kGammaBoostWord);
-  if constexpr (sizeof(R) == 4) return open_uniform23(x.v[gamma_half<R>(task)]);
-  else return open_uniform53(x.v[0], x.v[1]);
+  const auto x = rng::philox_bits(seed, kGammaStreams + task / 2, 0, kGammaBoostWord);
+  const auto h = static_cast<int>(task & 1);
+  if constexpr (sizeof(R) == 4) return open_uniform23(x.v[h]);
+  else return open_uniform53(x.v[2 * h], x.v[2 * h + 1]);
 }
 
-/// G U^(1/a): G e with e = exp(l), l = log(U) (1/a) (1/a rounded once: a
-/// kernel keeps it for a run of equal shapes), where e is a normal number,
-/// else exp(log G + l); at least R's smallest normal number.
+/// G U^(1/a), at least R's smallest normal number (1/a rounded once: a
+/// kernel keeps it for a run of equal shapes). float: G e with e = 2^l, l =
+/// log2(U) (1/a), where e is a normal number, else (G 2^(l + 64)) 2^-64 (l
+/// + 64 is exact there, and the last multiplication exact unless its result
+/// is below the clamp); base 2 because a GPU's exp2f is one hardware
+/// instruction. double: G e with e = exp(l), l = log(U) (1/a), else exp(log
+/// G + l).
 template <class R>
 R gamma_boost(R g, R shape, R big_u) {
   constexpr R min = std::numeric_limits<R>::min();
-  const R l = std::log(big_u) * (R(1) / shape), e = std::exp(l);
-  return std::max(e >= min ? g * e : std::exp(std::log(g) + l), min);
+  if constexpr (sizeof(R) == 4) {
+    const float l = std::log2(big_u) * (1.0f / shape), e = std::exp2(l);
+    return std::max(e >= min ? g * e : g * std::exp2(l + 64.0f) * 0x1p-64f, min);
+  } else {
+    const double l = std::log(big_u) * (1.0 / shape), e = std::exp(l);
+    return std::max(e >= min ? g * e : std::exp(std::log(g) + l), min);
+  }
 }
 
 /// Gamma(shape) for task `task` (shape > 0; scale 1), computed in R (double,

@@ -7,6 +7,7 @@
 #include <boost/math/distributions/gamma.hpp>
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/special_functions/gamma.hpp>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -58,13 +59,18 @@ TEST(Gamma, DrawsAreFixedByTaskAndSeed) {
   EXPECT_NE(rj::gamma_draw(2.5, 3, 99), rj::gamma_draw(2.5, 3, 100));
   EXPECT_NE(rj::gamma_draw(2.5, 3, 99), rj::gamma_draw(2.5, 4, 99));
   // Shapes below 1: Gamma(a + 1)'s variate G of the same task, then G
-  // exp(log(U) (1/a)); U from the block (seed, 2^63 + task, 0, word3 1) in
-  // double, from word (task mod 2) of the block (seed, 2^63 + task / 2, 0,
-  // word3 1) in float.
-  const auto x = rng::philox_bits(3, rj::kGammaStreams + 5, 0, 1);
-  EXPECT_EQ(rj::gamma_draw(0.4, 3, 5), rj::gamma_draw(0.4 + 1.0, 3, 5) * std::exp(std::log(rj::open_uniform53(x.v[0], x.v[1])) * (1 / 0.4)));
-  const float u = rj::open_uniform23(rng::philox_bits(3, rj::kGammaStreams + 2, 0, 1).v[1]);
-  EXPECT_EQ(rj::gamma_draw(0.4f, 3, 5), rj::gamma_draw(1.4f, 3, 5) * std::exp(std::log(u) * (1 / 0.4f)));
+  // U^(1/a); tasks 2P and 2P + 1 take their U from the block (seed, 2^63 +
+  // P, 0, word3 1): words (2h, 2h + 1) in double, word h in float (h = task
+  // mod 2). double: G exp(log(U) (1/a)); float: G 2^(log2(U) (1/a)).
+  const auto x = rng::philox_bits(3, rj::kGammaStreams + 2, 0, 1);
+  EXPECT_EQ(rj::gamma_draw(0.4, 3, 5), rj::gamma_draw(0.4 + 1.0, 3, 5) * std::exp(std::log(rj::open_uniform53(x.v[2], x.v[3])) * (1 / 0.4)));
+  EXPECT_EQ(rj::gamma_draw(0.4, 3, 4), rj::gamma_draw(0.4 + 1.0, 3, 4) * std::exp(std::log(rj::open_uniform53(x.v[0], x.v[1])) * (1 / 0.4)));
+  const float u = rj::open_uniform23(x.v[1]);
+  EXPECT_EQ(rj::gamma_draw(0.4f, 3, 5), rj::gamma_draw(1.4f, 3, 5) * std::exp2(std::log2(u) * (1 / 0.4f)));
+  // float, where 2^l underflows: (G 2^(l + 64)) 2^-64, clamped at FLT_MIN
+  const float l = std::log2(u) * (1 / 0.01f);
+  EXPECT_LT(std::exp2(l), std::numeric_limits<float>::min());
+  EXPECT_EQ(rj::gamma_draw(0.01f, 3, 5), std::max(rj::gamma_draw(1.01f, 3, 5) * std::exp2(l + 64.0f) * 0x1p-64f, std::numeric_limits<float>::min()));
   // fp32 tasks 2P and 2P + 1 share a block: attempt 0's zig words differ.
   EXPECT_NE(rj::gamma_attempt_numbers<float>(3, 4, 0).normal, rj::gamma_attempt_numbers<float>(3, 5, 0).normal);
 }
