@@ -516,12 +516,17 @@ struct LdaShape {
   }
 };
 
+// A task's variate is stored once, after its last read of its count; the
+// count is then set to 0, so the counts are all 0 when the kernel ends and
+// the next draw's count_topics needs no memset (the kernel is bound by its
+// arithmetic, not by these stores).
 template <class T, int kLoop, bool kCount>
-__global__ void __launch_bounds__(kThreads, kMinBlocks<T>) lda_gammas(LdaShape shape, std::uint64_t tasks, std::uint64_t seed, T* theta, T* phi_raw,
-                                                       RejectionCounts* counts) {
+__global__ void __launch_bounds__(kThreads, kMinBlocks<T>) lda_gammas(LdaShape shape, int* topic_counts, std::uint64_t tasks, std::uint64_t seed,
+                                                       T* theta, T* phi_raw, RejectionCounts* counts) {
   gamma_tasks<T, kLoop, kCount>(seed, 0, tasks, shape, [&](std::uint64_t t, T g) {
     if (t < shape.theta_tasks) theta[t] = g;
     else phi_raw[t - shape.theta_tasks] = g;
+    topic_counts[t] = 0;
   }, counts);
 }
 
@@ -598,7 +603,10 @@ void LdaTopicSampler<T>::draw(const int* z, const int* offsets, const int* words
   auto* topic_counts = reinterpret_cast<int*>(base);
   auto* phi_raw = reinterpret_cast<T*>(base + raw_at);
   auto* inverse = reinterpret_cast<double*>(base + inverse_at);  // 1 / S_k
-  WARPSIM_CUDA(cudaMemsetAsync(topic_counts, 0, counts_bytes, stream));
+  // The counts are 0 where the last draw's gamma kernel left them so, in this
+  // allocation, over at least this draw's counts; else zeroed here.
+  if (base != zeroed_at_ || zeroed_bytes_ < counts_bytes) WARPSIM_CUDA(cudaMemsetAsync(topic_counts, 0, counts_bytes, stream));
+  zeroed_bytes_ = 0;  // until every kernel below is launched
   count_topics<<<grid_for(static_cast<std::size_t>(documents) * 32, kThreads), kThreads, 0, stream>>>(z, offsets, words, documents, k, topic_counts,
                                                                                         topic_counts + theta_n);
   WARPSIM_CUDA(cudaGetLastError());
@@ -606,7 +614,8 @@ void LdaTopicSampler<T>::draw(const int* z, const int* offsets, const int* words
   const std::uint64_t tasks = theta_n + phi_n;
   upload_ziggurat<T>();
   dispatch_gamma<LdaKernel, T>(loop, counts != nullptr, [&](auto kernel) {
-    kernel<<<resident_grid(reinterpret_cast<const void*>(kernel), kThreads, tasks), kThreads, 0, stream>>>(shape, tasks, seed, theta, phi_raw, counts);
+    kernel<<<resident_grid(reinterpret_cast<const void*>(kernel), kThreads, tasks), kThreads, 0, stream>>>(shape, topic_counts, tasks, seed, theta,
+                                                                                                         phi_raw, counts);
     WARPSIM_CUDA(cudaGetLastError());
   });
   chunk_sums<T><<<dim3(static_cast<unsigned>((k + kThreads - 1) / kThreads), static_cast<unsigned>(chunks)), kThreads, 0, stream>>>(phi_raw, vocabulary,
@@ -617,6 +626,8 @@ void LdaTopicSampler<T>::draw(const int* z, const int* offsets, const int* words
   const dim3 rows(static_cast<unsigned>((k + kThreads - 1) / kThreads), static_cast<unsigned>(std::min(vocabulary, 2048)));
   normalise<T><<<rows, kThreads, 0, stream>>>(phi_raw, inverse, vocabulary, k, phi);
   WARPSIM_CUDA(cudaGetLastError());
+  zeroed_at_ = base;
+  zeroed_bytes_ = counts_bytes;
 }
 
 template void gamma_sample<float>(const float*, std::size_t, std::uint64_t, std::uint64_t, float*, GammaLoop, RejectionCounts*, cudaStream_t);

@@ -64,6 +64,10 @@ class LdaTopicSampler {
 
  private:
   DeviceScratch<unsigned char> scratch_;
+  // scratch_ at zeroed_at_ starts with zeroed_bytes_ zero bytes: the counts
+  // the last draw's gamma kernel set back to 0 (none before a draw).
+  const unsigned char* zeroed_at_ = nullptr;
+  std::size_t zeroed_bytes_ = 0;
 };
 
 }  // namespace warpsim::gpu

@@ -194,4 +194,29 @@ TEST(GpuGamma, LdaGibbsIterationEqualsTheOracle) {
   EXPECT_THROW(topics.draw(z.p, offsets.p, words.p, corpus.documents, vocabulary, k, 0.1, NAN, 10, theta.p, phi.p), std::invalid_argument);
 }
 
+// One LdaTopicSampler for several draws: its gamma kernel sets the counts
+// back to 0 and the next draw counts into them without a memset, so each
+// draw must still be the oracle's -- again with a new z, with more topics
+// (a larger allocation: zeroed once), then fewer (inside the zeroed bytes).
+TEST(GpuGamma, LdaTopicDrawsStayTheOraclesDrawAfterDraw) {
+  WARPSIM_REQUIRE_GPU();
+  const auto corpus = oracle::make_lda_corpus({.documents = 120, .vocabulary = 300, .tokens = 4000, .longest = 70, .seed = 8});
+  const DeviceArray<int> offsets(corpus.offsets), words(corpus.words);
+  gpu::LdaTopicSampler<double> topics;
+  std::uint64_t seed = 20;
+  for (const int k : {32, 32, 96, 16}) {
+    const auto model = oracle::make_lda_model<double>(corpus, k, seed);
+    const auto z = oracle::lda_draw<double>(corpus, model, seed, *properties::find_algorithm("butterfly-addsub").oracle_algorithm);
+    const DeviceArray<int> dz(z);
+    DeviceArray<double> theta(model.theta), phi(model.phi);
+    topics.draw(dz.p, offsets.p, words.p, corpus.documents, corpus.vocabulary, k, 0.1, 0.01, seed, theta.p, phi.p);
+    WARPSIM_CUDA(cudaDeviceSynchronize());
+    const auto want = rj::lda_topic_draws(z, corpus.offsets, corpus.words, corpus.vocabulary, k, 0.1, 0.01, seed);
+    const auto got_theta = theta.download(), got_phi = phi.download();
+    for (std::size_t i = 0; i < want.theta.size(); ++i) ASSERT_NEAR(got_theta[i], want.theta[i], 1e-9 * want.theta[i]) << "K " << k << ", theta " << i;
+    for (std::size_t i = 0; i < want.phi.size(); ++i) ASSERT_NEAR(got_phi[i], want.phi[i], 1e-9 * want.phi[i]) << "K " << k << ", phi " << i;
+    ++seed;
+  }
+}
+
 }  // namespace
