@@ -28,7 +28,8 @@ namespace {
 // The K values of a run: powers of two from 16 (the default), or seed 000's
 // grids (--seed-grid): Fig. 11's K = 4, 8, ..., 1024 and Fig. 12's every K
 // from 480 to 544.
-std::vector<int> k_values(bool seed_grid) {
+std::vector<int> k_values(bool seed_grid, int only_k) {
+  if (only_k > 0) return {only_k};
   if (!seed_grid) return {16, 32, 64, 128, 256, 512, 1024};
   std::vector<int> ks;
   for (int k = 4; k <= 1024; k += 4) ks.push_back(k);
@@ -39,12 +40,12 @@ std::vector<int> k_values(bool seed_grid) {
 }
 
 template <class T>
-void run(const oracle::LdaCorpus& c, const char* dtype, const int* offsets, const int* words, int* z, bool sweep, bool seed_grid) {
+void run(const oracle::LdaCorpus& c, const char* dtype, const int* offsets, const int* words, int* z, bool sweep, bool seed_grid, int only_k) {
   gpu::LdaSampler<T> sampler;
   const double tokens = static_cast<double>(c.words.size());
   // seed 000 averaged five runs of each point; the seed grid takes the median of 5 after 1 warm-up (the default: 10 after 2)
   const int runs = seed_grid ? 5 : 10, warm = seed_grid ? 1 : 2;
-  for (int k : k_values(seed_grid)) {
+  for (int k : k_values(seed_grid, only_k)) {
     T *theta = nullptr, *phi = nullptr;
     const std::size_t nt = static_cast<std::size_t>(c.documents) * k, np = static_cast<std::size_t>(c.vocabulary) * k;
     WARPSIM_CUDA(cudaMalloc(&theta, nt * sizeof(T)));
@@ -64,23 +65,26 @@ void run(const oracle::LdaCorpus& c, const char* dtype, const int* offsets, cons
       const double ms = bench::median_ms([&] { sampler.draw(theta, phi, offsets, words, c.documents, k, seed++, algo, z); }, runs, warm);
       WARPSIM_CUDA(cudaDeviceSynchronize());
       std::printf("{\"dtype\": \"%s\", \"K\": %d, \"what\": \"%s\", \"ms\": %.4f, \"bytes_min_MB\": %.1f, \"bytes_gather_MB\": %.1f, "
-                  "\"GBps_if_gathered\": %.0f, \"ring\": %d, \"tokens\": %d}\n",
+                  "\"GBps_if_gathered\": %.0f, \"ring\": %d, \"tokens\": %d, \"global_sums\": %s}\n",
                   dtype, k, properties::name_of(algo).c_str(), ms, (fixed + phi_once) / 1e6, (fixed + gather) / 1e6,
-                  (fixed + gather) / (ms * 1e-3) / 1e9, sampler.tuning(algo).ring, sampler.tuning(algo).tokens);
+                  (fixed + gather) / (ms * 1e-3) / 1e9, sampler.tuning(algo).ring, sampler.tuning(algo).tokens,
+                  sampler.tuning(algo).global_sums ? "true" : "false");
       std::fflush(stdout);
     }
     for (auto algo : {gpu::MatrixAlgorithm::TransposedRegisters, gpu::MatrixAlgorithm::ButterflyStandard, gpu::MatrixAlgorithm::ButterflyAddSub}) {
       if (!sweep || k < 256) break;
-      for (const gpu::LdaTuning tuning : {gpu::LdaTuning{0, 1}, gpu::LdaTuning{2, 1}, gpu::LdaTuning{3, 1}, gpu::LdaTuning{2, 2},
-                                          gpu::LdaTuning{3, 2}, gpu::LdaTuning{2, 4}, gpu::LdaTuning{3, 4}}) {
+      for (const gpu::LdaTuning tuning :
+           {gpu::LdaTuning{0, 1}, gpu::LdaTuning{2, 1}, gpu::LdaTuning{3, 1}, gpu::LdaTuning{2, 2}, gpu::LdaTuning{3, 2}, gpu::LdaTuning{2, 4},
+            gpu::LdaTuning{3, 4}, gpu::LdaTuning{2, 1, true}, gpu::LdaTuning{2, 2, true}, gpu::LdaTuning{3, 2, true},
+            gpu::LdaTuning{2, 4, true}, gpu::LdaTuning{3, 4, true}}) {
         gpu::LdaSampler<T> tuned;
         tuned.set_tuning(tuning);
         std::uint64_t seed = 1;
         const double ms = bench::median_ms([&] { tuned.draw(theta, phi, offsets, words, c.documents, k, seed++, algo, z); }, 10, 2);
         WARPSIM_CUDA(cudaDeviceSynchronize());
         std::printf("{\"dtype\": \"%s\", \"K\": %d, \"what\": \"sweep\", \"algorithm\": \"%s\", \"ring\": %d, \"tokens\": %d, "
-                    "\"ms\": %.4f}\n",
-                    dtype, k, properties::name_of(algo).c_str(), tuning.ring, tuning.tokens, ms);
+                    "\"global_sums\": %s, \"ms\": %.4f}\n",
+                    dtype, k, properties::name_of(algo).c_str(), tuning.ring, tuning.tokens, tuning.global_sums ? "true" : "false", ms);
         std::fflush(stdout);
       }
     }
@@ -113,6 +117,8 @@ int main(int argc, char** argv) {
   bool seed_grid = false;
   app.add_flag("--seed-grid", seed_grid, "seed 000's K grids (Fig. 11: 4 to 1024 by 4; Fig. 12: 480 to 544), baseline, transposed and add-subtract")
       ->excludes("--sweep");
+  int only_k = 0;
+  app.add_option("--k", only_k, "this K only")->check(CLI::Range(1, 1 << 16));
   CLI11_PARSE(app, argc, argv);
   try {
     const auto c = oracle::make_lda_corpus();
@@ -126,8 +132,8 @@ int main(int argc, char** argv) {
     WARPSIM_CUDA(cudaMalloc(&z, c.words.size() * sizeof(int)));
     WARPSIM_CUDA(cudaMemcpy(offsets, c.offsets.data(), c.offsets.size() * sizeof(int), cudaMemcpyHostToDevice));
     WARPSIM_CUDA(cudaMemcpy(words, c.words.data(), c.words.size() * sizeof(int), cudaMemcpyHostToDevice));
-    run<float>(c, "fp32", offsets, words, z, sweep, seed_grid);
-    run<double>(c, "fp64", offsets, words, z, sweep, seed_grid);
+    run<float>(c, "fp32", offsets, words, z, sweep, seed_grid, only_k);
+    run<double>(c, "fp64", offsets, words, z, sweep, seed_grid, only_k);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpu_lda_bench: %s\n", e.what());
     return 1;

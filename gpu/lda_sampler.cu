@@ -194,22 +194,25 @@ __global__ void lda_cooperative_kernel(const T* __restrict__ theta, const T* __r
 
 // Past shared memory with a ring of Ring stages (LdaTuning::ring), S tokens
 // of every document a sweep (LdaTuning::tokens): a lane keeps only each
-// token's remnant and block running sums, in shared memory beside the ring,
-// and the blocks stream through the ring (Ring - 1 in flight while one is
+// token's remnant and block running sums, in shared memory beside the ring
+// (or, G: LdaTuning::global_sums, in global_sums, S kept values a lane and
+// warp), and the blocks stream through the ring (Ring - 1 in flight while one is
 // drawn), so a warp's time per block is its arithmetic rather than a round
 // trip to memory, and each theta tile serves S tokens. Token by token the
 // operations are draw_*_recompute's, in the same order.
-template <class T, MatrixAlgorithm C, int Ring, int S>
+template <class T, MatrixAlgorithm C, int Ring, int S, bool G>
 __global__ void lda_ring_kernel(const T* __restrict__ theta, const T* __restrict__ phi, const int* __restrict__ offsets,
-                                const int* __restrict__ words, int documents, int k, std::uint64_t seed, int* __restrict__ z, bool vec16) {
+                                const int* __restrict__ words, int documents, int k, std::uint64_t seed, int* __restrict__ z, bool vec16,
+                                T* __restrict__ global_sums) {
   using Tiles = LdaTiles<T, S>;
   const int lane = threadIdx.x & (kW - 1);
   const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / kW;
   const std::size_t warp = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kW;
   const int r = k % kW, blocks = k / kW;
   const std::size_t kept = kept_values(k, Storage::Sums);
-  T* sums = warp_scratch<T>(nullptr, warp, S * kept + Ring * Tiles::stage_values / kW, lane);  // token s's at sums + s * kept * W
-  T* ring = sums - lane + S * kept * kW;
+  // token s's sums at sums + s * kept * W; the ring's stages after them (or alone)
+  T* sums = G ? global_sums + warp * S * kept * kW + lane : warp_scratch<T>(nullptr, warp, S * kept + Ring * Tiles::stage_values / kW, lane);
+  T* ring = G ? warp_scratch<T>(nullptr, warp, Ring * Tiles::stage_values / kW, 0) : sums - lane + S * kept * kW;
   for (std::size_t q = warp; q * kW < static_cast<std::size_t>(documents); q += warps) {
     const bool real = q * kW + lane < static_cast<std::size_t>(documents);
     const std::size_t m = min(q * kW + lane, static_cast<std::size_t>(documents - 1));
@@ -254,36 +257,41 @@ __global__ void lda_ring_kernel(const T* __restrict__ theta, const T* __restrict
 
 namespace {
 
-// Bytes of shared memory per warp of lda_ring_kernel.
+// Bytes of shared memory per warp of lda_ring_kernel (the sums' too unless
+// they are in global scratch).
 template <class T>
-std::size_t ring_bytes_per_warp(int k, int ring, int tokens) {
+std::size_t ring_bytes_per_warp(int k, int ring, int tokens, bool global_sums) {
   const std::size_t stage_values = static_cast<std::size_t>(1 + tokens) * kW * kW;
-  return (static_cast<std::size_t>(kW) * tokens * kept_values(k, Storage::Sums) + ring * stage_values) * sizeof(T);
+  const std::size_t sums = global_sums ? 0 : static_cast<std::size_t>(kW) * tokens * kept_values(k, Storage::Sums);
+  return (sums + ring * stage_values) * sizeof(T);
 }
 
-template <class T, MatrixAlgorithm C, int Ring, int S>
+template <class T, MatrixAlgorithm C, int Ring, int S, bool G>
 void launch_ring(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed, int* z,
-                 cudaStream_t stream) {
-  const void* kernel = reinterpret_cast<const void*>(&lda_ring_kernel<T, C, Ring, S>);
+                 DeviceScratch<T>& scratch, cudaStream_t stream) {
+  const void* kernel = reinterpret_cast<const void*>(&lda_ring_kernel<T, C, Ring, S, G>);
   // The warps a block (4, 2 or 1) that keep the most warps resident.
-  const SharedPlan plan = most_resident(kernel, ring_bytes_per_warp<T>(k, Ring, S));
+  const SharedPlan plan = most_resident(kernel, ring_bytes_per_warp<T>(k, Ring, S, G));
   const int warps_per_block = plan.warps;
   const std::size_t shared = plan.bytes;
   const int threads = warps_per_block * kW;
   const int needed = ((documents + kW - 1) / kW + warps_per_block - 1) / warps_per_block;
   const int blocks = std::min(needed, resident_blocks(kernel, threads, shared));
   const bool vec16 = aligned16({theta, phi}, static_cast<std::size_t>(k) * sizeof(T));
-  lda_ring_kernel<T, C, Ring, S><<<blocks, threads, shared, stream>>>(theta, phi, offsets, words, documents, k, seed, z, vec16);
+  T* sums = G ? scratch.ensure(static_cast<std::size_t>(blocks) * warps_per_block * S * kept_values(k, Storage::Sums) * kW) : nullptr;
+  lda_ring_kernel<T, C, Ring, S, G><<<blocks, threads, shared, stream>>>(theta, phi, offsets, words, documents, k, seed, z, vec16, sums);
   WARPSIM_CUDA(cudaGetLastError());
 }
 
 template <class T, MatrixAlgorithm C, int S>
-void launch_ring(int ring, const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed,
-                 int* z, cudaStream_t stream) {
-  switch (ring) {
-    case 2: return launch_ring<T, C, 2, S>(theta, phi, offsets, words, documents, k, seed, z, stream);
-    default: return launch_ring<T, C, 3, S>(theta, phi, offsets, words, documents, k, seed, z, stream);
+void launch_ring(const LdaTuning& tuning, const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k,
+                 std::uint64_t seed, int* z, DeviceScratch<T>& scratch, cudaStream_t stream) {
+  if (tuning.global_sums) {
+    if (tuning.ring == 2) return launch_ring<T, C, 2, S, true>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
+    return launch_ring<T, C, 3, S, true>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
   }
+  if (tuning.ring == 2) return launch_ring<T, C, 2, S, false>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
+  return launch_ring<T, C, 3, S, false>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
 }
 
 // One launch with a grid of resident blocks only (each warp loops over its
@@ -319,13 +327,13 @@ void draw_cooperative(const T* theta, const T* phi, const int* offsets, const in
   if (full_fits) return launch_cooperative<T, C, Storage::Full>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
   // Fewer tokens a sweep where the ring for that many does not fit a block.
   int tokens = tuning.tokens;
-  while (tokens > 1 && ring_bytes_per_warp<T>(k, tuning.ring, tokens) > max_shared_per_block()) tokens /= 2;
-  if (tuning.ring == 0 || ring_bytes_per_warp<T>(k, tuning.ring, tokens) > max_shared_per_block())
+  while (tokens > 1 && ring_bytes_per_warp<T>(k, tuning.ring, tokens, tuning.global_sums) > max_shared_per_block()) tokens /= 2;
+  if (tuning.ring == 0 || ring_bytes_per_warp<T>(k, tuning.ring, tokens, tuning.global_sums) > max_shared_per_block())
     return launch_cooperative<T, C, Storage::Sums>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
   switch (tokens) {
-    case 1: return launch_ring<T, C, 1>(tuning.ring, theta, phi, offsets, words, documents, k, seed, z, stream);
-    case 2: return launch_ring<T, C, 2>(tuning.ring, theta, phi, offsets, words, documents, k, seed, z, stream);
-    default: return launch_ring<T, C, 4>(tuning.ring, theta, phi, offsets, words, documents, k, seed, z, stream);
+    case 1: return launch_ring<T, C, 1>(tuning, theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
+    case 2: return launch_ring<T, C, 2>(tuning, theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
+    default: return launch_ring<T, C, 4>(tuning, theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
   }
 }
 

@@ -31,6 +31,11 @@ struct LdaTuning {
   // document (1, 2 or 4): theta is read once per `tokens` tokens instead of
   // once per token, in that many more phi tiles and sums of shared memory.
   int tokens = 1;
+  // With a ring, the tokens' block sums (K / 32 values a lane and token) in
+  // global scratch, where they are written once a block and read once a
+  // search (from L2), instead of in shared memory beside the ring: at fp64
+  // K = 1,024 and 2 tokens that frees 16.5 KiB of a warp's 66.
+  bool global_sums = false;
 };
 
 template <class T>
@@ -43,10 +48,11 @@ class LdaSampler {
 
   // Ring 2; each theta tile for 2 tokens (fp32) or 1 (fp64) with the
   // transpose, 4 (fp32) or 2 (fp64) with the butterfly, whose block needs
-  // fewer registers (docs/PERF.md). The baseline ignores the tuning.
+  // fewer registers, and the butterfly's block sums in global scratch (a
+  // warp more an SM; docs/perf/lda.md). The baseline ignores the tuning.
   static LdaTuning default_tuning(MatrixAlgorithm algorithm) {
     const bool transposed = algorithm == MatrixAlgorithm::TransposedRegisters;
-    return {2, sizeof(T) == 4 ? (transposed ? 2 : 4) : (transposed ? 1 : 2)};
+    return {2, sizeof(T) == 4 ? (transposed ? 2 : 4) : (transposed ? 1 : 2), !transposed};
   }
   // One tuning for every algorithm from now on, instead of their defaults.
   // Throws std::invalid_argument on a ring other than 0, 2 or 3, or tokens

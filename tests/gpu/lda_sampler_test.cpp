@@ -60,8 +60,9 @@ TEST(GpuLda, EveryTokensDrawEqualsTheOracleBitForBit) {
 }
 
 // Every tuning past shared memory: the blocks through a ring of 2 or 3
-// stages for 1, 2 or 4 tokens of a document at a time, or (ring 0)
-// theta_local and the sums in global scratch.
+// stages for 1, 2 or 4 tokens of a document at a time, the block sums in
+// shared memory or in global scratch, or (ring 0) theta_local and the sums
+// in global scratch.
 class GpuLdaTuning : public testing::TestWithParam<gpu::LdaTuning> {};
 
 TEST_P(GpuLdaTuning, DrawsEqualTheOracle) {
@@ -82,9 +83,11 @@ TEST_P(GpuLdaTuning, DrawsEqualTheOracle) {
 
 INSTANTIATE_TEST_SUITE_P(RingAndTokens, GpuLdaTuning,
                          testing::Values(gpu::LdaTuning{0, 1}, gpu::LdaTuning{2, 1}, gpu::LdaTuning{3, 1}, gpu::LdaTuning{2, 2},
-                                         gpu::LdaTuning{3, 2}, gpu::LdaTuning{2, 4}, gpu::LdaTuning{3, 4}),
+                                         gpu::LdaTuning{3, 2}, gpu::LdaTuning{2, 4}, gpu::LdaTuning{3, 4}, gpu::LdaTuning{2, 1, true},
+                                         gpu::LdaTuning{2, 2, true}, gpu::LdaTuning{3, 2, true}, gpu::LdaTuning{3, 4, true}),
                          [](const testing::TestParamInfo<gpu::LdaTuning>& p) {
-                           return "ring" + std::to_string(p.param.ring) + "_tokens" + std::to_string(p.param.tokens);
+                           return "ring" + std::to_string(p.param.ring) + "_tokens" + std::to_string(p.param.tokens) +
+                                  (p.param.global_sums ? "_global_sums" : "");
                          });
 
 TEST(GpuLda, RejectsBadArguments) {
