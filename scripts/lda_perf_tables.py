@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """docs/perf/lda.md's iteration and gamma tables from a run of
 scripts/device_lda_perf.sh: bench_gamma_grid.jsonl, torch_gamma_grid.jsonl,
-torch_lda_gibbs.jsonl and before/bench_gamma_grid.jsonl (the kernel before
-the change) in the folder given (default: the reference run). Writes the
-tables between their markers; prints theta and phi against PyTorch's."""
+torch_lda_gibbs.jsonl and previous/bench_gamma_grid.jsonl (the reference
+run before this one, cb161d0) in the folder given (default: the reference
+run). Writes the tables between their markers; prints theta and phi against
+PyTorch's."""
 import json
 import re
 import sys
@@ -21,7 +22,7 @@ def gamma_table(ours, torch, before):
     bw = next(r for r in ours if r["what"] == "device")["copy_bandwidth_gbs"]
     theirs = {(r["dtype"], float(r["shape"])): r for r in torch if r["what"] == "torch gamma"}
     old = {(r["dtype"], float(r["shape"])): r for r in before if r["what"] == "gamma"}
-    lines = ["| dtype | shape | ours ms | GS/s | torch._standard_gamma GS/s | ours / torch | before (35f1764) GS/s | floor ms (read shape + write variate) |",
+    lines = ["| dtype | shape | ours ms | GS/s | torch._standard_gamma GS/s | ours / torch | before (cb161d0) GS/s | floor ms (read shape + write variate) |",
              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for dtype in ("f32", "f64"):
         for r in (r for r in ours if r["what"] == "gamma" and r["dtype"] == dtype):
@@ -35,7 +36,7 @@ def gamma_table(ours, torch, before):
 
 def iteration_table(ours, gibbs, before):
     lines = ["| dtype | z draw (butterfly) ms | theta and phi ms | iteration ms | PyTorch iteration ms (multinomial / exponential race) | "
-             "PyTorch z / theta-phi ms (race) | iteration vs PyTorch's best | before (35f1764): theta-phi / iteration ms |",
+             "PyTorch z / theta-phi ms (race) | iteration vs PyTorch's best | before (cb161d0): theta-phi / iteration ms |",
              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in (r for r in ours if r["what"] == "lda gibbs iteration"):
         m = next(x for x in gibbs if x.get("dtype") == r["dtype"] and x.get("z_draw") == "multinomial")
@@ -49,7 +50,7 @@ def iteration_table(ours, gibbs, before):
 
 
 def main():
-    ours, torch, before = rows("bench_gamma_grid.jsonl"), rows("torch_gamma_grid.jsonl"), rows("before/bench_gamma_grid.jsonl")
+    ours, torch, before = rows("bench_gamma_grid.jsonl"), rows("torch_gamma_grid.jsonl"), rows("previous/bench_gamma_grid.jsonl")
     tables = {"gamma-table": gamma_table(ours, torch, before), "lda-iteration-table": iteration_table(ours, rows("torch_lda_gibbs.jsonl"), before)}
     with open(PAGE) as f:
         doc = f.read()

@@ -2,11 +2,14 @@
 """Renders the GPU tables of the performance pages from a device run's logs
 (bench_gpu_matrix.jsonl, torch_baselines.jsonl, bench_gpu_lda.jsonl), between
 the <!-- matrix-table -->, <!-- lda-table --> and <!-- lda-sweep-table -->
-markers of each page named (a page without a marker keeps its text).
+markers of each page named (a page without a marker keeps its text; a run
+without bench_gpu_matrix.jsonl, e.g. scripts/device_lda_perf.sh's, leaves
+the matrix table as it is).
 
     python3 scripts/perf_tables.py docs/device-logs/2026-11-21-s3 docs/perf/matrix.md docs/perf/lda.md
 """
 import json
+import os
 import re
 import sys
 
@@ -40,6 +43,11 @@ def matrix_table(rows, torch):
     return "\n".join(out) + "\n"
 
 
+def sums(r):
+    """", G" where the tuning keeps the block sums in global scratch (logs before 2026-11-30: never)."""
+    return ", G" if r.get("global_sums") else ""
+
+
 def lda_table(lda):
     out = ["| dtype | K | baseline | transposed + register transpose | butterfly standard | butterfly add-subtract | "
            "add-subtract vs transposed | ring, tokens (transposed / butterfly) | bytes min / gather (MB) | add-subtract GB/s (gather) |",
@@ -50,7 +58,7 @@ def lda_table(lda):
             a, t = g["butterfly-addsub"], g["transposed-registers"]
             # the tuning applies past shared memory only: where the sweep has this K
             swept = any(r.get("what") == "sweep" and r.get("dtype") == dt and r.get("K") == k for r in lda)
-            tuning = f"{t['ring']}, {t['tokens']} / {a['ring']}, {a['tokens']}" if swept else "--"
+            tuning = f"{t['ring']}, {t['tokens']}{sums(t)} / {a['ring']}, {a['tokens']}{sums(a)}" if swept else "--"
             out.append(f"| {dt} | {k} | {g['baseline']['ms']:.2f} | {t['ms']:.2f} | {g['butterfly-standard']['ms']:.2f} | {a['ms']:.2f} | "
                        f"{t['ms'] / a['ms']:.2f}x | {tuning} | {a['bytes_min_MB']:.0f} / {a['bytes_gather_MB']:.0f} | {a['GBps_if_gathered']:.0f} |")
     return "\n".join(out) + "\n"
@@ -59,30 +67,33 @@ def lda_table(lda):
 def lda_sweep_table(lda):
     """Every tuning past shared memory, the two algorithms under the same one."""
     sweep = [r for r in lda if r.get("what") == "sweep"]
-    out = ["| dtype | K | ring | tokens | transposed | butterfly standard | butterfly add-subtract | add-subtract vs transposed |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    out = ["| dtype | K | ring | tokens | block sums | transposed | butterfly standard | butterfly add-subtract | add-subtract vs transposed |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for dt in ["fp32", "fp64"]:
         for k in sorted({r["K"] for r in sweep if r["dtype"] == dt}):
             tunings = []
             for r in sweep:
-                if r["dtype"] == dt and r["K"] == k and (r["ring"], r["tokens"]) not in tunings:
-                    tunings.append((r["ring"], r["tokens"]))
-            for ring, tokens in tunings:
+                key = (r["ring"], r["tokens"], bool(r.get("global_sums")))
+                if r["dtype"] == dt and r["K"] == k and key not in tunings:
+                    tunings.append(key)
+            for ring, tokens, g in tunings:
                 ms = {r["algorithm"]: r["ms"] for r in sweep
-                      if r["dtype"] == dt and r["K"] == k and r["ring"] == ring and r["tokens"] == tokens}
+                      if r["dtype"] == dt and r["K"] == k and r["ring"] == ring and r["tokens"] == tokens and bool(r.get("global_sums")) == g}
                 t, s_, a = ms["transposed-registers"], ms["butterfly-standard"], ms["butterfly-addsub"]
-                out.append(f"| {dt} | {k} | {ring} | {tokens} | {t:.2f} | {s_:.2f} | {a:.2f} | {t / a:.2f}x |")
+                where = ("global" if g else "shared") if ring else "global"
+                out.append(f"| {dt} | {k} | {ring} | {tokens} | {where} | {t:.2f} | {s_:.2f} | {a:.2f} | {t / a:.2f}x |")
     return "\n".join(out) + "\n"
 
 
 def main():
     logs, pages = sys.argv[1], sys.argv[2:]
-    m = matrix_table(load(f"{logs}/bench_gpu_matrix.jsonl"), load(f"{logs}/torch_baselines.jsonl"))
+    m = matrix_table(load(f"{logs}/bench_gpu_matrix.jsonl"), load(f"{logs}/torch_baselines.jsonl")) if os.path.exists(f"{logs}/bench_gpu_matrix.jsonl") else None
     lda = load(f"{logs}/bench_gpu_lda.jsonl")
     l, ls = lda_table(lda), lda_sweep_table(lda)
     for page in pages:
         text = open(page).read()
-        text = re.sub(r"<!-- matrix-table -->.*?<!-- /matrix-table -->", lambda _: f"<!-- matrix-table -->\n{m}<!-- /matrix-table -->", text, flags=re.S)
+        if m is not None:
+            text = re.sub(r"<!-- matrix-table -->.*?<!-- /matrix-table -->", lambda _: f"<!-- matrix-table -->\n{m}<!-- /matrix-table -->", text, flags=re.S)
         text = re.sub(r"<!-- lda-table -->.*?<!-- /lda-table -->", lambda _: f"<!-- lda-table -->\n{l}<!-- /lda-table -->", text, flags=re.S)
         text = re.sub(r"<!-- lda-sweep-table -->.*?<!-- /lda-sweep-table -->", lambda _: f"<!-- lda-sweep-table -->\n{ls}<!-- /lda-sweep-table -->",
                       text, flags=re.S)
