@@ -244,7 +244,8 @@ __device__ __forceinline__ R boosted(R g, const GammaShape<R>& k, R boost_u) {
 }
 
 // A task parked by the fast pass: its element, the attempt it resumes at,
-// and the boost's U (shape < 1); in fp32 16 bytes, one shared store.
+// and the boost's U (shape < 1): 16 bytes in fp32, aligned so one 16-byte
+// shared store could hold it (nvcc 13 emits two 8-byte ones).
 template <class R>
 struct alignas(sizeof(R) == 4 ? 16 : 8) Parked {
   std::uint64_t i;
