@@ -1,10 +1,15 @@
+#include <cub/device/device_scan.cuh>
+
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/detail/draw_algorithms.cuh"
 #include "gpu/detail/launch_plan.hpp"
+#include "gpu/detail/lda_schedule.cuh"
 #include "gpu/lda_sampler.hpp"
 #include "gpu/detail/tile_ring.cuh"
 #include "rng/philox_uniform.hpp"
@@ -149,7 +154,7 @@ struct LdaTiles {
 template <class T, MatrixAlgorithm C, Storage St>
 __global__ void lda_cooperative_kernel(const T* __restrict__ theta, const T* __restrict__ phi, const int* __restrict__ offsets,
                                        const int* __restrict__ words, int documents, int k, std::uint64_t seed,
-                                       int* __restrict__ z, T* __restrict__ scratch) {
+                                       int* __restrict__ z, T* __restrict__ scratch, LdaChunks chunks) {
   const int lane = threadIdx.x & (kW - 1);
   const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / kW;
   const std::size_t warp = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kW;
@@ -157,23 +162,35 @@ __global__ void lda_cooperative_kernel(const T* __restrict__ theta, const T* __r
   T* theta_local = warp_scratch(scratch, warp, k + kept_values(k, St), lane);
   T* p = theta_local + static_cast<std::size_t>(k) * kW;
   const int r = k % kW;
-  for (std::size_t q = warp; q * kW < static_cast<std::size_t>(documents); q += warps) {
+  LdaWork work(chunks, static_cast<int>(warp), static_cast<int>(warps), lane);
+  std::size_t cached = ~std::size_t{0};  // the group whose theta theta_local holds
+  while (work.next()) {
+    const std::size_t q = static_cast<std::size_t>(work.group());
     const bool real = q * kW + lane < static_cast<std::size_t>(documents);
     const std::size_t m = min(q * kW + lane, static_cast<std::size_t>(documents - 1));
-    // Alg. 5: cache theta (the remnant as is, the blocks with transposed access)
-    for (int j = 0; j < r; ++j) theta_local[static_cast<std::size_t>(j) * kW] = theta[m * k + j];
-    for (int j = r; j < k; j += kW) {
+    if (q != cached) {
+      __syncwarp();  // every lane done reading the last group's
+      // Alg. 5: cache theta (the remnant as is, the blocks with transposed access)
+      for (int j = 0; j < r; ++j) theta_local[static_cast<std::size_t>(j) * kW] = theta[m * k + j];
+      for (int j = r; j < k; j += kW) {
 #pragma unroll 8
-      for (int kk = 0; kk < kW; ++kk) {
-        const std::size_t doc = min(q * kW + kk, static_cast<std::size_t>(documents - 1));
-        theta_local[static_cast<std::size_t>(j + kk) * kW] = theta[doc * k + j + lane];
+        for (int kk = 0; kk < kW; ++kk) {
+          const std::size_t doc = min(q * kW + kk, static_cast<std::size_t>(documents - 1));
+          theta_local[static_cast<std::size_t>(j + kk) * kW] = theta[doc * k + j + lane];
+        }
       }
+      __syncwarp();
+      cached = q;
     }
-    __syncwarp();
     // The master-index loop: every lane stays awake until the warp's longest
-    // document is done, repeating its last token (same token, same u, same z).
+    // document is done, repeating its last token (same token, same u, same
+    // z), over the item's steps. (i_end is the warp's, so the test is
+    // `i_master < i_end && any lane's i_master < n`; written so, nvcc gives
+    // this kernel 25-40% fewer registers and it runs up to 2.2x slower at
+    // K <= 128, H200, 2026-11-30. lda_ring_kernel is the other way round.)
     const int first = offsets[m], n = offsets[m + 1] - first;
-    for (int i_master = 0; __any_sync(kFull, i_master < n); ++i_master) {
+    const int i_end = work.end();
+    for (int i_master = work.first(); __any_sync(kFull, i_master < min(n, i_end)); ++i_master) {
       const int i = min(i_master, n - 1);
       const int t = first + max(i, 0);
       LdaWarpSource<T> src{theta_local, phi, k, n > 0 ? words[t] : 0, {}};
@@ -188,7 +205,6 @@ __global__ void lda_cooperative_kernel(const T* __restrict__ theta, const T* __r
       }
       if (real && n > 0 && i_master < n) z[t] = zi;
     }
-    __syncwarp();
   }
 }
 
@@ -203,7 +219,7 @@ __global__ void lda_cooperative_kernel(const T* __restrict__ theta, const T* __r
 template <class T, MatrixAlgorithm C, int Ring, int S, bool G>
 __global__ void lda_ring_kernel(const T* __restrict__ theta, const T* __restrict__ phi, const int* __restrict__ offsets,
                                 const int* __restrict__ words, int documents, int k, std::uint64_t seed, int* __restrict__ z, bool vec16,
-                                T* __restrict__ global_sums) {
+                                T* __restrict__ global_sums, LdaChunks chunks) {
   using Tiles = LdaTiles<T, S>;
   const int lane = threadIdx.x & (kW - 1);
   const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / kW;
@@ -213,12 +229,18 @@ __global__ void lda_ring_kernel(const T* __restrict__ theta, const T* __restrict
   // token s's sums at sums + s * kept * W; the ring's stages after them (or alone)
   T* sums = G ? global_sums + warp * S * kept * kW + lane : warp_scratch<T>(nullptr, warp, S * kept + Ring * Tiles::stage_values / kW, lane);
   T* ring = G ? warp_scratch<T>(nullptr, warp, Ring * Tiles::stage_values / kW, 0) : sums - lane + S * kept * kW;
-  for (std::size_t q = warp; q * kW < static_cast<std::size_t>(documents); q += warps) {
+  LdaWork work(chunks, static_cast<int>(warp), static_cast<int>(warps), lane);
+  while (work.next()) {
+    const int i_first = work.first(), i_end = work.end();
+    const std::size_t q = static_cast<std::size_t>(work.group());
     const bool real = q * kW + lane < static_cast<std::size_t>(documents);
     const std::size_t m = min(q * kW + lane, static_cast<std::size_t>(documents - 1));
     const int first = offsets[m], n = offsets[m + 1] - first;
-    // The master-index loop, as in lda_cooperative_kernel, S steps at a time.
-    for (int i_master = 0; __any_sync(kFull, i_master < n); i_master += S) {
+    // The master-index loop, as in lda_cooperative_kernel, S steps at a
+    // time, over the item's steps.
+    // (Written `any lane's i_master < min(n, i_end)`, this kernel ran 1.3x
+    // slower at fp64 K = 1,024: the opposite of lda_cooperative_kernel.)
+    for (int i_master = i_first; i_master < i_end && __any_sync(kFull, i_master < n); i_master += S) {
       Tiles tiles{theta, phi, documents, k, q, m, lane, vec16, {}, {}};
       int t[S];
 #pragma unroll
@@ -257,6 +279,34 @@ __global__ void lda_ring_kernel(const T* __restrict__ theta, const T* __restrict
 
 namespace {
 
+// prefix[g + 1] = group g's chunks of `tokens` master-index steps (its
+// longest document's tokens over `tokens`, rounded up); prefix[0] = 0.
+__global__ void lda_chunk_counts_kernel(const int* __restrict__ offsets, int documents, int groups, int tokens, int* __restrict__ prefix) {
+  const int g = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (g == 0) prefix[0] = 0;
+  if (g >= groups) return;
+  int longest = 0;
+  const int last = static_cast<int>(min(static_cast<long long>(documents), (g + 1LL) * kW));
+  for (int m = g * kW; m < last; ++m) longest = max(longest, offsets[m + 1] - offsets[m]);
+  prefix[g + 1] = static_cast<int>((static_cast<long long>(longest) + tokens - 1) / tokens);
+}
+
+// What a launch passes LdaWork (gpu/detail/lda_schedule.cuh): for chunks of
+// `tokens` steps (0: whole groups), their counts, then their inclusive scan
+// in place, on `stream`.
+LdaChunks plan_lda_chunks(const int* offsets, int documents, int tokens, DeviceScratch<int>& plan, DeviceScratch<unsigned char>& temp,
+                          cudaStream_t stream) {
+  const int groups = (documents + kW - 1) / kW;
+  if (!tokens) return {nullptr, groups, 0};
+  int* prefix = plan.ensure(static_cast<std::size_t>(groups) + 1);
+  lda_chunk_counts_kernel<<<(groups + 255) / 256, 256, 0, stream>>>(offsets, documents, groups, tokens, prefix);
+  WARPSIM_CUDA(cudaGetLastError());
+  std::size_t bytes = 0;
+  WARPSIM_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, prefix + 1, prefix + 1, groups, stream));
+  WARPSIM_CUDA(cub::DeviceScan::InclusiveSum(temp.ensure(bytes), bytes, prefix + 1, prefix + 1, groups, stream));
+  return {prefix, groups, tokens};
+}
+
 // Bytes of shared memory per warp of lda_ring_kernel (the sums' too unless
 // they are in global scratch).
 template <class T>
@@ -266,32 +316,45 @@ std::size_t ring_bytes_per_warp(int k, int ring, int tokens, bool global_sums) {
   return (sums + ring * stage_values) * sizeof(T);
 }
 
+// What a launch of the cooperative kernels needs besides its inputs.
+template <class T>
+struct LaunchScratch {
+  DeviceScratch<T>& sums;
+  DeviceScratch<int>& plan;
+  DeviceScratch<unsigned char>& plan_temp;
+};
+
 template <class T, MatrixAlgorithm C, int Ring, int S, bool G>
 void launch_ring(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed, int* z,
-                 DeviceScratch<T>& scratch, cudaStream_t stream) {
+                 int chunk, LaunchScratch<T> scratch, cudaStream_t stream) {
   const void* kernel = reinterpret_cast<const void*>(&lda_ring_kernel<T, C, Ring, S, G>);
   // The warps a block (4, 2 or 1) that keep the most warps resident.
   const SharedPlan plan = most_resident(kernel, ring_bytes_per_warp<T>(k, Ring, S, G));
   const int warps_per_block = plan.warps;
   const std::size_t shared = plan.bytes;
   const int threads = warps_per_block * kW;
-  const int needed = ((documents + kW - 1) / kW + warps_per_block - 1) / warps_per_block;
+  const int groups = (documents + kW - 1) / kW;
+  // Whole groups: no more warps than groups. Chunks: every resident warp
+  // (the items are counted on the device).
+  const int needed = chunk ? std::numeric_limits<int>::max() : (groups + warps_per_block - 1) / warps_per_block;
   const int blocks = std::min(needed, resident_blocks(kernel, threads, shared));
   const bool vec16 = aligned16({theta, phi}, static_cast<std::size_t>(k) * sizeof(T));
-  T* sums = G ? scratch.ensure(static_cast<std::size_t>(blocks) * warps_per_block * S * kept_values(k, Storage::Sums) * kW) : nullptr;
-  lda_ring_kernel<T, C, Ring, S, G><<<blocks, threads, shared, stream>>>(theta, phi, offsets, words, documents, k, seed, z, vec16, sums);
+  T* sums = G ? scratch.sums.ensure(static_cast<std::size_t>(blocks) * warps_per_block * S * kept_values(k, Storage::Sums) * kW) : nullptr;
+  const LdaChunks chunks = plan_lda_chunks(offsets, documents, chunk * S, scratch.plan, scratch.plan_temp, stream);
+  lda_ring_kernel<T, C, Ring, S, G><<<blocks, threads, shared, stream>>>(theta, phi, offsets, words, documents, k, seed, z, vec16, sums, chunks);
   WARPSIM_CUDA(cudaGetLastError());
 }
 
 template <class T, MatrixAlgorithm C, int S>
 void launch_ring(const LdaTuning& tuning, const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k,
-                 std::uint64_t seed, int* z, DeviceScratch<T>& scratch, cudaStream_t stream) {
+                 std::uint64_t seed, int* z, LaunchScratch<T> scratch, cudaStream_t stream) {
+  const int chunk = tuning.chunk;
   if (tuning.global_sums) {
-    if (tuning.ring == 2) return launch_ring<T, C, 2, S, true>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
-    return launch_ring<T, C, 3, S, true>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
+    if (tuning.ring == 2) return launch_ring<T, C, 2, S, true>(theta, phi, offsets, words, documents, k, seed, z, chunk, scratch, stream);
+    return launch_ring<T, C, 3, S, true>(theta, phi, offsets, words, documents, k, seed, z, chunk, scratch, stream);
   }
-  if (tuning.ring == 2) return launch_ring<T, C, 2, S, false>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
-  return launch_ring<T, C, 3, S, false>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
+  if (tuning.ring == 2) return launch_ring<T, C, 2, S, false>(theta, phi, offsets, words, documents, k, seed, z, chunk, scratch, stream);
+  return launch_ring<T, C, 3, S, false>(theta, phi, offsets, words, documents, k, seed, z, chunk, scratch, stream);
 }
 
 // One launch with a grid of resident blocks only (each warp loops over its
@@ -299,7 +362,7 @@ void launch_ring(const LdaTuning& tuning, const T* theta, const T* phi, const in
 // a block while that fits in 100 KiB, else in global scratch.
 template <class T, MatrixAlgorithm C, Storage St>
 void launch_cooperative(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed, int* z,
-                        DeviceScratch<T>& scratch, cudaStream_t stream) {
+                        int chunk, LaunchScratch<T> scratch, cudaStream_t stream) {
   const void* kernel = reinterpret_cast<const void*>(&lda_cooperative_kernel<T, C, St>);
   const std::size_t per_warp = static_cast<std::size_t>(kW) * static_cast<std::size_t>(k + kept_values(k, St)) * sizeof(T);
   const SharedPlan plan = first_fit(per_warp);
@@ -307,10 +370,12 @@ void launch_cooperative(const T* theta, const T* phi, const int* offsets, const 
   const std::size_t shared = plan.bytes;
   const int threads = shared ? warps_per_block * kW : kThreads;
   if (shared) WARPSIM_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-  const int needed = ((documents + kW - 1) / kW * kW + threads - 1) / threads;
+  // Whole groups: no more warps than groups. Chunks: every resident warp.
+  const int needed = chunk ? std::numeric_limits<int>::max() : ((documents + kW - 1) / kW * kW + threads - 1) / threads;
   const int blocks = std::min(needed, resident_blocks(kernel, threads, shared));
-  T* global_scratch = shared ? nullptr : scratch.ensure(static_cast<std::size_t>(blocks) * threads / kW * per_warp / sizeof(T));
-  lda_cooperative_kernel<T, C, St><<<blocks, threads, shared, stream>>>(theta, phi, offsets, words, documents, k, seed, z, global_scratch);
+  T* global_scratch = shared ? nullptr : scratch.sums.ensure(static_cast<std::size_t>(blocks) * threads / kW * per_warp / sizeof(T));
+  const LdaChunks chunks = plan_lda_chunks(offsets, documents, chunk, scratch.plan, scratch.plan_temp, stream);  // a step a token
+  lda_cooperative_kernel<T, C, St><<<blocks, threads, shared, stream>>>(theta, phi, offsets, words, documents, k, seed, z, global_scratch, chunks);
   WARPSIM_CUDA(cudaGetLastError());
 }
 
@@ -322,14 +387,14 @@ void launch_cooperative(const T* theta, const T* phi, const int* offsets, const 
 // to registers.
 template <class T, MatrixAlgorithm C>
 void draw_cooperative(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed, int* z,
-                      const LdaTuning& tuning, DeviceScratch<T>& scratch, cudaStream_t stream) {
+                      const LdaTuning& tuning, LaunchScratch<T> scratch, cudaStream_t stream) {
   const bool full_fits = 2 * static_cast<std::size_t>(kW) * k * sizeof(T) <= kSharedLimit;
-  if (full_fits) return launch_cooperative<T, C, Storage::Full>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
+  if (full_fits) return launch_cooperative<T, C, Storage::Full>(theta, phi, offsets, words, documents, k, seed, z, tuning.chunk, scratch, stream);
   // Fewer tokens a sweep where the ring for that many does not fit a block.
   int tokens = tuning.tokens;
   while (tokens > 1 && ring_bytes_per_warp<T>(k, tuning.ring, tokens, tuning.global_sums) > max_shared_per_block()) tokens /= 2;
   if (tuning.ring == 0 || ring_bytes_per_warp<T>(k, tuning.ring, tokens, tuning.global_sums) > max_shared_per_block())
-    return launch_cooperative<T, C, Storage::Sums>(theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
+    return launch_cooperative<T, C, Storage::Sums>(theta, phi, offsets, words, documents, k, seed, z, tuning.chunk, scratch, stream);
   switch (tokens) {
     case 1: return launch_ring<T, C, 1>(tuning, theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
     case 2: return launch_ring<T, C, 2>(tuning, theta, phi, offsets, words, documents, k, seed, z, scratch, stream);
@@ -344,21 +409,22 @@ void LdaSampler<T>::draw(const T* theta, const T* phi, const int* offsets, const
                          std::uint64_t seed, MatrixAlgorithm algorithm, int* z, cudaStream_t stream) {
   if (documents < 1 || k < 1) throw std::invalid_argument("LdaSampler::draw: needs at least one document and K >= 1");
   if (!theta || !phi || !offsets || !words || !z) throw std::invalid_argument("LdaSampler::draw: null device pointer");
+  const LaunchScratch<T> scratch{scratch_, plan_, plan_temp_};
   switch (algorithm) {
     case MatrixAlgorithm::Baseline: {
       const void* kernel = reinterpret_cast<const void*>(&lda_baseline_kernel<T>);
       const int blocks = std::min((documents + kThreads - 1) / kThreads, resident_blocks(kernel, kThreads, 0));
-      T* scratch = scratch_.ensure(static_cast<std::size_t>(blocks) * kThreads * k);
-      lda_baseline_kernel<T><<<blocks, kThreads, 0, stream>>>(theta, phi, offsets, words, documents, k, seed, z, scratch);
+      T* own = scratch_.ensure(static_cast<std::size_t>(blocks) * kThreads * k);
+      lda_baseline_kernel<T><<<blocks, kThreads, 0, stream>>>(theta, phi, offsets, words, documents, k, seed, z, own);
       WARPSIM_CUDA(cudaGetLastError());
       return;
     }
     case MatrixAlgorithm::TransposedRegisters:
-      return draw_cooperative<T, MatrixAlgorithm::TransposedRegisters>(theta, phi, offsets, words, documents, k, seed, z, tuning(algorithm), scratch_, stream);
+      return draw_cooperative<T, MatrixAlgorithm::TransposedRegisters>(theta, phi, offsets, words, documents, k, seed, z, tuning(algorithm), scratch, stream);
     case MatrixAlgorithm::ButterflyStandard:
-      return draw_cooperative<T, MatrixAlgorithm::ButterflyStandard>(theta, phi, offsets, words, documents, k, seed, z, tuning(algorithm), scratch_, stream);
+      return draw_cooperative<T, MatrixAlgorithm::ButterflyStandard>(theta, phi, offsets, words, documents, k, seed, z, tuning(algorithm), scratch, stream);
     case MatrixAlgorithm::ButterflyAddSub:
-      return draw_cooperative<T, MatrixAlgorithm::ButterflyAddSub>(theta, phi, offsets, words, documents, k, seed, z, tuning(algorithm), scratch_, stream);
+      return draw_cooperative<T, MatrixAlgorithm::ButterflyAddSub>(theta, phi, offsets, words, documents, k, seed, z, tuning(algorithm), scratch, stream);
   }
 }
 
@@ -366,6 +432,7 @@ template <class T>
 void LdaSampler<T>::set_tuning(const LdaTuning& tuning) {
   if (tuning.ring != 0 && tuning.ring != 2 && tuning.ring != 3) throw std::invalid_argument("LdaTuning: ring must be 0, 2 or 3");
   if (tuning.tokens != 1 && tuning.tokens != 2 && tuning.tokens != 4) throw std::invalid_argument("LdaTuning: tokens must be 1, 2 or 4");
+  if (tuning.chunk < 0 || tuning.chunk > LdaTuning::kMaxChunk) throw std::invalid_argument("LdaTuning: chunk must be 0 to " + std::to_string(LdaTuning::kMaxChunk));
   tuning_ = tuning;
   has_tuning_ = true;
 }

@@ -36,6 +36,14 @@ struct LdaTuning {
   // search (from L2), instead of in shared memory beside the ring: at fp64
   // K = 1,024 and 2 tokens that frees 16.5 KiB of a warp's 66.
   bool global_sums = false;
+  // A warp takes a group's master-index steps (one token of each of its W
+  // documents a step) this many times `tokens` steps at a time (with a ring;
+  // without one, `chunk` steps), each such chunk a work item of its own, so
+  // that a group of long documents is drawn by several warps at once and the
+  // warps' work evens out (gpu/detail/lda_schedule.cuh); 0: a warp takes
+  // whole groups, round robin (the seed's schedule). 0 to kMaxChunk.
+  int chunk = 0;
+  static constexpr int kMaxChunk = 1 << 16;
 };
 
 template <class T>
@@ -46,23 +54,24 @@ class LdaSampler {
   void draw(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed,
             MatrixAlgorithm algorithm, int* z, cudaStream_t stream = nullptr);
 
-  // Ring 2; each theta tile for 2 tokens (fp32) or 1 (fp64) with the
-  // transpose, 4 (fp32) or 2 (fp64) with the butterfly, whose block needs
-  // fewer registers, and the butterfly's block sums in global scratch (a
-  // warp more an SM; docs/perf/lda.md). The baseline ignores the tuning.
+  // Ring 2; each theta tile for 1 token with the transpose, 2 with the
+  // butterflies, whose block needs fewer registers; the block sums in global
+  // scratch (a warp more an SM); chunks of 2 (docs/perf/lda.md). The
+  // baseline ignores the tuning.
   static LdaTuning default_tuning(MatrixAlgorithm algorithm) {
-    const bool transposed = algorithm == MatrixAlgorithm::TransposedRegisters;
-    return {2, sizeof(T) == 4 ? (transposed ? 2 : 4) : (transposed ? 1 : 2), !transposed};
+    return {2, algorithm == MatrixAlgorithm::TransposedRegisters ? 1 : 2, true, 2};
   }
   // One tuning for every algorithm from now on, instead of their defaults.
-  // Throws std::invalid_argument on a ring other than 0, 2 or 3, or tokens
-  // other than 1, 2 or 4.
+  // Throws std::invalid_argument on a ring other than 0, 2 or 3, tokens
+  // other than 1, 2 or 4, or a chunk outside 0 .. LdaTuning::kMaxChunk.
   void set_tuning(const LdaTuning& tuning);
   // The tuning `algorithm` runs with.
   LdaTuning tuning(MatrixAlgorithm algorithm) const { return has_tuning_ ? tuning_ : default_tuning(algorithm); }
 
  private:
   DeviceScratch<T> scratch_;
+  DeviceScratch<int> plan_;                 // the chunks' prefix (LdaTuning::chunk)
+  DeviceScratch<unsigned char> plan_temp_;  // its scan's temporary storage
   bool has_tuning_ = false;
   LdaTuning tuning_;
 };

@@ -11,7 +11,9 @@
 // master-index loop does: warp q holds documents q*W .. q*W + W-1, step i
 // gives lane l token min(i, N - 1) of its document, and each step is one
 // W-row block of the matrix, in the lane's own row. Products are rounded
-// once, as the kernels round them.
+// once, as the kernels round them. Which warp of the grid takes a group's
+// steps, and in what order, does not enter (the kernels cut a group's steps
+// into chunks for several warps: gpu::LdaTuning::chunk).
 #pragma once
 
 #include <algorithm>

@@ -40,7 +40,7 @@ void check(const oracle::LdaCorpus& corpus, int k, std::uint64_t seed, const gpu
         ADD_FAILURE() << properties::name_of(algo) << " K " << k << " token " << t << ": GPU " << got[t] << ", oracle " << want[t];
       }
     }
-    EXPECT_EQ(bad, 0) << properties::name_of(algo) << " K " << k << (sizeof(T) == 4 ? " fp32" : " fp64") << " ring " << sampler.tuning(algo).ring << " tokens " << sampler.tuning(algo).tokens;
+    EXPECT_EQ(bad, 0) << properties::name_of(algo) << " K " << k << (sizeof(T) == 4 ? " fp32" : " fp64") << " ring " << sampler.tuning(algo).ring << " tokens " << sampler.tuning(algo).tokens << " chunk " << sampler.tuning(algo).chunk;
   }
 }
 
@@ -84,11 +84,46 @@ TEST_P(GpuLdaTuning, DrawsEqualTheOracle) {
 INSTANTIATE_TEST_SUITE_P(RingAndTokens, GpuLdaTuning,
                          testing::Values(gpu::LdaTuning{0, 1}, gpu::LdaTuning{2, 1}, gpu::LdaTuning{3, 1}, gpu::LdaTuning{2, 2},
                                          gpu::LdaTuning{3, 2}, gpu::LdaTuning{2, 4}, gpu::LdaTuning{3, 4}, gpu::LdaTuning{2, 1, true},
-                                         gpu::LdaTuning{2, 2, true}, gpu::LdaTuning{3, 2, true}, gpu::LdaTuning{3, 4, true}),
+                                         gpu::LdaTuning{2, 2, true}, gpu::LdaTuning{3, 2, true}, gpu::LdaTuning{3, 4, true},
+                                         gpu::LdaTuning{2, 1, false, 1}, gpu::LdaTuning{3, 2, false, 3}, gpu::LdaTuning{2, 2, true, 1},
+                                         gpu::LdaTuning{2, 4, true, 2}, gpu::LdaTuning{3, 4, true, 5}),
                          [](const testing::TestParamInfo<gpu::LdaTuning>& p) {
                            return "ring" + std::to_string(p.param.ring) + "_tokens" + std::to_string(p.param.tokens) +
-                                  (p.param.global_sums ? "_global_sums" : "");
+                                  (p.param.global_sums ? "_global_sums" : "") + (p.param.chunk ? "_chunk" + std::to_string(p.param.chunk) : "");
                          });
+
+// Chunks of a group (LdaTuning::chunk) where the walk must search: more
+// groups than warps, runs of groups of empty documents longer than a warp
+// (no chunks: the walk's search passes them W at a time), a group whose
+// chunks outnumber the others', and a last group of 5 documents.
+TEST(GpuLda, ChunksOfGroupsSkipEmptyGroupsAndEqualTheOracle) {
+  WARPSIM_REQUIRE_GPU();
+  const auto base = oracle::make_lda_corpus({.documents = 400, .vocabulary = 50, .tokens = 9000, .longest = 200, .seed = 5});
+  oracle::LdaCorpus corpus;
+  corpus.vocabulary = base.vocabulary;
+  corpus.offsets = {0};
+  const auto add = [&](int m) {  // document m of base, or an empty one (m < 0)
+    if (m >= 0) corpus.words.insert(corpus.words.end(), base.words.begin() + base.offsets[m], base.words.begin() + base.offsets[m + 1]);
+    corpus.offsets.push_back(static_cast<int>(corpus.words.size()));
+  };
+  for (int m = 0; m < 64; ++m) add(m);                 // groups 0, 1: the longest documents
+  for (int m = 0; m < 40 * 32; ++m) add(-1);           // groups 2 .. 41: empty
+  for (int m = 64; m < 96; ++m) add(m);                // group 42
+  for (int m = 0; m < 33 * 32; ++m) add(-1);           // groups 43 .. 75: empty
+  for (int m = 96; m < 389; ++m) add(m);               // groups 76 .. 85, and 5 documents of group 86
+  corpus.documents = static_cast<int>(corpus.offsets.size()) - 1;
+  ASSERT_EQ(corpus.documents % 32, 5);
+  // K = 600: the ring kernel; K = 100: theta_local and the running sums in
+  // shared memory (a group's theta cached once a run of its chunks); ring 0:
+  // in global scratch.
+  for (const gpu::LdaTuning tuning :
+       {gpu::LdaTuning{2, 1, false, 1}, gpu::LdaTuning{2, 2, true, 3}, gpu::LdaTuning{3, 4, true, 1}, gpu::LdaTuning{0, 1, false, 2}}) {
+    for (int k : {100, 600}) {
+      check<float>(corpus, k, 31, &tuning);
+      check<double>(corpus, k, 32, &tuning);
+    }
+  }
+}
 
 TEST(GpuLda, RejectsBadArguments) {
   WARPSIM_REQUIRE_GPU();
@@ -98,4 +133,6 @@ TEST(GpuLda, RejectsBadArguments) {
   EXPECT_THROW(sampler.set_tuning({4}), std::invalid_argument);
   EXPECT_THROW(sampler.set_tuning({2, 3}), std::invalid_argument);
   EXPECT_THROW(sampler.set_tuning({2, 0}), std::invalid_argument);
+  EXPECT_THROW(sampler.set_tuning({2, 1, false, -1}), std::invalid_argument);
+  EXPECT_THROW(sampler.set_tuning({2, 1, false, gpu::LdaTuning::kMaxChunk + 1}), std::invalid_argument);
 }
