@@ -3,7 +3,8 @@
 // median of 10 timed sweeps after warm-up (CUDA events). Prints one JSON
 // object per line, with the bytes a sweep must move. With --sweep, also every
 // tuning of the warp-cooperative kernels (gpu::LdaTuning) where it applies
-// (K >= 256), one line each ("what": "sweep").
+// (the ring, tokens and block sums at K >= 256, the chunk at every K), one
+// line each ("what": "sweep").
 #include <cuda_runtime.h>
 
 #include <CLI/CLI.hpp>
@@ -65,26 +66,45 @@ void run(const oracle::LdaCorpus& c, const char* dtype, const int* offsets, cons
       const double ms = bench::median_ms([&] { sampler.draw(theta, phi, offsets, words, c.documents, k, seed++, algo, z); }, runs, warm);
       WARPSIM_CUDA(cudaDeviceSynchronize());
       std::printf("{\"dtype\": \"%s\", \"K\": %d, \"what\": \"%s\", \"ms\": %.4f, \"bytes_min_MB\": %.1f, \"bytes_gather_MB\": %.1f, "
-                  "\"GBps_if_gathered\": %.0f, \"ring\": %d, \"tokens\": %d, \"global_sums\": %s}\n",
+                  "\"GBps_if_gathered\": %.0f, \"ring\": %d, \"tokens\": %d, \"global_sums\": %s, \"chunk\": %d}\n",
                   dtype, k, properties::name_of(algo).c_str(), ms, (fixed + phi_once) / 1e6, (fixed + gather) / 1e6,
                   (fixed + gather) / (ms * 1e-3) / 1e9, sampler.tuning(algo).ring, sampler.tuning(algo).tokens,
-                  sampler.tuning(algo).global_sums ? "true" : "false");
+                  sampler.tuning(algo).global_sums ? "true" : "false", sampler.tuning(algo).chunk);
       std::fflush(stdout);
+    }
+    // Below shared memory's limit only the chunk applies.
+    for (auto algo : {gpu::MatrixAlgorithm::TransposedRegisters, gpu::MatrixAlgorithm::ButterflyStandard, gpu::MatrixAlgorithm::ButterflyAddSub}) {
+      if (!sweep || k >= 256) break;
+      for (const int chunk : {0, 1, 2, 4, 8, 16, 32}) {
+        gpu::LdaSampler<T> tuned;
+        tuned.set_tuning({2, 1, false, chunk});
+        std::uint64_t seed = 1;
+        const double ms = bench::median_ms([&] { tuned.draw(theta, phi, offsets, words, c.documents, k, seed++, algo, z); }, 10, 2);
+        WARPSIM_CUDA(cudaDeviceSynchronize());
+        std::printf("{\"dtype\": \"%s\", \"K\": %d, \"what\": \"sweep\", \"algorithm\": \"%s\", \"chunk\": %d, \"ms\": %.4f}\n", dtype, k,
+                    properties::name_of(algo).c_str(), chunk, ms);
+        std::fflush(stdout);
+      }
     }
     for (auto algo : {gpu::MatrixAlgorithm::TransposedRegisters, gpu::MatrixAlgorithm::ButterflyStandard, gpu::MatrixAlgorithm::ButterflyAddSub}) {
       if (!sweep || k < 256) break;
       for (const gpu::LdaTuning tuning :
            {gpu::LdaTuning{0, 1}, gpu::LdaTuning{2, 1}, gpu::LdaTuning{3, 1}, gpu::LdaTuning{2, 2}, gpu::LdaTuning{3, 2}, gpu::LdaTuning{2, 4},
             gpu::LdaTuning{3, 4}, gpu::LdaTuning{2, 1, true}, gpu::LdaTuning{2, 2, true}, gpu::LdaTuning{3, 2, true},
-            gpu::LdaTuning{2, 4, true}, gpu::LdaTuning{3, 4, true}}) {
+            gpu::LdaTuning{2, 4, true}, gpu::LdaTuning{3, 4, true},
+            // chunks of a group a warp at a time (LdaTuning::chunk; the ones above take whole groups)
+            gpu::LdaTuning{2, 1, false, 2}, gpu::LdaTuning{2, 2, false, 2}, gpu::LdaTuning{2, 4, false, 2}, gpu::LdaTuning{2, 1, true, 2},
+            gpu::LdaTuning{2, 2, true, 1}, gpu::LdaTuning{2, 2, true, 2}, gpu::LdaTuning{2, 2, true, 4}, gpu::LdaTuning{2, 2, true, 8},
+            gpu::LdaTuning{3, 2, true, 2}, gpu::LdaTuning{2, 4, true, 1}, gpu::LdaTuning{2, 4, true, 2}, gpu::LdaTuning{2, 4, true, 4}}) {
         gpu::LdaSampler<T> tuned;
         tuned.set_tuning(tuning);
         std::uint64_t seed = 1;
         const double ms = bench::median_ms([&] { tuned.draw(theta, phi, offsets, words, c.documents, k, seed++, algo, z); }, 10, 2);
         WARPSIM_CUDA(cudaDeviceSynchronize());
         std::printf("{\"dtype\": \"%s\", \"K\": %d, \"what\": \"sweep\", \"algorithm\": \"%s\", \"ring\": %d, \"tokens\": %d, "
-                    "\"global_sums\": %s, \"ms\": %.4f}\n",
-                    dtype, k, properties::name_of(algo).c_str(), tuning.ring, tuning.tokens, tuning.global_sums ? "true" : "false", ms);
+                    "\"global_sums\": %s, \"chunk\": %d, \"ms\": %.4f}\n",
+                    dtype, k, properties::name_of(algo).c_str(), tuning.ring, tuning.tokens, tuning.global_sums ? "true" : "false",
+                    tuning.chunk, ms);
         std::fflush(stdout);
       }
     }
@@ -94,8 +114,9 @@ void run(const oracle::LdaCorpus& c, const char* dtype, const int* offsets, cons
 }
 
 
-// A cooperative warp takes as many steps as its longest document has tokens
-// (the master-index loop): their sum over the warps, and the most of one.
+// A cooperative warp takes as many steps for a group of documents as its
+// longest document has tokens (the master-index loop): their sum over the
+// groups, and the most of one.
 std::pair<long, int> warp_steps(const oracle::LdaCorpus& c) {
   long sum = 0;
   int most = 0;
@@ -113,7 +134,7 @@ std::pair<long, int> warp_steps(const oracle::LdaCorpus& c) {
 int main(int argc, char** argv) {
   CLI::App app{"LDA z-draw sweep on the device at the seed's sizes: every kernel's median time, as JSON lines"};
   bool sweep = false;
-  app.add_flag("--sweep", sweep, "also time every tuning (gpu::LdaTuning) of the warp-cooperative kernels at K >= 256");
+  app.add_flag("--sweep", sweep, "also time every tuning (gpu::LdaTuning) of the warp-cooperative kernels (the chunk alone below K = 256)");
   bool seed_grid = false;
   app.add_flag("--seed-grid", seed_grid, "seed 000's K grids (Fig. 11: 4 to 1024 by 4; Fig. 12: 480 to 544), baseline, transposed and add-subtract")
       ->excludes("--sweep");
