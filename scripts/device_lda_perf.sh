@@ -5,9 +5,9 @@
 # same corpus, and (NCU=1) Nsight Compute's view of both gamma kernels.
 # With TESTS=1 first the GPU tests (.device-out/gpu_tests.xz; TEST_FILTER
 # narrows them) and compute-sanitizer's memcheck, racecheck and synccheck
-# of the gamma kernels and of a z-draw ring kernel with its sums in global
-# scratch. With LDA_SWEEP=1 also the z-draw table and every tuning
-# (.device-out/bench_gpu_lda.xz --sweep).
+# of the gamma kernels and of the z-draw ring kernels with their sums in
+# global scratch, taking whole groups and chunks. With LDA_SWEEP=1 also the
+# z-draw table and every tuning (.device-out/bench_gpu_lda.xz --sweep).
 # Expects .device-out/bench_gpu_rejection.xz (carried). Logs under
 # $OUT/lda-perf/, a summary on stdout.
 set -uo pipefail
@@ -23,7 +23,7 @@ if [[ ${TESTS:-0} == 1 ]]; then
   echo "gpu_tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$logs/gpu_tests.log" | tr '\n' ' ')"
   grep -E "FAILED|bit for bit|smallest normal|iterations a warp call" "$logs/gpu_tests.log"
   for tool in memcheck racecheck synccheck; do
-    timeout 300 compute-sanitizer --tool $tool /tmp/gpu_tests --gtest_filter='GpuGamma.LdaGibbs*:GpuGamma.LdaTopicDraws*:GpuGamma.Underflow*:*GpuLdaTuning*ring2_tokens2_global_sums' --gtest_brief=1 > "$logs/$tool.log" 2>&1
+    timeout 300 compute-sanitizer --tool $tool /tmp/gpu_tests --gtest_filter='GpuGamma.LdaGibbs*:GpuGamma.LdaTopicDraws*:GpuGamma.Underflow*:*GpuLdaTuning*ring2_tokens2_global_sums*' --gtest_brief=1 > "$logs/$tool.log" 2>&1
     echo "$tool: $(tail -1 "$logs/$tool.log")"
   done
 fi

@@ -48,40 +48,54 @@ def sums(r):
     return ", G" if r.get("global_sums") else ""
 
 
+def tune(r):
+    """A tuning as the tables print it: ring, tokens, G where the block sums are in global scratch, and the chunk where
+    a warp takes chunks of groups (logs before 2026-12-01: whole groups, no chunk)."""
+    return f"{r['ring']}, {r['tokens']}{sums(r)}" + (f", chunk {r['chunk']}" if r.get("chunk") else "")
+
+
 def lda_table(lda):
     out = ["| dtype | K | baseline | transposed + register transpose | butterfly standard | butterfly add-subtract | "
-           "add-subtract vs transposed | ring, tokens (transposed / butterfly) | bytes min / gather (MB) | add-subtract GB/s (gather) |",
+           "add-subtract vs transposed | tuning: ring, tokens, chunk (transposed / butterfly) | bytes min / gather (MB) | add-subtract GB/s (gather) |",
            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for dt in ["fp32", "fp64"]:
         for k in [16, 32, 64, 128, 256, 512, 1024]:
             g = {r["what"]: r for r in lda if r.get("dtype") == dt and r.get("K") == k}
             a, t = g["butterfly-addsub"], g["transposed-registers"]
-            # the tuning applies past shared memory only: where the sweep has this K
-            swept = any(r.get("what") == "sweep" and r.get("dtype") == dt and r.get("K") == k for r in lda)
-            tuning = f"{t['ring']}, {t['tokens']}{sums(t)} / {a['ring']}, {a['tokens']}{sums(a)}" if swept else "--"
+            # ring, tokens and block sums apply past shared memory only: where the sweep has them at this K
+            swept = any(r.get("what") == "sweep" and "ring" in r and r.get("dtype") == dt and r.get("K") == k for r in lda)
+            if swept:
+                tuning = f"{tune(t)} / {tune(a)}"
+            else:
+                tuning = f"chunk {t['chunk']} / chunk {a['chunk']}" if t.get("chunk") or a.get("chunk") else "--"
             out.append(f"| {dt} | {k} | {g['baseline']['ms']:.2f} | {t['ms']:.2f} | {g['butterfly-standard']['ms']:.2f} | {a['ms']:.2f} | "
                        f"{t['ms'] / a['ms']:.2f}x | {tuning} | {a['bytes_min_MB']:.0f} / {a['bytes_gather_MB']:.0f} | {a['GBps_if_gathered']:.0f} |")
     return "\n".join(out) + "\n"
 
 
 def lda_sweep_table(lda):
-    """Every tuning past shared memory, the two algorithms under the same one."""
+    """Every tuning past shared memory, the two algorithms under the same one; below it, every chunk."""
     sweep = [r for r in lda if r.get("what") == "sweep"]
-    out = ["| dtype | K | ring | tokens | block sums | transposed | butterfly standard | butterfly add-subtract | add-subtract vs transposed |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    out = ["| dtype | K | ring | tokens | block sums | chunk | transposed | butterfly standard | butterfly add-subtract | add-subtract vs transposed |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for dt in ["fp32", "fp64"]:
         for k in sorted({r["K"] for r in sweep if r["dtype"] == dt}):
             tunings = []
             for r in sweep:
-                key = (r["ring"], r["tokens"], bool(r.get("global_sums")))
+                key = (r.get("ring"), r.get("tokens"), bool(r.get("global_sums")), r.get("chunk", 0))
                 if r["dtype"] == dt and r["K"] == k and key not in tunings:
                     tunings.append(key)
-            for ring, tokens, g in tunings:
+            for ring, tokens, g, chunk in tunings:
                 ms = {r["algorithm"]: r["ms"] for r in sweep
-                      if r["dtype"] == dt and r["K"] == k and r["ring"] == ring and r["tokens"] == tokens and bool(r.get("global_sums")) == g}
+                      if r["dtype"] == dt and r["K"] == k and (r.get("ring"), r.get("tokens"), bool(r.get("global_sums")), r.get("chunk", 0))
+                      == (ring, tokens, g, chunk)}
                 t, s_, a = ms["transposed-registers"], ms["butterfly-standard"], ms["butterfly-addsub"]
-                where = ("global" if g else "shared") if ring else "global"
-                out.append(f"| {dt} | {k} | {ring} | {tokens} | {where} | {t:.2f} | {s_:.2f} | {a:.2f} | {t / a:.2f}x |")
+                if ring is None:  # below shared memory's limit: the chunk alone applies
+                    ring, tokens, where = "--", "--", "--"
+                else:
+                    where = ("global" if g else "shared") if ring else "global"
+                chunk_text = chunk if chunk else "whole groups"
+                out.append(f"| {dt} | {k} | {ring} | {tokens} | {where} | {chunk_text} | {t:.2f} | {s_:.2f} | {a:.2f} | {t / a:.2f}x |")
     return "\n".join(out) + "\n"
 
 
