@@ -54,12 +54,13 @@ class LdaSampler {
   void draw(const T* theta, const T* phi, const int* offsets, const int* words, int documents, int k, std::uint64_t seed,
             MatrixAlgorithm algorithm, int* z, cudaStream_t stream = nullptr);
 
-  // Ring 2; each theta tile for 1 token with the transpose, 2 with the
-  // butterflies, whose block needs fewer registers; the block sums in global
-  // scratch (a warp more an SM); chunks of 2 (docs/perf/lda.md). The
-  // baseline ignores the tuning.
+  // Ring 2; each theta tile for 2 tokens, but 1 with the transpose in fp64
+  // (whose block then lacks registers); the block sums in global scratch (a
+  // warp more an SM), but in shared memory with the transpose in fp64;
+  // chunks of 2 (docs/perf/lda.md). The baseline ignores the tuning.
   static LdaTuning default_tuning(MatrixAlgorithm algorithm) {
-    return {2, algorithm == MatrixAlgorithm::TransposedRegisters ? 1 : 2, true, 2};
+    const bool transposed_fp64 = algorithm == MatrixAlgorithm::TransposedRegisters && sizeof(T) == 8;
+    return {2, transposed_fp64 ? 1 : 2, !transposed_fp64, 2};
   }
   // One tuning for every algorithm from now on, instead of their defaults.
   // Throws std::invalid_argument on a ring other than 0, 2 or 3, tokens
