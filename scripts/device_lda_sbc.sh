@@ -11,7 +11,9 @@
 #   of 0 skips;
 #   BIG: warpsim_lda_sbc's options for a larger corpus, run on the GPU
 #   (BIG_SEEDS seeds, 2, of each of BIG_FAULTS, all three) and on the
-#   host's cores (BIG_HOST_SEEDS seeds, 0, correct only).
+#   host's cores (BIG_HOST_SEEDS seeds, 0, correct only);
+#   FIRST_SEED (1): the seeds are FIRST_SEED onwards (a later call goes on
+#   where one cut short by its time limit stopped).
 # summary.txt and the per-seed JSON lines under $OUT.
 set -uo pipefail
 final=${OUT:-/tmp/out}
@@ -40,7 +42,7 @@ many() {  # name, on, fault, seeds, jobs, then extra options
   [[ $n == 0 ]] && return
   # a file a seed (processes writing one file at once can join two lines), then one file
   mkdir -p "$out/$name.d"
-  seq 1 "$n" | xargs -P "$jobs" -I{} bash -c 'g=$(( {} % '"$gpus"' )); CUDA_VISIBLE_DEVICES=$g '"$s"' --on '"$on"' --fault '"$fault"' --seed {} --format json '"$*"' | python3 -c "import json,sys; j=json.load(sys.stdin); j[\"seed\"]={}; print(json.dumps(j))" > '"$out/$name.d"'/{}.json' 2> "$out/$name.err"
+  seq "$first" $(( first + n - 1 )) | xargs -P "$jobs" -I{} bash -c 'g=$(( {} % '"$gpus"' )); CUDA_VISIBLE_DEVICES=$g '"$s"' --on '"$on"' --fault '"$fault"' --seed {} --format json '"$*"' | python3 -c "import json,sys; j=json.load(sys.stdin); j[\"seed\"]={}; print(json.dumps(j))" > '"$out/$name.d"'/{}.json' 2> "$out/$name.err"
   cat "$out/$name.d"/*.json > "$out/$name.jsonl" 2>/dev/null; rm -rf "$out/$name.d"
   python3 - "$out/$name.jsonl" "$name" "$(( $(date +%s) - t0 ))" <<'PY' | tee -a "$out/summary.txt" "$final/summary.txt"
 import json, sys
@@ -58,6 +60,7 @@ print(f"{sys.argv[2]}: rejected {bad} of {len(rows)} seeds ({bad / max(1, len(ro
 PY
 }
 cores=$(nproc)
+first=${FIRST_SEED:-1}
 many host.none host none "${HOST_SEEDS:-1000}" "$cores"
 many host.theta-count host theta-count "${HOST_FAULT_SEEDS:-300}" "$cores"
 many host.stale-theta host stale-theta "${HOST_FAULT_SEEDS:-300}" "$cores"
