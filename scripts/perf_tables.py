@@ -62,8 +62,10 @@ def lda_table(lda):
         for k in [16, 32, 64, 128, 256, 512, 1024]:
             g = {r["what"]: r for r in lda if r.get("dtype") == dt and r.get("K") == k}
             a, t = g["butterfly-addsub"], g["transposed-registers"]
-            # ring, tokens and block sums apply past shared memory only: where the sweep has them at this K
-            swept = any(r.get("what") == "sweep" and "ring" in r and r.get("dtype") == dt and r.get("K") == k for r in lda)
+            # ring, tokens and block sums apply past shared memory only (gpu/lda_sampler.cu: a warp's theta_local and
+            # running sums, 2 x 32 x K values, over 100 KiB), though the sweep runs them from K = 256 in both precisions
+            past_shared = 2 * 32 * k * (4 if dt == "fp32" else 8) > 100 * 1024
+            swept = past_shared and any(r.get("what") == "sweep" and "ring" in r and r.get("dtype") == dt and r.get("K") == k for r in lda)
             if swept:
                 tuning = f"{tune(t)} / {tune(a)}"
             else:
