@@ -129,6 +129,35 @@ std::pair<long, int> warp_steps(const oracle::LdaCorpus& c) {
   return {sum, most};
 }
 
+// How evenly the warps share a sweep (host arithmetic, no device): each
+// group's sweeps of `tokens` master-index steps; the busiest of `warps`
+// warps taking whole groups round robin (the seed's schedule), and taking
+// contiguous runs of chunks of `chunk` sweeps (gpu/detail/lda_schedule.cuh).
+void print_schedule(const oracle::LdaCorpus& c, int warps, int tokens, int chunk) {
+  std::vector<long> round_robin(static_cast<std::size_t>(warps));
+  std::vector<int> chunks;  // each chunk's sweeps, in group order
+  long sweeps = 0;
+  for (int q = 0; q * 32 < c.documents; ++q) {
+    int steps = 0;
+    for (int m = q * 32; m < std::min(c.documents, q * 32 + 32); ++m) steps = std::max(steps, c.offsets[m + 1] - c.offsets[m]);
+    const int group = (steps + tokens - 1) / tokens;
+    sweeps += group;
+    round_robin[static_cast<std::size_t>(q % warps)] += group;
+    for (int i = 0; i < group; i += chunk) chunks.push_back(std::min(chunk, group - i));
+  }
+  long busiest_chunks = 0;
+  const long n = static_cast<long>(chunks.size());
+  for (long w = 0; w < warps; ++w) {
+    long sum = 0;
+    for (long i = n * w / warps; i < n * (w + 1) / warps; ++i) sum += chunks[static_cast<std::size_t>(i)];
+    busiest_chunks = std::max(busiest_chunks, sum);
+  }
+  std::printf("{\"schedule\": {\"warps\": %d, \"tokens\": %d, \"chunk\": %d, \"sweeps\": %ld, \"mean_sweeps_a_warp\": %.1f, "
+              "\"busiest_whole_groups\": %ld, \"chunks\": %ld, \"busiest_chunks\": %ld}}\n",
+              warps, tokens, chunk, sweeps, static_cast<double>(sweeps) / warps, *std::max_element(round_robin.begin(), round_robin.end()), n,
+              busiest_chunks);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -140,9 +169,17 @@ int main(int argc, char** argv) {
       ->excludes("--sweep");
   int only_k = 0;
   app.add_option("--k", only_k, "this K only")->check(CLI::Range(1, 1 << 16));
+  int schedule_warps = 0;
+  app.add_option("--schedule", schedule_warps,
+                 "only print how evenly this many warps share a sweep of 2 tokens a step, whole groups or chunks of 2 (host arithmetic, no device)")
+      ->check(CLI::Range(1, 1 << 20));
   CLI11_PARSE(app, argc, argv);
   try {
     const auto c = oracle::make_lda_corpus();
+    if (schedule_warps) {
+      print_schedule(c, schedule_warps, 2, 2);
+      return 0;
+    }
     const auto [steps, most] = warp_steps(c);
     std::printf("{\"corpus\": {\"documents\": %d, \"vocabulary\": %d, \"tokens\": %zu, \"longest\": %d, \"warp_steps\": %ld, "
                 "\"longest_warp_steps\": %d}}\n",
